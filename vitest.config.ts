@@ -1,0 +1,13 @@
+import {defineConfig} from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // The tmux end-to-end suites share one tmux server; keep files parallel but bounded for a 2-core machine.
+    maxWorkers: 2,
+  },
+});
