@@ -1,0 +1,281 @@
+// The /v0 client: one method per route of behaviour doc §0, on undici.
+import {readFileSync} from 'node:fs';
+import {Agent, EnvHttpProxyAgent, request, type Dispatcher} from 'undici';
+import type {z} from 'zod';
+import {ApiError, errorFromResponse, errorFromTransport, oneLine} from './errors.js';
+import {
+  Configuration, ConfigurationUpdate, Device, DeviceCreate, DeviceUpdate, Rule, RuleWrite, User, UserCreate, UserUpdate,
+} from './schemas.js';
+import {salvage, salvageList, type SchemaIssue} from './validate.js';
+
+export interface ClientOptions {
+  /** Server root, e.g. `https://vpn.example.com` or `https://host/firezone/`; `/v0` is appended. */
+  baseUrl: string;
+  token: string;
+  /** Whole-request timeout including the body; default 15 s. */
+  timeoutMs?: number;
+  /** PEM file with extra CA certificates to trust. */
+  caFile?: string;
+  /** Skip TLS certificate verification (the UI shows a banner while this is on). */
+  insecure?: boolean;
+  /** Called after every request with no secrets in it; used by the debug log. */
+  onRequest?: (event: RequestEvent) => void;
+}
+
+export interface RequestEvent {
+  method: string;
+  path: string;
+  status: number | null;
+  ms: number;
+  bytes: number;
+  error?: string;
+}
+
+export interface ApiResult<T> {
+  data: T;
+  /** Fields that failed validation and were replaced by neutral values (or items dropped). */
+  issues: SchemaIssue[];
+  /** `Location` header of a 201. */
+  location?: string;
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+interface RawResponse {
+  status: number;
+  body: string;
+  location?: string;
+}
+
+/** Normalises the base URL: keeps any path prefix, drops a trailing slash and a pasted `/v0`. */
+export function normaliseBaseUrl(input: string): URL {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new Error(`Invalid server URL "${oneLine(input, 80)}": expected something like https://vpn.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`Invalid server URL "${oneLine(input, 80)}": only http and https are supported`);
+  }
+  if (url.username || url.password) {
+    throw new Error('Invalid server URL: credentials in the URL are not supported; use FZ_API_TOKEN');
+  }
+  url.search = '';
+  url.hash = '';
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v0$/, '');
+  return url;
+}
+
+export class FirezoneClient {
+  readonly baseUrl: URL;
+  private readonly token: string;
+  private readonly timeoutMs: number;
+  private readonly dispatcher: Dispatcher;
+  private readonly onRequest: ((event: RequestEvent) => void) | undefined;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    this.token = options.token;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.onRequest = options.onRequest;
+    const tls = {
+      ...(options.caFile ? {ca: readCaFile(options.caFile)} : {}),
+      ...(options.insecure ? {rejectUnauthorized: false} : {}),
+    };
+    const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => process.env[k]);
+    // keep-alive: the console polls every few seconds; reusing the connection saves a TLS handshake per cycle
+    this.dispatcher = proxied
+      ? new EnvHttpProxyAgent({connect: tls, requestTls: tls})
+      : new Agent({connect: tls, keepAliveTimeout: 30_000});
+  }
+
+  /** The server root for display (never includes the token). */
+  get origin(): string {
+    return this.baseUrl.origin + this.baseUrl.pathname;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  // ---- devices ---------------------------------------------------------------------------
+  listDevices(): Promise<ApiResult<Device[]>> {
+    return this.list('/devices', Device);
+  }
+  getDevice(id: string): Promise<ApiResult<Device>> {
+    return this.one('GET', `/devices/${seg(id)}`, Device);
+  }
+  createDevice(body: DeviceCreate): Promise<ApiResult<Device>> {
+    return this.one('POST', '/devices', Device, {device: DeviceCreate.parse(body)});
+  }
+  updateDevice(id: string, body: DeviceUpdate): Promise<ApiResult<Device>> {
+    return this.one('PATCH', `/devices/${seg(id)}`, Device, {device: DeviceUpdate.parse(body)});
+  }
+  deleteDevice(id: string): Promise<void> {
+    return this.remove(`/devices/${seg(id)}`);
+  }
+
+  // ---- users -----------------------------------------------------------------------------
+  listUsers(): Promise<ApiResult<User[]>> {
+    return this.list('/users', User);
+  }
+  /** `idOrEmail`: 0.7.36 looks the user up by UUID or by case-insensitive email (§3.1). */
+  getUser(idOrEmail: string): Promise<ApiResult<User>> {
+    return this.one('GET', `/users/${seg(idOrEmail)}`, User);
+  }
+  createUser(body: UserCreate): Promise<ApiResult<User>> {
+    return this.one('POST', '/users', User, {user: UserCreate.parse(body)});
+  }
+  updateUser(idOrEmail: string, body: UserUpdate): Promise<ApiResult<User>> {
+    return this.one('PATCH', `/users/${seg(idOrEmail)}`, User, {user: UserUpdate.parse(body)});
+  }
+  deleteUser(idOrEmail: string): Promise<void> {
+    return this.remove(`/users/${seg(idOrEmail)}`);
+  }
+
+  // ---- rules -----------------------------------------------------------------------------
+  listRules(): Promise<ApiResult<Rule[]>> {
+    return this.list('/rules', Rule);
+  }
+  getRule(id: string): Promise<ApiResult<Rule>> {
+    return this.one('GET', `/rules/${seg(id)}`, Rule);
+  }
+  createRule(body: RuleWrite): Promise<ApiResult<Rule>> {
+    return this.one('POST', '/rules', Rule, {rule: RuleWrite.parse(body)});
+  }
+  updateRule(id: string, body: RuleWrite): Promise<ApiResult<Rule>> {
+    return this.one('PATCH', `/rules/${seg(id)}`, Rule, {rule: RuleWrite.parse(body)});
+  }
+  deleteRule(id: string): Promise<void> {
+    return this.remove(`/rules/${seg(id)}`);
+  }
+
+  // ---- configuration ---------------------------------------------------------------------
+  getConfiguration(): Promise<ApiResult<Configuration>> {
+    return this.one('GET', '/configuration', Configuration);
+  }
+  /** Provider lists are replaced wholesale by the server (§6.2): send complete arrays. */
+  updateConfiguration(body: ConfigurationUpdate): Promise<ApiResult<Configuration>> {
+    return this.one('PATCH', '/configuration', Configuration, {configuration: ConfigurationUpdate.parse(body)});
+  }
+
+  // ---- plumbing --------------------------------------------------------------------------
+  private async list<S extends z.ZodObject<z.ZodRawShape>>(path: string, schema: S): Promise<ApiResult<z.infer<S>[]>> {
+    const res = await this.send('GET', path);
+    const data = this.dataOf('GET', path, res);
+    const issues: SchemaIssue[] = [];
+    const items = salvageList(schema, data, 'data', issues);
+    if (!items) throw schemaError('GET', path, issues);
+    return {data: items, issues};
+  }
+
+  private async one<S extends z.ZodObject<z.ZodRawShape>>(method: Method, path: string, schema: S, body?: unknown): Promise<ApiResult<z.infer<S>>> {
+    const res = await this.send(method, path, body);
+    const data = this.dataOf(method, path, res);
+    const issues: SchemaIssue[] = [];
+    const value = salvage(schema, data, 'data', issues);
+    if (value === undefined) throw schemaError(method, path, issues);
+    return res.location === undefined ? {data: value, issues} : {data: value, issues, location: res.location};
+  }
+
+  private async remove(path: string): Promise<void> {
+    await this.send('DELETE', path);
+  }
+
+  private dataOf(method: Method, path: string, res: RawResponse): unknown {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(res.body);
+    } catch {
+      throw new ApiError({kind: 'schema', method, path, status: res.status,
+        message: res.body.trim() === ''
+          ? `Empty response from ${method} ${path} (HTTP ${res.status}); expected JSON`
+          : `Malformed JSON from ${method} ${path} (HTTP ${res.status}, ${res.body.length} bytes)`});
+    }
+    if (parsed === null || typeof parsed !== 'object' || !('data' in parsed)) {
+      throw new ApiError({kind: 'schema', method, path, status: res.status,
+        message: `Unexpected response from ${method} ${path}: no "data" key`});
+    }
+    return (parsed as {data: unknown}).data;
+  }
+
+  private async send(method: Method, path: string, body?: unknown): Promise<RawResponse> {
+    const fullPath = `${this.baseUrl.pathname}/v0${path}`;
+    const url = new URL(fullPath, this.baseUrl.origin);
+    const started = performance.now();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const displayPath = `/v0${path}`;
+    let status: number | null = null;
+    let text = '';
+    try {
+      const res = await request(url, {
+        method,
+        dispatcher: this.dispatcher,
+        signal: controller.signal,
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : {'content-type': 'application/json'}),
+          'user-agent': `fz-console/${process.env.FZ_CONSOLE_VERSION ?? 'dev'}`,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      status = res.statusCode;
+      text = await res.body.text();
+      const header = (name: string): string | undefined => {
+        const value = res.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      if (status < 200 || status > 299) {
+        const requestId = header('x-request-id');
+        throw errorFromResponse({method, path: displayPath, status, body: text, contentType: header('content-type') ?? '',
+          ...(requestId === undefined ? {} : {requestId})});
+      }
+      const location = header('location');
+      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes: text.length});
+      return location === undefined ? {status, body: text} : {status, body: text, location};
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err
+        : controller.signal.aborted
+          ? new ApiError({kind: 'timeout', method, path: displayPath,
+            message: `Request timed out after ${formatSeconds(this.timeoutMs)}: ${method} ${displayPath} (server slow or unreachable)`})
+          : errorFromTransport(err, method, displayPath, this.baseUrl.origin);
+      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes: text.length, error: apiError.kind});
+      throw redact(apiError, this.token);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function seg(id: string): string {
+  return encodeURIComponent(id);
+}
+
+function schemaError(method: string, path: string, issues: SchemaIssue[]): ApiError {
+  const first = issues[0];
+  const detail = first ? `${first.path}: ${first.message}` : 'unexpected shape';
+  return new ApiError({kind: 'schema', method, path: `/v0${path}`,
+    message: `Unexpected response from ${method} /v0${path}: ${detail}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}`});
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function readCaFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`Cannot read CA file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+/** Belt and braces: no message may carry the token, whatever a server or library echoed. */
+function redact(error: ApiError, token: string): ApiError {
+  if (token.length < 8 || !error.message.includes(token)) return error;
+  return new ApiError({kind: error.kind, method: error.method, path: error.path, status: error.status,
+    fieldErrors: error.fieldErrors, requestId: error.requestId, message: error.message.split(token).join('[redacted]')});
+}

@@ -1,0 +1,242 @@
+// One error type for every way a /v0 call can fail, with a one-line message fit for the
+// status bar. The shapes are the ones Firezone 0.7.36 produces (behaviour doc §1.7, §1.8,
+// §2.3, §2.4) plus what sits between the console and the server (proxies, sockets, TLS).
+
+export type ApiErrorKind =
+  | 'unauthenticated' // 401 {"errors":{"auth":"unauthenticated"}}: no token reached the server
+  | 'invalid_token' // 401 {"errors":{"auth":"invalid_token"}}: bad signature or expired JWT
+  | 'no_resource_found' // 401 {"errors":{"auth":"no_resource_found"}}: token revoked/expired in the DB
+  | 'forbidden' // 401 {"error":"Unauthorized"}: authenticated but not allowed (0.7.36 never sends 403)
+  | 'not_found' // 404
+  | 'validation' // 422 field errors
+  | 'server' // 5xx, including 0.7.36's empty-body 500 and proxy HTML pages
+  | 'http' // any other unexpected status (400/406/413/429 from older 0.7.x or a proxy)
+  | 'timeout'
+  | 'network' // refused, reset, DNS, TLS
+  | 'schema'; // a 2xx body that does not match what 0.7.36 sends
+
+/** `path` of a field error, flattened: `email`, `base`, `openid_connect_providers[1].client_id`. */
+export type FieldErrors = Record<string, string[]>;
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  message: string;
+  method: string;
+  path: string;
+  status?: number;
+  fieldErrors?: FieldErrors;
+  requestId?: string;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+  readonly fieldErrors: FieldErrors;
+  readonly requestId: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : {cause: init.cause});
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.fieldErrors = init.fieldErrors ?? {};
+    this.requestId = init.requestId;
+  }
+
+  /** Auth failures that no retry will fix: polling should stop hammering the server. */
+  get isAuthFailure(): boolean {
+    return this.kind === 'unauthenticated' || this.kind === 'invalid_token' || this.kind === 'no_resource_found';
+  }
+
+  /** Worth retrying a GET for: the server or the path to it may recover by itself. */
+  get isTransient(): boolean {
+    return this.kind === 'server' || this.kind === 'timeout' || this.kind === 'network' || this.kind === 'schema'
+      || (this.kind === 'http' && (this.status === 429 || this.status === 408));
+  }
+}
+
+/**
+ * Flattens a 422 `errors` object into dotted/indexed paths. Embedded provider lists come
+ * back aligned with the input, `[{}, {"client_id": ["can't be blank"]}]`, so valid entries
+ * are empty objects and are skipped.
+ */
+export function flattenFieldErrors(errors: unknown, prefix = ''): FieldErrors {
+  const out: FieldErrors = {};
+  const add = (path: string, messages: string[]) => {
+    (out[path] ??= []).push(...messages);
+  };
+  const walk = (value: unknown, path: string) => {
+    if (typeof value === 'string') {
+      add(path, [value]);
+    } else if (Array.isArray(value)) {
+      if (value.every((v) => typeof v === 'string')) {
+        add(path, value as string[]);
+      } else {
+        value.forEach((item, i) => walk(item, `${path}[${i}]`));
+      }
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        walk(inner, path === '' ? key : `${path}.${key}`);
+      }
+    } else if (value !== null && value !== undefined) {
+      add(path, [String(value)]);
+    }
+  };
+  walk(errors, prefix);
+  return out;
+}
+
+/** `email: has already been taken; password: should be at least 12 character(s)` */
+export function joinFieldErrors(fields: FieldErrors): string {
+  return Object.entries(fields)
+    .map(([path, messages]) => (path === 'base' ? messages.join('; ') : `${path}: ${messages.join(', ')}`))
+    .join('; ');
+}
+
+const AUTH_MESSAGES: Record<string, string> = {
+  unauthenticated: 'Not authenticated: the server received no API token (401 unauthenticated)',
+  invalid_token: 'API token rejected: bad signature or expired (401 invalid_token)',
+  no_resource_found: 'API token no longer exists on the server: revoked, expired or its user deleted (401 no_resource_found)',
+};
+
+interface ResponseFacts {
+  method: string;
+  path: string;
+  status: number;
+  contentType: string;
+  body: string;
+  requestId?: string;
+}
+
+/** Maps a non-2xx response to an ApiError. Never includes request headers, so never the token. */
+export function errorFromResponse(res: ResponseFacts): ApiError {
+  const {method, path, status, requestId} = res;
+  const where = `${method} ${path}`;
+  const json = parseJsonLoose(res.body, res.contentType);
+  const base = {method, path, status, requestId};
+
+  if (status === 401) {
+    const authType = json && typeof json === 'object' ? (json as {errors?: {auth?: unknown}}).errors?.auth : undefined;
+    if (typeof authType === 'string' && authType in AUTH_MESSAGES) {
+      return new ApiError({...base, kind: authType as ApiErrorKind, message: AUTH_MESSAGES[authType]!});
+    }
+    if (json && typeof json === 'object' && (json as {error?: unknown}).error === 'Unauthorized') {
+      return new ApiError({...base, kind: 'forbidden',
+        message: `Permission denied for ${where}: the token's user is not an admin (401 Unauthorized)`});
+    }
+    return new ApiError({...base, kind: 'forbidden', message: `Unauthorized (401) for ${where}${describeBody(res)}`});
+  }
+  if (status === 403) {
+    return new ApiError({...base, kind: 'forbidden', message: `Forbidden (403) for ${where}${describeBody(res)}`});
+  }
+  if (status === 404) {
+    const isFirezone = json && typeof json === 'object' && (json as {error?: unknown}).error === 'not_found';
+    return new ApiError({...base, kind: 'not_found', message: isFirezone
+      ? `Not found: ${where} (it may have been deleted)`
+      : `Not found (404) for ${where}${describeBody(res)}: is the server URL right?`});
+  }
+  if (status === 422) {
+    const errors = json && typeof json === 'object' ? (json as {errors?: unknown}).errors : undefined;
+    const fieldErrors = flattenFieldErrors(errors ?? {});
+    const joined = joinFieldErrors(fieldErrors);
+    return new ApiError({...base, kind: 'validation', fieldErrors,
+      message: joined === '' ? `Rejected by the server (422) for ${where}` : `Rejected: ${joined}`});
+  }
+  if (status >= 500) {
+    if (res.body.trim() === '') {
+      return new ApiError({...base, kind: 'server', message: status === 500
+        ? `Server error 500 with an empty body for ${where} (Firezone 0.7.36 answers unhandled errors this way; see the server log${requestId ? `, request id ${requestId}` : ''})`
+        : `Server error ${status} with an empty body for ${where}`});
+    }
+    return new ApiError({...base, kind: 'server', message: `Server error ${status} for ${where}${describeBody(res)}`});
+  }
+  return new ApiError({...base, kind: 'http', message: `Unexpected HTTP ${status} for ${where}${describeBody(res)}`});
+}
+
+function parseJsonLoose(body: string, contentType: string): unknown {
+  if (body === '' || !/json/i.test(contentType) && !/^\s*[{[]/.test(body)) return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A short description of an unexpected body: an HTML page's <title>, a JSON `error`, or nothing. */
+function describeBody(res: ResponseFacts): string {
+  const body = res.body;
+  if (/html/i.test(res.contentType) || /^\s*<(!doctype|html)/i.test(body)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim()
+      ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(body)?.[1]?.trim();
+    return title ? `: the server or a proxy answered with an HTML page "${oneLine(title, 80)}"` : ': the server or a proxy answered with an HTML page';
+  }
+  const json = parseJsonLoose(body, res.contentType);
+  if (json && typeof json === 'object' && typeof (json as {error?: unknown}).error === 'string') {
+    return `: ${oneLine((json as {error: string}).error, 80)}`;
+  }
+  if (typeof json === 'string') return `: ${oneLine(json, 80)}`;
+  return '';
+}
+
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the server',
+  EPIPE: 'connection closed by the server',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'DNS lookup failed (temporary)',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed unexpectedly',
+  UND_ERR_CLOSED: 'connection closed',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS: the server certificate is self-signed (use --ca-file, or --insecure to skip verification)',
+  SELF_SIGNED_CERT_IN_CHAIN: 'TLS: a self-signed certificate is in the chain (use --ca-file with your CA)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS: cannot verify the server certificate (use --ca-file with your CA)',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'TLS: the certificate issuer is unknown (use --ca-file with your CA)',
+  CERT_HAS_EXPIRED: 'TLS: the server certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS: the certificate does not match the host name',
+  EPROTO: 'TLS/protocol error (is the URL http vs https right?)',
+};
+
+/** Maps a thrown transport error (undici/Node) to an ApiError of kind network. */
+export function errorFromTransport(err: unknown, method: string, path: string, origin: string): ApiError {
+  const codes = collectCodes(err);
+  const known = codes.find((c) => c in NETWORK_CODES);
+  const detail = known ? `${NETWORK_CODES[known]} (${known})` : firstMessage(err) ?? 'request failed';
+  return new ApiError({kind: 'network', method, path, cause: err,
+    message: `Cannot reach ${origin} for ${method} ${path}: ${detail}`});
+}
+
+function collectCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const code = (current as {code?: unknown}).code;
+    if (typeof code === 'string') codes.push(code);
+    current = (current as {cause?: unknown}).cause;
+  }
+  return codes;
+}
+
+function firstMessage(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const cause = (current as {cause?: unknown}).cause;
+    if (!cause) {
+      const message = (current as {message?: unknown}).message;
+      return typeof message === 'string' ? oneLine(message, 120) : undefined;
+    }
+    current = cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,183 @@
+// Live polling with pause, hold (while a dialog or form is open), manual refresh and
+// exponential back-off on errors. One data callback per successful cycle.
+
+export type PollMode = 'loading' | 'live' | 'paused' | 'manual' | 'backoff';
+
+export interface PollStatus {
+  mode: PollMode;
+  /** When the last successful cycle finished (wall clock ms). */
+  lastOkAt: number | null;
+  /** When the next automatic cycle is due, if one is scheduled. */
+  nextAt: number | null;
+  failures: number;
+  lastError: unknown;
+  inFlight: boolean;
+  /** Automatic cycles are suspended while a dialog or form is open. */
+  held: boolean;
+  paused: boolean;
+  intervalMs: number;
+}
+
+export interface PollerOptions<T> {
+  /** One cycle's fetch. Must reject on failure. */
+  fetch: () => Promise<T>;
+  onData: (data: T) => void;
+  onStatus: (status: PollStatus) => void;
+  /** 0 = manual refresh only. */
+  intervalMs: number;
+  now?: () => number;
+}
+
+export const BACKOFF_STEPS_MS = [1000, 2000, 4000, 8000, 16000, 32000, 60000];
+
+export function backoffDelay(failures: number): number {
+  return BACKOFF_STEPS_MS[Math.min(Math.max(failures, 1), BACKOFF_STEPS_MS.length) - 1]!;
+}
+
+export class Poller<T> {
+  private readonly opts: PollerOptions<T>;
+  private readonly now: () => number;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private generation = 0;
+  private stopped = false;
+  private status: PollStatus;
+
+  constructor(opts: PollerOptions<T>) {
+    this.opts = opts;
+    this.now = opts.now ?? Date.now;
+    this.status = {mode: 'loading', lastOkAt: null, nextAt: null, failures: 0, lastError: null, inFlight: false,
+      held: false, paused: false, intervalMs: opts.intervalMs};
+  }
+
+  get current(): PollStatus {
+    return this.status;
+  }
+
+  start(): void {
+    void this.cycle();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clearTimer();
+  }
+
+  /** `r`: fetch now, even while paused or held; a cycle already in flight is not duplicated. */
+  refreshNow(): void {
+    if (this.status.inFlight) return;
+    this.clearTimer();
+    void this.cycle();
+  }
+
+  setPaused(paused: boolean): void {
+    if (paused === this.status.paused) return;
+    this.update({paused});
+    this.reschedule();
+  }
+
+  togglePause(): void {
+    this.setPaused(!this.status.paused);
+  }
+
+  setHeld(held: boolean): void {
+    if (held === this.status.held) return;
+    this.update({held});
+    this.reschedule();
+  }
+
+  private async cycle(): Promise<void> {
+    if (this.stopped) return;
+    const generation = ++this.generation;
+    this.update({inFlight: true, nextAt: null});
+    try {
+      const data = await this.opts.fetch();
+      if (this.stopped || generation !== this.generation) return;
+      this.status = {...this.status, inFlight: false, failures: 0, lastError: null, lastOkAt: this.now()};
+      this.opts.onData(data);
+      this.reschedule();
+    } catch (err) {
+      if (this.stopped || generation !== this.generation) return;
+      this.status = {...this.status, inFlight: false, failures: this.status.failures + 1, lastError: err};
+      this.reschedule();
+    }
+  }
+
+  private modeFor(): PollMode {
+    if (this.status.failures > 0) return 'backoff';
+    if (this.status.lastOkAt === null) return 'loading';
+    if (this.status.paused) return 'paused';
+    if (this.opts.intervalMs === 0) return 'manual';
+    return 'live';
+  }
+
+  private reschedule(): void {
+    this.clearTimer();
+    if (this.stopped || this.status.inFlight) {
+      this.update({mode: this.modeFor()});
+      return;
+    }
+    let delay: number | null = null;
+    if (this.status.failures > 0) {
+      // Errors retry by themselves (GETs only) even in manual mode, so the console recovers.
+      delay = this.status.paused || this.status.held ? null : backoffDelay(this.status.failures);
+    } else if (!this.status.paused && !this.status.held && this.opts.intervalMs > 0) {
+      delay = this.opts.intervalMs;
+    }
+    if (delay === null) {
+      this.update({mode: this.modeFor(), nextAt: null});
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.cycle();
+    }, delay);
+    // A pending poll must not keep the process alive after the UI has exited.
+    this.timer.unref?.();
+    this.update({mode: this.modeFor(), nextAt: this.now() + delay});
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private update(patch: Partial<PollStatus>): void {
+    this.status = {...this.status, ...patch};
+    this.opts.onStatus(this.status);
+  }
+}
+
+/** The header's live-state text: `live 5s · updated 2s ago`, `PAUSED · updated 1m ago`, `offline · retry in 8s`. */
+export function liveLabel(status: PollStatus, nowMs: number): string {
+  const updated = status.lastOkAt === null ? '' : ` · updated ${ageText(nowMs - status.lastOkAt)} ago`;
+  switch (status.mode) {
+    case 'loading':
+      return status.inFlight ? 'loading…' : 'connecting…';
+    case 'backoff': {
+      if (status.inFlight) return `offline · retrying now${updated}`;
+      if (status.nextAt === null) return `offline · ${status.paused ? 'paused' : 'on hold'}${updated}`;
+      const seconds = Math.max(0, Math.ceil((status.nextAt - nowMs) / 1000));
+      return `offline · retry in ${seconds}s${updated}`;
+    }
+    case 'paused':
+      return `PAUSED${updated}`;
+    case 'manual':
+      return `manual refresh (r)${updated}`;
+    case 'live':
+      return `${status.held ? 'on hold' : `live ${status.intervalMs / 1000}s`}${status.inFlight ? ' · refreshing' : ''}${updated}`;
+  }
+}
+
+function ageText(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  return `${Math.floor(s / 3600)}h`;
+}
+
+/** Whether the header's clock must tick: only while something time-based is on screen. */
+export function needsClock(status: PollStatus): boolean {
+  return status.mode === 'live' || status.mode === 'backoff' || status.mode === 'manual';
+}

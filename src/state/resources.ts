@@ -1,0 +1,220 @@
+// The resource cache and everything derived from it: owner emails, online state, traffic
+// rates, per-user counts, VPN status, rule precedence. Plain TypeScript, no rendering.
+import type {Configuration, Device, Rule, SchemaIssue, User} from '../api/index.js';
+import {parseTime} from './format.js';
+
+/** WireGuard re-handshakes about every 2 minutes on a live tunnel; 180 s leaves room for the 60 s stats lag. */
+export const ONLINE_WINDOW_MS = 180_000;
+/** A rate computed from samples older than this says nothing about now. */
+export const RATE_STALE_MS = 180_000;
+
+export type DeviceState = 'online' | 'idle' | 'never';
+
+export interface Sample {
+  rx: number | null;
+  tx: number | null;
+  /** `updated_at` of the device when sampled: 0.7.36 bumps it on every stats write. */
+  at: number;
+}
+
+export interface DeviceRow {
+  readonly id: string;
+  readonly device: Device;
+  readonly ownerEmail: string;
+  readonly handshakeAt: number | null;
+  readonly createdAt: number;
+  readonly sample: Sample;
+  /** Bytes per second between the last two distinct stats samples. */
+  readonly rxRate: number | null;
+  readonly txRate: number | null;
+}
+
+export interface Snapshot {
+  devices: readonly DeviceRow[];
+  users: readonly User[];
+  rules: readonly Rule[];
+  configuration: Configuration | null;
+  usersById: ReadonlyMap<string, User>;
+  deviceCountByUser: ReadonlyMap<string, number>;
+  ruleCountByUser: ReadonlyMap<string, number>;
+  /** Wall-clock time the data was received. */
+  fetchedAt: number;
+  issues: readonly SchemaIssue[];
+}
+
+export function deviceState(row: Pick<DeviceRow, 'handshakeAt'>, nowMs: number): DeviceState {
+  if (row.handshakeAt === null) return 'never';
+  return nowMs - row.handshakeAt <= ONLINE_WINDOW_MS ? 'online' : 'idle';
+}
+
+export function currentRate(row: DeviceRow, which: 'rx' | 'tx', nowMs: number): number | null {
+  const rate = which === 'rx' ? row.rxRate : row.txRate;
+  if (rate === null) return null;
+  return nowMs - row.sample.at > RATE_STALE_MS ? null : rate;
+}
+
+function sameStrings(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Field-by-field equality: effective defaults can change without `updated_at` moving (§4.6). */
+export function sameDevice(a: Device, b: Device): boolean {
+  for (const key of Object.keys(a) as (keyof Device)[]) {
+    const x = a[key];
+    const y = b[key];
+    if (Array.isArray(x) || Array.isArray(y)) {
+      if (!sameStrings(x as string[] | null, y as string[] | null)) return false;
+    } else if (x !== y) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function rateBetween(prev: number | null, next: number | null, seconds: number): number | null {
+  if (prev === null || next === null || seconds <= 0) return null;
+  const delta = next - prev;
+  // A counter that went down means the peer was re-added; there is no meaningful rate.
+  return delta < 0 ? null : delta / seconds;
+}
+
+/**
+ * Builds the device rows of a new poll from the previous ones. Unchanged devices keep
+ * their row object, so caches keyed by identity (search text, rendered lines) stay warm.
+ */
+export function deriveDeviceRows(devices: readonly Device[], usersById: ReadonlyMap<string, User>, previous: ReadonlyMap<string, DeviceRow>): DeviceRow[] {
+  const rows: DeviceRow[] = new Array(devices.length);
+  for (let i = 0; i < devices.length; i++) {
+    const device = devices[i]!;
+    const ownerEmail = usersById.get(device.user_id)?.email ?? device.user_id;
+    const prev = previous.get(device.id);
+    if (prev && prev.ownerEmail === ownerEmail && sameDevice(prev.device, device)) {
+      rows[i] = prev;
+      continue;
+    }
+    const at = parseTime(device.updated_at) ?? 0;
+    const sample: Sample = {rx: device.rx_bytes, tx: device.tx_bytes, at};
+    let rxRate: number | null = null;
+    let txRate: number | null = null;
+    if (prev) {
+      const statsChanged = prev.sample.rx !== sample.rx || prev.sample.tx !== sample.tx
+        || prev.device.latest_handshake !== device.latest_handshake;
+      if (prev.sample.at !== at && statsChanged) {
+        const seconds = (at - prev.sample.at) / 1000;
+        rxRate = rateBetween(prev.sample.rx, sample.rx, seconds);
+        txRate = rateBetween(prev.sample.tx, sample.tx, seconds);
+      } else {
+        // Same stats sample (the server writes stats about once a minute): keep its rate.
+        rxRate = prev.rxRate;
+        txRate = prev.txRate;
+        if (prev.sample.at !== at) {
+          // updated_at moved without new stats (a rename): keep the stats sample's time.
+          sample.at = prev.sample.at;
+        }
+      }
+    }
+    rows[i] = {
+      id: device.id,
+      device,
+      ownerEmail,
+      handshakeAt: parseTime(device.latest_handshake),
+      createdAt: parseTime(device.inserted_at) ?? 0,
+      sample,
+      rxRate,
+      txRate,
+    };
+  }
+  return rows;
+}
+
+export function countBy<T>(items: readonly T[], key: (t: T) => string | null): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    const k = key(item);
+    if (k !== null) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export interface FetchedData {
+  devices: readonly Device[];
+  users: readonly User[];
+  rules: readonly Rule[];
+  configuration: Configuration | null;
+  issues: readonly SchemaIssue[];
+}
+
+export function buildSnapshot(data: FetchedData, previous: Snapshot | null, fetchedAt: number): Snapshot {
+  const usersById = new Map(data.users.map((u) => [u.id, u]));
+  const previousRows = new Map<string, DeviceRow>();
+  if (previous) for (const row of previous.devices) previousRows.set(row.id, row);
+  const devices = deriveDeviceRows(data.devices, usersById, previousRows);
+  return {
+    devices,
+    users: data.users,
+    rules: data.rules,
+    configuration: data.configuration,
+    usersById,
+    deviceCountByUser: countBy(data.devices, (d) => d.user_id),
+    ruleCountByUser: countBy(data.rules, (r) => r.user_id),
+    fetchedAt,
+    issues: data.issues,
+  };
+}
+
+// ---- users ---------------------------------------------------------------------------------
+
+export type VpnStatus = 'ENABLED' | 'DISABLED' | 'EXPIRED';
+
+/** Sessions expire only when 0 < duration < 2147483647 (behaviour doc §6.3). */
+export function sessionsExpire(durationSeconds: number): boolean {
+  return durationSeconds > 0 && durationSeconds < 2147483647;
+}
+
+/** 0.7.36's VPN Connection tag (admin UI doc §4.3), evaluated in the same order. */
+export function vpnStatus(user: User, sessionDurationSeconds: number, nowMs: number): VpnStatus {
+  if (user.disabled_at !== null) return 'DISABLED';
+  const signedIn = parseTime(user.last_signed_in_at);
+  if (signedIn !== null && sessionsExpire(sessionDurationSeconds) && signedIn + sessionDurationSeconds * 1000 <= nowMs) {
+    return 'EXPIRED';
+  }
+  return 'ENABLED';
+}
+
+export const VPN_STATUS_HELP: Record<VpnStatus, string> = {
+  ENABLED: "This user's VPN connection is enabled",
+  DISABLED: "This user's VPN connection is disabled by an administrator or OIDC refresh failure",
+  EXPIRED: "This user's VPN connection is disabled due to authentication expiration",
+};
+
+// ---- rules ---------------------------------------------------------------------------------
+
+/**
+ * Precedence of a rule in 0.7.36's nftables layout (behaviour doc §11.3): per-user chains are
+ * jumped to before the global sets; inside a chain accept sets come before drop sets and
+ * port (layer4) sets before port-less ones; IPv6 sets sit above IPv4 but never overlap.
+ * Lower rank = evaluated first.
+ */
+export function ruleRank(rule: Pick<Rule, 'user_id' | 'action' | 'port_type'>): number {
+  const scope = rule.user_id === null ? 1 : 0;
+  const ports = rule.port_type === null ? 1 : 0;
+  const action = rule.action === 'accept' ? 0 : 1;
+  return scope * 4 + ports * 2 + action;
+}
+
+export function explainRank(rule: Pick<Rule, 'user_id' | 'action' | 'port_type'>): string {
+  const scope = rule.user_id === null ? 'global rule, checked after every per-user rule' : 'per-user rule, checked before global rules';
+  const ports = rule.port_type === null ? 'port-less' : 'port-specific (checked before port-less)';
+  const action = rule.action === 'accept' ? 'accept wins over drop' : 'drop, overridden by a matching accept';
+  return `${scope}; ${ports}; ${action}`;
+}
+
+export function sortRulesByPrecedence(rules: readonly Rule[], emailOf: (id: string) => string): Rule[] {
+  return [...rules].sort((a, b) => ruleRank(a) - ruleRank(b)
+    || (a.user_id === null ? 0 : emailOf(a.user_id).localeCompare(emailOf(b.user_id ?? '')))
+    || a.destination.localeCompare(b.destination)
+    || a.inserted_at.localeCompare(b.inserted_at));
+}

@@ -1,0 +1,94 @@
+import {describe, expect, it} from 'vitest';
+import {errorFromResponse, errorFromTransport, flattenFieldErrors, joinFieldErrors} from '../../src/api/errors.js';
+
+const facts = (status: number, body: string, contentType = 'application/json; charset=utf-8') =>
+  ({method: 'GET', path: '/v0/users', status, body, contentType});
+
+describe('errorFromResponse', () => {
+  it.each([
+    ['unauthenticated', 'unauthenticated'],
+    ['invalid_token', 'invalid_token'],
+    ['no_resource_found', 'no_resource_found'],
+  ])('401 errors.auth=%s → kind %s', (type, kind) => {
+    const err = errorFromResponse(facts(401, JSON.stringify({errors: {auth: type}})));
+    expect(err.kind).toBe(kind);
+    expect(err.isAuthFailure).toBe(true);
+    expect(err.message).toContain(`401 ${type}`);
+  });
+
+  it('401 {"error":"Unauthorized"} is a permission failure, not an auth failure', () => {
+    const err = errorFromResponse(facts(401, '{"error":"Unauthorized"}'));
+    expect(err.kind).toBe('forbidden');
+    expect(err.isAuthFailure).toBe(false);
+    expect(err.message).toMatch(/not an admin/);
+  });
+
+  it('404 {"error":"not_found"}', () => {
+    const err = errorFromResponse(facts(404, '{"error":"not_found"}'));
+    expect(err.kind).toBe('not_found');
+    expect(err.message).toBe('Not found: GET /v0/users (it may have been deleted)');
+  });
+
+  it('404 HTML from a wrong base URL hints at the URL', () => {
+    const err = errorFromResponse(facts(404, '<html><head><title>404 Not Found</title></head></html>', 'text/html'));
+    expect(err.kind).toBe('not_found');
+    expect(err.message).toMatch(/404 Not Found.*is the server URL right/);
+  });
+
+  it('422 flattens nested provider errors into paths and joins them', () => {
+    const body = {errors: {openid_connect_providers: [{}, {client_id: ["can't be blank"], scope: ['must include email scope', 'must include openid scope']}], vpn_session_duration: ['must be greater than or equal to 0']}};
+    const err = errorFromResponse({...facts(422, JSON.stringify(body)), method: 'PATCH', path: '/v0/configuration'});
+    expect(err.kind).toBe('validation');
+    expect(err.fieldErrors).toEqual({
+      'openid_connect_providers[1].client_id': ["can't be blank"],
+      'openid_connect_providers[1].scope': ['must include email scope', 'must include openid scope'],
+      vpn_session_duration: ['must be greater than or equal to 0'],
+    });
+    expect(err.message).toBe("Rejected: openid_connect_providers[1].client_id: can't be blank; openid_connect_providers[1].scope: must include email scope, must include openid scope; vpn_session_duration: must be greater than or equal to 0");
+  });
+
+  it('422 base errors read as plain sentences', () => {
+    const err = errorFromResponse(facts(422, JSON.stringify({errors: {base: ['Maximum device limit reached. Remove an existing device before creating a new one.']}})));
+    expect(err.message).toBe('Rejected: Maximum device limit reached. Remove an existing device before creating a new one.');
+  });
+
+  it("0.7.36's empty-body 500 is explained, with the request id", () => {
+    const err = errorFromResponse({...facts(500, '', ''), requestId: 'F1x2'});
+    expect(err.kind).toBe('server');
+    expect(err.message).toMatch(/empty body.*0\.7\.36.*request id F1x2/);
+    expect(err.isTransient).toBe(true);
+  });
+
+  it('a proxy HTML 502 names the page title', () => {
+    const html = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+    const err = errorFromResponse(facts(502, html, 'text/html'));
+    expect(err.kind).toBe('server');
+    expect(err.message).toBe('Server error 502 for GET /v0/users: the server or a proxy answered with an HTML page "502 Bad Gateway"');
+  });
+
+  it('other statuses are kind http; old 0.7.x JSON string bodies are shown', () => {
+    const err = errorFromResponse(facts(400, '"Bad Request"'));
+    expect(err.kind).toBe('http');
+    expect(err.message).toBe('Unexpected HTTP 400 for GET /v0/users: Bad Request');
+  });
+});
+
+describe('flattenFieldErrors / joinFieldErrors', () => {
+  it('skips valid list entries and keeps message order', () => {
+    expect(flattenFieldErrors({saml_identity_providers: [{metadata: ["can't be blank"]}, {}]}))
+      .toEqual({'saml_identity_providers[0].metadata': ["can't be blank"]});
+    expect(joinFieldErrors({email: ['has already been taken'], password: ['a', 'b']})).toBe('email: has already been taken; password: a, b');
+  });
+});
+
+describe('errorFromTransport', () => {
+  it('maps a refused connection through undici causes', () => {
+    const err = errorFromTransport(Object.assign(new TypeError('fetch failed'), {cause: Object.assign(new Error('connect ECONNREFUSED'), {code: 'ECONNREFUSED'})}), 'GET', '/v0/devices', 'http://127.0.0.1:1');
+    expect(err.kind).toBe('network');
+    expect(err.message).toBe('Cannot reach http://127.0.0.1:1 for GET /v0/devices: connection refused (ECONNREFUSED)');
+  });
+  it('explains self-signed certificates', () => {
+    const err = errorFromTransport(Object.assign(new Error('self-signed certificate'), {code: 'DEPTH_ZERO_SELF_SIGNED_CERT'}), 'GET', '/v0/devices', 'https://h');
+    expect(err.message).toMatch(/self-signed.*--ca-file/);
+  });
+});

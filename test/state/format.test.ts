@@ -1,0 +1,35 @@
+import {describe, expect, it} from 'vitest';
+import {formatAge, formatBytes, formatKeepalive, formatList, formatRate, formatSessionDuration} from '../../src/state/format.js';
+
+describe('format', () => {
+  it('bytes like the 0.7.36 web UI (IEC, 2 decimals, nil = 0)', () => {
+    expect(formatBytes(null)).toBe('0.00 B');
+    expect(formatBytes(1023)).toBe('1023.00 B');
+    expect(formatBytes(1115)).toBe('1.09 KiB');
+    expect(formatBytes(5 * 1024 ** 3)).toBe('5.00 GiB');
+    expect(formatBytes(2 ** 62)).toBe('4.00 EiB');
+  });
+  it('rates', () => {
+    expect(formatRate(null)).toBe('–');
+    expect(formatRate(0)).toBe('0 B/s');
+    expect(formatRate(2048)).toBe('2.00 KiB/s');
+  });
+  it('ages', () => {
+    const now = 1_000_000_000;
+    expect(formatAge(null, now)).toBe('never');
+    expect(formatAge(now - 42_000, now)).toBe('42s');
+    expect(formatAge(now - 3 * 3600_000, now)).toBe('3h');
+    expect(formatAge(now - 3 * 86400_000, now)).toBe('3d');
+    expect(formatAge(now + 5000, now)).toBe('0s');
+  });
+  it('web UI wording', () => {
+    expect(formatList([])).toBe('None');
+    expect(formatList(['1.1.1.1', '1.0.0.1'])).toBe('1.1.1.1, 1.0.0.1');
+    expect(formatKeepalive(0)).toBe('Disabled');
+    expect(formatKeepalive(25)).toBe('Every 25 seconds');
+    expect(formatSessionDuration(0)).toBe('Never');
+    expect(formatSessionDuration(2147483647)).toBe('Once');
+    expect(formatSessionDuration(86400)).toBe('Every Day');
+    expect(formatSessionDuration(100)).toBe('Every 100 seconds');
+  });
+});

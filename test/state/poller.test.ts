@@ -1,0 +1,103 @@
+import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest';
+import {backoffDelay, liveLabel, Poller, type PollStatus} from '../../src/state/poller.js';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function setup(intervalMs: number, fetch: () => Promise<number>) {
+  const data: number[] = [];
+  const statuses: PollStatus[] = [];
+  const poller = new Poller<number>({intervalMs, fetch, onData: (d) => data.push(d), onStatus: (s) => statuses.push(s)});
+  return {poller, data, statuses, last: () => statuses[statuses.length - 1]!};
+}
+
+describe('Poller', () => {
+  it('polls every interval and delivers one data callback per cycle', async () => {
+    let n = 0;
+    const {poller, data, last} = setup(5000, async () => ++n);
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(data).toEqual([1]);
+    expect(last().mode).toBe('live');
+    await vi.advanceTimersByTimeAsync(5000);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(data).toEqual([1, 2, 3]);
+    poller.stop();
+  });
+
+  it('pause stops scheduling (no timers), resume restarts, r refreshes while paused', async () => {
+    let n = 0;
+    const {poller, data, last} = setup(5000, async () => ++n);
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    poller.setPaused(true);
+    expect(last().mode).toBe('paused');
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(data).toEqual([1]);
+    poller.refreshNow();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(data).toEqual([1, 2]);
+    expect(vi.getTimerCount()).toBe(0);
+    poller.setPaused(false);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(data).toEqual([1, 2, 3]);
+    poller.stop();
+  });
+
+  it('holds while a dialog is open', async () => {
+    let n = 0;
+    const {poller, data} = setup(1000, async () => ++n);
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    poller.setHeld(true);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(data).toEqual([1]);
+    poller.setHeld(false);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(data).toEqual([1, 2]);
+    poller.stop();
+  });
+
+  it('backs off 1, 2, 4 … s on errors, shows the countdown and recovers by itself', async () => {
+    let fail = true;
+    let n = 0;
+    const {poller, data, last} = setup(5000, async () => {
+      if (fail) throw new Error('down');
+      return ++n;
+    });
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last().mode).toBe('backoff');
+    expect(last().failures).toBe(1);
+    expect(liveLabel(last(), Date.now())).toBe('offline · retry in 1s');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(last().failures).toBe(2);
+    expect(liveLabel(last(), Date.now())).toBe('offline · retry in 2s');
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(last().failures).toBe(3);
+    fail = false;
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(data).toEqual([1]);
+    expect(last().mode).toBe('live');
+    expect(last().failures).toBe(0);
+    poller.stop();
+  });
+
+  it('manual mode (interval 0) never schedules while healthy', async () => {
+    const {poller, last} = setup(0, async () => 1);
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last().mode).toBe('manual');
+    expect(vi.getTimerCount()).toBe(0);
+    poller.stop();
+  });
+
+  it('back-off caps at 60 s', () => {
+    expect([1, 2, 3, 7, 8, 50].map(backoffDelay)).toEqual([1000, 2000, 4000, 60000, 60000, 60000]);
+  });
+});

@@ -1,0 +1,93 @@
+import {describe, expect, it} from 'vitest';
+import {
+  buildSnapshot, currentRate, deviceState, ruleRank, sortRulesByPrecedence, vpnStatus, type Snapshot,
+} from '../../src/state/resources.js';
+import {device, iso, rule, user} from '../fixtures/data.js';
+
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+function snap(devices: ReturnType<typeof device>[], previous: Snapshot | null = null, users = [user()]) {
+  return buildSnapshot({devices, users, rules: [], configuration: null, issues: []}, previous, T0);
+}
+
+describe('device state', () => {
+  it('online within 180 s of the handshake, idle after, never without one', () => {
+    expect(deviceState({handshakeAt: null}, T0)).toBe('never');
+    expect(deviceState({handshakeAt: T0 - 180_000}, T0)).toBe('online');
+    expect(deviceState({handshakeAt: T0 - 181_000}, T0)).toBe('idle');
+  });
+});
+
+describe('buildSnapshot', () => {
+  it('joins the owner email', () => {
+    const s = snap([device()]);
+    expect(s.devices[0]!.ownerEmail).toBe('ann@example.com');
+  });
+
+  it('rates are Δbytes ÷ Δupdated_at between distinct stats samples, kept until the next sample', () => {
+    const first = snap([device({rx_bytes: 1000, tx_bytes: 0, updated_at: iso(T0 - 60_000), latest_handshake: iso(T0 - 60_000)})]);
+    expect(first.devices[0]!.rxRate).toBeNull();
+    const second = snap([device({rx_bytes: 61_000, tx_bytes: 6000, updated_at: iso(T0), latest_handshake: iso(T0)})], first);
+    expect(second.devices[0]!.rxRate).toBe(1000);
+    expect(second.devices[0]!.txRate).toBe(100);
+    // the next poll sees the same sample: the rate is kept and the row object reused
+    const third = snap([device({rx_bytes: 61_000, tx_bytes: 6000, updated_at: iso(T0), latest_handshake: iso(T0)})], second);
+    expect(third.devices[0]).toBe(second.devices[0]);
+    // a rename bumps updated_at but is not a stats sample
+    const renamed = snap([device({name: 'x', rx_bytes: 61_000, tx_bytes: 6000, updated_at: iso(T0 + 5000), latest_handshake: iso(T0)})], third);
+    expect(renamed.devices[0]!.rxRate).toBe(1000);
+    expect(renamed.devices[0]!.sample.at).toBe(T0);
+  });
+
+  it('a counter that goes down yields no rate; a stale rate reads as unknown', () => {
+    const a = snap([device({rx_bytes: 5000, updated_at: iso(T0 - 60_000)})]);
+    const b = snap([device({rx_bytes: 10, updated_at: iso(T0)})], a);
+    expect(b.devices[0]!.rxRate).toBeNull();
+    const c = snap([device({rx_bytes: 70, tx_bytes: 0, updated_at: iso(T0 + 60_000)})], b);
+    expect(currentRate(c.devices[0]!, 'rx', T0 + 60_000)).toBe(1);
+    expect(currentRate(c.devices[0]!, 'rx', T0 + 60_000 + 181_000)).toBeNull();
+  });
+
+  it('a changed effective default (no updated_at change) gives a fresh row', () => {
+    const a = snap([device()]);
+    const b = snap([device({dns: ['9.9.9.9']})], a);
+    expect(b.devices[0]).not.toBe(a.devices[0]);
+    expect(b.devices[0]!.device.dns).toEqual(['9.9.9.9']);
+  });
+
+  it('counts devices and rules per user', () => {
+    const s = buildSnapshot({devices: [device(), device({id: 'd-2'})], users: [user()], rules: [rule({user_id: 'u-1'}), rule({id: 'r-2'})], configuration: null, issues: []}, null, T0);
+    expect(s.deviceCountByUser.get('u-1')).toBe(2);
+    expect(s.ruleCountByUser.get('u-1')).toBe(1);
+  });
+});
+
+describe('vpnStatus (0.7.36 rules)', () => {
+  it('disabled wins', () => {
+    expect(vpnStatus(user({disabled_at: iso(T0)}), 0, T0)).toBe('DISABLED');
+  });
+  it('expired only when sessions expire and the user signed in long enough ago', () => {
+    const signedIn = user({last_signed_in_at: iso(T0 - 2 * 3600_000)});
+    expect(vpnStatus(signedIn, 3600, T0)).toBe('EXPIRED');
+    expect(vpnStatus(signedIn, 86400, T0)).toBe('ENABLED');
+    expect(vpnStatus(signedIn, 0, T0)).toBe('ENABLED');
+    expect(vpnStatus(signedIn, 2147483647, T0)).toBe('ENABLED');
+    expect(vpnStatus(user(), 3600, T0)).toBe('ENABLED');
+  });
+});
+
+describe('rule precedence (nftables layout, behaviour doc §11.3)', () => {
+  it('per-user before global, port rules before port-less, accept before drop', () => {
+    const rules = [
+      rule({id: 'global-drop'}),
+      rule({id: 'global-accept', action: 'accept'}),
+      rule({id: 'global-port-drop', port_type: 'tcp', port_range: '80'}),
+      rule({id: 'user-drop', user_id: 'u-1'}),
+      rule({id: 'user-port-accept', user_id: 'u-1', action: 'accept', port_type: 'udp', port_range: '53'}),
+    ];
+    expect(sortRulesByPrecedence(rules, () => 'ann@example.com').map((r) => r.id))
+      .toEqual(['user-port-accept', 'user-drop', 'global-port-drop', 'global-accept', 'global-drop']);
+    expect(ruleRank(rule({user_id: 'u', action: 'accept', port_type: 'tcp'}))).toBe(0);
+    expect(ruleRank(rule())).toBe(7);
+  });
+});
