@@ -1,0 +1,130 @@
+// The one keymap table: key handling and the `?` help (and the README's key table) are
+// all generated from BINDINGS, so they cannot drift apart.
+import type {Key} from 'ink';
+
+export type Scope = 'global' | 'list' | 'detail' | 'filter' | 'dialog';
+
+export type Action =
+  | 'screen1' | 'screen2' | 'screen3' | 'screen4' | 'nextScreen' | 'prevScreen'
+  | 'help' | 'quit' | 'quitNow' | 'back'
+  | 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end'
+  | 'filter' | 'sortNext' | 'sortReverse' | 'open' | 'refresh' | 'pause' | 'copy'
+  | 'new' | 'edit' | 'delete' | 'reveal'
+  | 'filterAccept' | 'filterClear'
+  | 'confirm' | 'cancel';
+
+export interface Binding {
+  scope: Scope;
+  action: Action;
+  /** Normalised key names, see keyName(). The first is the one shown in hints. */
+  keys: string[];
+  help: string;
+}
+
+export const BINDINGS: readonly Binding[] = [
+  {scope: 'global', action: 'screen1', keys: ['1'], help: 'Devices'},
+  {scope: 'global', action: 'screen2', keys: ['2'], help: 'Users'},
+  {scope: 'global', action: 'screen3', keys: ['3'], help: 'Rules'},
+  {scope: 'global', action: 'screen4', keys: ['4'], help: 'Configuration'},
+  {scope: 'global', action: 'nextScreen', keys: ['tab'], help: 'next screen'},
+  {scope: 'global', action: 'prevScreen', keys: ['shift+tab'], help: 'previous screen'},
+  {scope: 'global', action: 'help', keys: ['?'], help: 'this help'},
+  {scope: 'global', action: 'quit', keys: ['q'], help: 'quit (asks if a form has unsaved changes)'},
+  {scope: 'global', action: 'quitNow', keys: ['ctrl+c'], help: 'quit now'},
+  {scope: 'global', action: 'back', keys: ['esc'], help: 'back / close / cancel'},
+  {scope: 'global', action: 'refresh', keys: ['r'], help: 'refresh now'},
+  {scope: 'global', action: 'pause', keys: ['p'], help: 'pause / resume live updates'},
+
+  {scope: 'list', action: 'up', keys: ['up', 'k'], help: 'move up'},
+  {scope: 'list', action: 'down', keys: ['down', 'j'], help: 'move down'},
+  {scope: 'list', action: 'pageUp', keys: ['pageup', 'ctrl+b'], help: 'page up'},
+  {scope: 'list', action: 'pageDown', keys: ['pagedown', 'ctrl+f'], help: 'page down'},
+  {scope: 'list', action: 'home', keys: ['home', 'g'], help: 'first row'},
+  {scope: 'list', action: 'end', keys: ['end', 'G'], help: 'last row'},
+  {scope: 'list', action: 'filter', keys: ['/'], help: 'filter (case-insensitive substring; Esc clears)'},
+  {scope: 'list', action: 'sortNext', keys: ['o'], help: 'sort by the next column'},
+  {scope: 'list', action: 'sortReverse', keys: ['O'], help: 'reverse the sort'},
+  {scope: 'list', action: 'open', keys: ['enter'], help: 'details'},
+  {scope: 'list', action: 'copy', keys: ['c'], help: "copy the selected item's key value (OSC 52)"},
+
+  {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
+  {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down'},
+  {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key, client secret)'},
+  {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)'},
+
+  {scope: 'filter', action: 'filterAccept', keys: ['enter'], help: 'keep the filter and return to the list'},
+  {scope: 'filter', action: 'filterClear', keys: ['esc'], help: 'clear the filter'},
+
+  {scope: 'dialog', action: 'confirm', keys: ['y'], help: 'confirm'},
+  {scope: 'dialog', action: 'cancel', keys: ['n', 'esc'], help: 'cancel (the default)'},
+];
+
+export const SCOPE_TITLES: Record<Scope, string> = {
+  global: 'Everywhere',
+  list: 'Lists',
+  detail: 'Detail views',
+  filter: 'While typing a filter',
+  dialog: 'Dialogs',
+};
+
+/** Normalises Ink's (input, key) pair into one name: `j`, `G`, `enter`, `ctrl+c`, `shift+tab`. */
+export function keyName(input: string, key: Key): string {
+  if (key.upArrow) return 'up';
+  if (key.downArrow) return 'down';
+  if (key.leftArrow) return 'left';
+  if (key.rightArrow) return 'right';
+  if (key.pageUp) return 'pageup';
+  if (key.pageDown) return 'pagedown';
+  if ((key as Key & {home?: boolean}).home) return 'home';
+  if ((key as Key & {end?: boolean}).end) return 'end';
+  if (key.return) return 'enter';
+  if (key.escape) return 'esc';
+  if (key.tab) return key.shift ? 'shift+tab' : 'tab';
+  // Ink 6 reports the usual backspace byte (0x7f) as `delete` (ink-6 notes §2.4).
+  if (key.backspace || key.delete) return 'backspace';
+  if (key.ctrl && input.length === 1) return `ctrl+${input.toLowerCase()}`;
+  return input;
+}
+
+export function actionFor(scopes: readonly Scope[], name: string): Action | undefined {
+  for (const scope of scopes) {
+    for (const binding of BINDINGS) {
+      if (binding.scope === scope && binding.keys.includes(name)) return binding.action;
+    }
+  }
+  return undefined;
+}
+
+export function hintFor(scope: Scope, action: Action): string {
+  const binding = BINDINGS.find((b) => b.scope === scope && b.action === action);
+  return binding ? displayKey(binding.keys[0]!) : '';
+}
+
+const DISPLAY: Record<string, string> = {
+  up: '↑', down: '↓', left: '←', right: '→', pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End',
+  enter: 'Enter', esc: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', 'ctrl+b': 'Ctrl-B',
+  'ctrl+f': 'Ctrl-F', 'ctrl+s': 'Ctrl-S', backspace: 'Backspace', ' ': 'Space',
+};
+
+export function displayKey(name: string): string {
+  return DISPLAY[name] ?? name;
+}
+
+/** The help text as rows of `keys  description`, grouped by scope. */
+export function helpSections(): Array<{title: string; rows: Array<{keys: string; help: string}>}> {
+  return (Object.keys(SCOPE_TITLES) as Scope[]).map((scope) => ({
+    title: SCOPE_TITLES[scope],
+    rows: BINDINGS.filter((b) => b.scope === scope).map((b) => ({keys: b.keys.map(displayKey).join(' '), help: b.help})),
+  }));
+}
+
+/** The README's key table, generated; a test keeps the README in step. */
+export function keymapMarkdown(): string {
+  const lines = ['| where | keys | action |', '|---|---|---|'];
+  for (const section of helpSections()) {
+    for (const row of section.rows) {
+      lines.push(`| ${section.title} | ${row.keys.split(' ').map((k) => `\`${k === '|' ? '\\|' : k}\``).join(' ')} | ${row.help} |`);
+    }
+  }
+  return lines.join('\n');
+}

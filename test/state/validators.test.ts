@@ -1,0 +1,105 @@
+import {describe, expect, it} from 'vitest';
+import {
+  isCidrOrIP, isIPv6, parseList, validateAllowedIps, validateDestination, validateDnsList, validateEmail, validateEndpoint,
+  validateKeepalive, validateMtu, validatePassword, validatePortPair, validatePortRange, validateRedirectUri, validateScope,
+  validateProviderId, validateDeviceName,
+} from '../../src/state/validators.js';
+
+describe('addresses', () => {
+  it.each(['::', '::1', 'fd00::3:2:1', '2001:db8::1', '1:2:3:4:5:6:7:8', '::ffff:1.2.3.4'])('%s is IPv6', (s) => expect(isIPv6(s)).toBe(true));
+  it.each(['1:2:3:4:5:6:7:8:9', '1::2::3', 'fd00::g', '1.2.3.4', ':::'])('%s is not IPv6', (s) => expect(isIPv6(s)).toBe(false));
+  it('CIDR', () => {
+    expect(isCidrOrIP('10.0.0.0/8')).toBe(true);
+    expect(isCidrOrIP('10.0.0.0/33')).toBe(false);
+    expect(isCidrOrIP('fd00::/128')).toBe(true);
+    expect(isCidrOrIP('256.0.0.1')).toBe(false);
+    expect(isCidrOrIP('10.0 0.0/24')).toBe(false);
+  });
+  it('destination messages match the server', () => {
+    expect(validateDestination('')).toEqual(["can't be blank"]);
+    expect(validateDestination('256.0.0.1')).toEqual(['is invalid']);
+    expect(validateDestination('1.1.1.1/24')).toEqual([]);
+  });
+  it('allowed IPs', () => {
+    expect(validateAllowedIps(['1.1.1.1', 'foobar'])).toEqual(['is invalid']);
+    expect(validateAllowedIps(['1.1.1.1', '1.1.1.1'])).toEqual(['should not contain duplicates']);
+  });
+  it('endpoint', () => {
+    expect(validateEndpoint('vpn.example.com:51820')).toEqual([]);
+    expect(validateEndpoint('[fd00::1]:8080')).toEqual([]);
+    expect(validateEndpoint('123')).toEqual([]);
+    expect(validateEndpoint('!!!')).toEqual(['!!! is not a valid FQDN', 'must be one of: Elixir.FzHttp.Types.IPPort, string']);
+    expect(validateEndpoint('host:99999')).toEqual(['port is not a number between 0 and 65535', 'must be one of: Elixir.FzHttp.Types.IPPort, string']);
+  });
+  it('DNS', () => {
+    expect(validateDnsList(['1.1.1.1', 'dns.example.com', 'fd00::1'])).toEqual([]);
+    expect(validateDnsList(['!!!'])).toEqual(['!!! is not a valid FQDN', 'must be one of: Elixir.FzHttp.Types.IP, string']);
+    expect(validateDnsList(['1.1.1.1:53'])).toEqual(['setting port is not allowed', 'must be one of: Elixir.FzHttp.Types.IP, string']);
+    expect(validateDnsList(['1.1.1.1', '1.1.1.1'])).toEqual(['should not contain duplicates']);
+  });
+  it('comma lists', () => {
+    expect(parseList(' 1.1.1.1 , ,1.0.0.1,')).toEqual(['1.1.1.1', '1.0.0.1']);
+  });
+});
+
+describe('numbers', () => {
+  it('MTU and keepalive ranges with the server wording', () => {
+    expect(validateMtu('100')).toEqual(['must be greater than or equal to 576']);
+    expect(validateMtu('1501')).toEqual(['must be less than or equal to 1500']);
+    expect(validateMtu('')).toEqual([]);
+    expect(validateMtu('', true)).toEqual(["can't be blank"]);
+    expect(validateKeepalive('121')).toEqual(['must be less than or equal to 120']);
+    expect(validateKeepalive('0')).toEqual([]);
+    expect(validateKeepalive('1.5')).toEqual(['is invalid']);
+  });
+});
+
+describe('users', () => {
+  it('email', () => {
+    expect(validateEmail('')).toEqual(["can't be blank"]);
+    expect(validateEmail('not-an-email')).toEqual(['is invalid email address']);
+    expect(validateEmail(' a@b ')).toEqual([]);
+  });
+  it('password and confirmation', () => {
+    expect(validatePassword('test1234', '')).toEqual({password: ['should be at least 12 character(s)'], password_confirmation: ["can't be blank"]});
+    expect(validatePassword('x'.repeat(65), 'x'.repeat(65))).toEqual({password: ['should be at most 64 character(s)'], password_confirmation: []});
+    expect(validatePassword('correct horse battery', 'correct horse')).toEqual({password: [], password_confirmation: ['does not match confirmation']});
+    expect(validatePassword('', '')).toEqual({password: [], password_confirmation: []});
+  });
+});
+
+describe('devices', () => {
+  it('name', () => {
+    expect(validateDeviceName('   ')).toEqual(["can't be blank"]);
+    expect(validateDeviceName('x'.repeat(256))).toEqual(['should be at most 255 character(s)']);
+  });
+});
+
+describe('rules', () => {
+  it('port ranges mirror Int4Range and the 1..65534 check', () => {
+    expect(validatePortRange('80')).toEqual([]);
+    expect(validatePortRange('100 - 200')).toEqual([]);
+    expect(validatePortRange('20-10')).toEqual(['lower value cannot be higher than upper value']);
+    expect(validatePortRange('1-65535')).toEqual(['port is not within valid range']);
+    expect(validatePortRange('0')).toEqual(['port is not within valid range']);
+    expect(validatePortRange('http')).toEqual(['bad format']);
+  });
+  it('both or neither', () => {
+    expect(validatePortPair(null, '10-20')).toEqual({port_type: ["can't be blank"], port_range: []});
+    expect(validatePortPair('tcp', '')).toEqual({port_type: [], port_range: ["can't be blank"]});
+    expect(validatePortPair(null, '')).toEqual({port_type: [], port_range: []});
+  });
+});
+
+describe('identity providers', () => {
+  it('scope lists the email message first, like 0.7.36', () => {
+    expect(validateScope('profile')).toEqual(['must include email scope', 'must include openid scope']);
+    expect(validateScope('openid email profile')).toEqual([]);
+  });
+  it('reserved ids and redirect URIs', () => {
+    expect(validateProviderId('saml')).toEqual(['is reserved']);
+    expect(validateRedirectUri('ftp://x', {required: false})).toEqual(['only http, https schemes are supported']);
+    expect(validateRedirectUri('', {required: false})).toEqual([]);
+    expect(validateRedirectUri('https://vpn.example.com/auth/oidc/google/callback/', {required: false})).toEqual([]);
+  });
+});
