@@ -22,6 +22,8 @@ export interface FieldSpec {
   help?: string | ((values: Values) => string);
   /** A reason string disables the field and is shown instead of its input. */
   disabledWhen?: (values: Values) => string | null;
+  /** How a picker's value (an id) reads on screen, e.g. the user's email. */
+  display?: (value: FieldValue) => string;
   /** Client-side checks with the server's messages; `values` holds every field. */
   validate?: (value: FieldValue, values: Values) => string[];
 }

@@ -1,0 +1,89 @@
+// Renders a FormState. Text editing is ink-text-input on the focused field; every other key
+// (Tab, arrows, Space, Ctrl-S, Esc) is handled by the App's form scope.
+import React from 'react';
+import {Box, Text} from 'ink';
+import TextInput from 'ink-text-input';
+import {fieldHelp, isDisabled, type FieldSpec, type FormState} from '../state/form.js';
+import {color} from './theme.js';
+import {truncate} from './text.js';
+
+export interface FormViewProps {
+  title: string;
+  form: FormState;
+  width: number;
+  height: number;
+  onChange: (key: string, value: string) => void;
+  onSubmitField: () => void;
+  /** Extra lines above the fields (e.g. what 0.7.36 ignores on update). */
+  notes?: readonly string[];
+}
+
+const LABEL_WIDTH = 24;
+
+function valueText(spec: FieldSpec, value: string | boolean): string {
+  switch (spec.kind) {
+    case 'toggle':
+      return value ? '[x] yes' : '[ ] no';
+    case 'choice': {
+      const label = spec.choices?.find((c) => c.value === value)?.label ?? String(value);
+      return `‹ ${label} ›`;
+    }
+    case 'picker':
+      return String(value) === '' ? '(none: Enter to pick)' : `${spec.display ? spec.display(value) : String(value)}  (Enter to change)`;
+    case 'secret':
+      return '•'.repeat(String(value).length);
+    default:
+      return String(value);
+  }
+}
+
+export function FormView({title, form, width, height, onChange, onSubmitField, notes = []}: FormViewProps): React.JSX.Element {
+  const lines: React.JSX.Element[] = [];
+  const inputWidth = Math.max(10, width - LABEL_WIDTH - 2);
+  form.specs.forEach((spec, i) => {
+    const focused = i === form.focus;
+    const disabled = isDisabled(spec, form.values);
+    const value = form.values[spec.key] ?? '';
+    const editable = focused && disabled === null && (spec.kind === 'text' || spec.kind === 'secret');
+    lines.push(
+      <Box key={spec.key}>
+        <Text bold={focused} color={disabled !== null ? color('muted') : undefined}>
+          {`${focused ? '›' : ' '} ${truncate(spec.label, LABEL_WIDTH - 3).padEnd(LABEL_WIDTH - 2)}`}
+        </Text>
+        {editable ? (
+          <TextInput
+            value={String(value)}
+            onChange={(v) => onChange(spec.key, v)}
+            onSubmit={onSubmitField}
+            focus
+            showCursor
+            {...(spec.placeholder ? {placeholder: spec.placeholder} : {})}
+            {...(spec.kind === 'secret' ? {mask: '•'} : {})}
+          />
+        ) : (
+          <Text color={disabled !== null ? color('muted') : undefined} inverse={focused && spec.kind !== 'text' && spec.kind !== 'secret'}>
+            {truncate(disabled !== null ? disabled : String(value) === '' && spec.placeholder && spec.kind === 'text' ? spec.placeholder : valueText(spec, value), inputWidth)}
+          </Text>
+        )}
+      </Box>,
+    );
+    for (const message of form.errors[spec.key] ?? []) {
+      lines.push(<Text key={`${spec.key}-e-${message}`} color={color('danger')}>{`${' '.repeat(LABEL_WIDTH)}✗ ${truncate(message, inputWidth - 2)}`}</Text>);
+    }
+    const help = focused ? fieldHelp(spec, form.values) : null;
+    if (help) lines.push(<Text key={`${spec.key}-h`} color={color('muted')}>{`${' '.repeat(LABEL_WIDTH)}${truncate(help, inputWidth)}`}</Text>);
+  });
+  const header: React.JSX.Element[] = [<Text key="title" bold color={color('accent')}>{truncate(title, width)}</Text>];
+  for (const note of notes) header.push(<Text key={`n-${note}`} color={color('muted')}>{truncate(note, width)}</Text>);
+  for (const message of form.formErrors) header.push(<Text key={`f-${message}`} color={color('danger')}>{`✗ ${truncate(message, width - 2)}`}</Text>);
+  // Keep the focused field in view on short terminals.
+  const available = Math.max(1, height - header.length);
+  const focusLine = Math.max(0, lines.findIndex((l) => l.key === form.specs[form.focus]?.key));
+  const start = Math.max(0, Math.min(focusLine - Math.floor(available / 3), lines.length - available));
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      {header}
+      {lines.slice(start, start + available)}
+    </Box>
+  );
+}
