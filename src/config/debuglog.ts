@@ -1,6 +1,7 @@
 // `--debug`: a plain-text log of requests and lifecycle events for bug reports. It never
 // receives headers or bodies, so it cannot contain the token or key material.
-import {promises as fs, type FileHandle} from 'node:fs';
+import {promises as fs} from 'node:fs';
+import type {FileHandle} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {join} from 'node:path';
 import type {RequestEvent} from '../api/index.js';
