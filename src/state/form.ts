@@ -2,6 +2,7 @@
 // tracking, client-side validation and server 422s mapped onto fields. Pure functions;
 // the UI only renders a FormState and forwards keys.
 import type {FieldErrors} from '../api/index.js';
+import {editText} from './textedit.js';
 
 export type FieldValue = string | boolean;
 export type Values = Record<string, FieldValue>;
@@ -33,6 +34,8 @@ export interface FormState {
   values: Values;
   initial: Values;
   focus: number;
+  /** Cursor position in the focused text field. */
+  cursor: number;
   errors: Record<string, string[]>;
   /** Record-level messages (`base`) and errors for fields the form does not show. */
   formErrors: string[];
@@ -44,8 +47,14 @@ export interface FormState {
 export function createForm(specs: readonly FieldSpec[], initial: Values): FormState {
   const values: Values = {};
   for (const spec of specs) values[spec.key] = initial[spec.key] ?? (spec.kind === 'toggle' ? false : '');
-  return {specs, values, initial: {...values}, focus: firstEnabled(specs, values), errors: {}, formErrors: [], submitting: false,
-    confirmingDiscard: false};
+  const focus = firstEnabled(specs, values);
+  return withCursorAtEnd({specs, values, initial: {...values}, focus, cursor: 0, errors: {}, formErrors: [], submitting: false,
+    confirmingDiscard: false});
+}
+
+function withCursorAtEnd(form: FormState): FormState {
+  const value = form.values[form.specs[form.focus]?.key ?? ''];
+  return {...form, cursor: typeof value === 'string' ? [...value].length : 0};
 }
 
 export function isDisabled(spec: FieldSpec, values: Values): string | null {
@@ -66,7 +75,7 @@ export function moveFocus(form: FormState, delta: 1 | -1): FormState {
   const n = form.specs.length;
   for (let step = 1; step <= n; step++) {
     const i = (form.focus + delta * step + n * n) % n;
-    if (isDisabled(form.specs[i]!, form.values) === null) return {...form, focus: i};
+    if (isDisabled(form.specs[i]!, form.values) === null) return withCursorAtEnd({...form, focus: i});
   }
   return form;
 }
@@ -77,6 +86,15 @@ export function setValue(form: FormState, key: string, value: FieldValue): FormS
   const errors = {...form.errors};
   delete errors[key];
   return {...form, values, errors, confirmingDiscard: false};
+}
+
+/** Typing in the focused text field; null when the key is not a text edit there. */
+export function editFocused(form: FormState, name: string, input: string): FormState | null {
+  const spec = focusedSpec(form);
+  if (!spec || (spec.kind !== 'text' && spec.kind !== 'secret') || isDisabled(spec, form.values) !== null) return null;
+  const next = editText({value: String(form.values[spec.key] ?? ''), cursor: form.cursor}, name, input);
+  if (!next) return null;
+  return {...setValue(form, spec.key, next.value), cursor: next.cursor};
 }
 
 /** Space on a toggle. */
@@ -117,7 +135,7 @@ export function hasErrors(form: FormState): boolean {
 /** Moves the focus to the first field with an error, so the admin lands on what to fix. */
 export function focusFirstError(form: FormState): FormState {
   const i = form.specs.findIndex((s) => (form.errors[s.key]?.length ?? 0) > 0);
-  return i === -1 ? form : {...form, focus: i};
+  return i === -1 ? form : withCursorAtEnd({...form, focus: i});
 }
 
 /**
