@@ -7,6 +7,16 @@ export interface TextEdit {
   cursor: number;
 }
 
+/** Text a key press may insert: no control bytes (tab and newline are a paste's, flattened later). */
+export function isPrintable(input: string): boolean {
+  if (input.length === 0) return false;
+  for (let i = 0; i < input.length; i++) {
+    const code = input.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return false;
+  }
+  return true;
+}
+
 /** Applies one key (normalised name + raw input) to the text; returns null if the key is not an edit. */
 export function editText(state: TextEdit, name: string, input: string): TextEdit | null {
   const chars = [...state.value];
@@ -41,7 +51,7 @@ export function editText(state: TextEdit, name: string, input: string): TextEdit
       break;
   }
   // Printable text, possibly several characters at once (paste); control bytes never enter a field.
-  if (input.length === 0 || name.startsWith('ctrl+') || /[\x00-\x08\x0b-\x1f\x7f]/.test(input)) return null;
+  if (name.startsWith('ctrl+') || !isPrintable(input)) return null;
   const insert = [...input.replace(/[\r\n\t]+/g, ' ')];
   chars.splice(cursor, 0, ...insert);
   return {value: chars.join(''), cursor: cursor + insert.length};

@@ -1,9 +1,9 @@
-// Renders a FormState. Text editing is ink-text-input on the focused field; every other key
-// (Tab, arrows, Space, Ctrl-S, Esc) is handled by the App's form scope.
+// Renders a FormState. Display only: every key, text editing included, goes through the
+// App's form scope (state/form.ts, state/textedit.ts).
 import React from 'react';
 import {Box, Text} from 'ink';
-import TextInput from 'ink-text-input';
 import {fieldHelp, isDisabled, type FieldSpec, type FormState} from '../state/form.js';
+import {TextField} from './TextField.js';
 import {color} from './theme.js';
 import {truncate} from './text.js';
 
@@ -12,8 +12,6 @@ export interface FormViewProps {
   form: FormState;
   width: number;
   height: number;
-  onChange: (key: string, value: string) => void;
-  onSubmitField: () => void;
   /** Extra lines above the fields (e.g. what 0.7.36 ignores on update). */
   notes?: readonly string[];
 }
@@ -37,32 +35,25 @@ function valueText(spec: FieldSpec, value: string | boolean): string {
   }
 }
 
-export function FormView({title, form, width, height, onChange, onSubmitField, notes = []}: FormViewProps): React.JSX.Element {
+export function FormView({title, form, width, height, notes = []}: FormViewProps): React.JSX.Element {
   const lines: React.JSX.Element[] = [];
   const inputWidth = Math.max(10, width - LABEL_WIDTH - 2);
   form.specs.forEach((spec, i) => {
     const focused = i === form.focus;
     const disabled = isDisabled(spec, form.values);
     const value = form.values[spec.key] ?? '';
-    const editable = focused && disabled === null && (spec.kind === 'text' || spec.kind === 'secret');
+    const textual = disabled === null && (spec.kind === 'text' || spec.kind === 'secret');
     lines.push(
       <Box key={spec.key}>
         <Text bold={focused} color={disabled !== null ? color('muted') : undefined}>
           {`${focused ? '›' : ' '} ${truncate(spec.label, LABEL_WIDTH - 3).padEnd(LABEL_WIDTH - 2)}`}
         </Text>
-        {editable ? (
-          <TextInput
-            value={String(value)}
-            onChange={(v) => onChange(spec.key, v)}
-            onSubmit={onSubmitField}
-            focus
-            showCursor
-            {...(spec.placeholder ? {placeholder: spec.placeholder} : {})}
-            {...(spec.kind === 'secret' ? {mask: '•'} : {})}
-          />
+        {textual ? (
+          <TextField value={String(value)} cursor={form.cursor} focused={focused} mask={spec.kind === 'secret'}
+            width={inputWidth} {...(spec.placeholder ? {placeholder: spec.placeholder} : {})} />
         ) : (
           <Text color={disabled !== null ? color('muted') : undefined} inverse={focused && spec.kind !== 'text' && spec.kind !== 'secret'}>
-            {truncate(disabled !== null ? disabled : String(value) === '' && spec.placeholder && spec.kind === 'text' ? spec.placeholder : valueText(spec, value), inputWidth)}
+            {truncate(disabled !== null ? disabled : valueText(spec, value), inputWidth)}
           </Text>
         )}
       </Box>,

@@ -2,16 +2,18 @@
 // all generated from BINDINGS, so they cannot drift apart.
 import type {Key} from 'ink';
 
-export type Scope = 'global' | 'list' | 'detail' | 'filter' | 'dialog';
+export type Scope = 'global' | 'list' | 'detail' | 'filter' | 'form' | 'picker' | 'dialog' | 'result';
 
 export type Action =
   | 'screen1' | 'screen2' | 'screen3' | 'screen4' | 'nextScreen' | 'prevScreen'
   | 'help' | 'quit' | 'quitNow' | 'back'
   | 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end'
   | 'filter' | 'sortNext' | 'sortReverse' | 'open' | 'refresh' | 'pause' | 'copy'
-  | 'new' | 'edit' | 'delete' | 'reveal'
+  | 'new' | 'edit' | 'delete' | 'reveal' | 'role' | 'newDevice'
   | 'filterAccept' | 'filterClear'
-  | 'confirm' | 'cancel';
+  | 'nextField' | 'prevField' | 'toggle' | 'choiceNext' | 'choicePrev' | 'save' | 'pick'
+  | 'confirm' | 'cancel'
+  | 'writeFile' | 'copyConfig' | 'qr' | 'done';
 
 export interface Binding {
   scope: Scope;
@@ -46,17 +48,43 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'list', action: 'sortReverse', keys: ['O'], help: 'reverse the sort'},
   {scope: 'list', action: 'open', keys: ['enter'], help: 'details'},
   {scope: 'list', action: 'copy', keys: ['c'], help: "copy the selected item's key value (OSC 52)"},
+  {scope: 'list', action: 'new', keys: ['n'], help: 'new user / device / rule'},
+  {scope: 'list', action: 'edit', keys: ['e'], help: 'edit the selected item'},
+  {scope: 'list', action: 'delete', keys: ['d'], help: 'delete the selected item (asks first)'},
 
   {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
   {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down'},
   {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key, client secret)'},
   {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)'},
+  {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit (users: email/password; devices: name/description)'},
+  {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)'},
+  {scope: 'detail', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged'},
+  {scope: 'detail', action: 'newDevice', keys: ['n'], help: 'users: new device for this user'},
 
   {scope: 'filter', action: 'filterAccept', keys: ['enter'], help: 'keep the filter and return to the list'},
   {scope: 'filter', action: 'filterClear', keys: ['esc'], help: 'clear the filter'},
 
+  {scope: 'form', action: 'nextField', keys: ['tab', 'down'], help: 'next field'},
+  {scope: 'form', action: 'prevField', keys: ['shift+tab', 'up'], help: 'previous field'},
+  {scope: 'form', action: 'toggle', keys: [' '], help: 'toggle a yes/no field'},
+  {scope: 'form', action: 'choicePrev', keys: ['left'], help: 'previous value of a choice'},
+  {scope: 'form', action: 'choiceNext', keys: ['right'], help: 'next value of a choice'},
+  {scope: 'form', action: 'pick', keys: ['enter'], help: 'open a picker / next field'},
+  {scope: 'form', action: 'save', keys: ['ctrl+s'], help: 'save'},
+  {scope: 'form', action: 'cancel', keys: ['esc'], help: 'cancel (asks if there are unsaved changes)'},
+
+  {scope: 'picker', action: 'up', keys: ['up'], help: 'move up'},
+  {scope: 'picker', action: 'down', keys: ['down'], help: 'move down'},
+  {scope: 'picker', action: 'pick', keys: ['enter'], help: 'pick'},
+  {scope: 'picker', action: 'cancel', keys: ['esc'], help: 'back to the form (typing filters)'},
+
   {scope: 'dialog', action: 'confirm', keys: ['y'], help: 'confirm'},
   {scope: 'dialog', action: 'cancel', keys: ['n', 'esc'], help: 'cancel (the default)'},
+
+  {scope: 'result', action: 'writeFile', keys: ['w'], help: 'write the config to a file (0600)'},
+  {scope: 'result', action: 'copyConfig', keys: ['c'], help: 'copy the config (OSC 52)'},
+  {scope: 'result', action: 'qr', keys: ['Q'], help: 'QR code / config text'},
+  {scope: 'result', action: 'done', keys: ['esc'], help: 'done (warns: the private key is not shown again)'},
 ];
 
 export const SCOPE_TITLES: Record<Scope, string> = {
@@ -64,7 +92,10 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   list: 'Lists',
   detail: 'Detail views',
   filter: 'While typing a filter',
+  form: 'Forms',
+  picker: 'Pickers (owner, user scope)',
   dialog: 'Dialogs',
+  result: 'New device result',
 };
 
 /** Normalises Ink's (input, key) pair into one name: `j`, `G`, `enter`, `ctrl+c`, `shift+tab`. */

@@ -1,0 +1,207 @@
+// Entry point: argument parsing, connection resolution, terminal setup and teardown, render().
+import React, {useState} from 'react';
+import {render} from 'ink';
+import {FirezoneClient, type RequestEvent} from './api/index.js';
+import {HELP_TEXT, parseCommandLine, UsageError, type ConsoleFlags} from './config/args.js';
+import {
+  ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection,
+} from './config/profile.js';
+import {DebugLog} from './config/debuglog.js';
+import {App, type AppSettings} from './ui/App.js';
+import {FirstRun} from './ui/FirstRun.js';
+import {ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
+import {configureColor} from './ui/theme.js';
+
+const VERSION = process.env.FZ_CONSOLE_VERSION ?? '0.0.0-dev';
+
+interface Session {
+  client: FirezoneClient;
+  settings: AppSettings;
+  close: () => Promise<void>;
+}
+
+async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise<Session> {
+  // Imported on demand: the sandbox is only part of a run with --demo.
+  const {startSandbox} = await import('./sandbox/index.js');
+  const sandbox = await startSandbox({port: 0, seed: 'demo', statsIntervalSeconds: 5});
+  const client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken, timeoutMs: (flags.timeout ?? 15) * 1000,
+    ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {})});
+  return {
+    client,
+    settings: {label: `demo sandbox ${sandbox.url}`, refreshSeconds: flags.refresh ?? 5, readOnly: flags.readOnly, insecure: false, demo: true},
+    close: async () => {
+      await client.close();
+      await sandbox.close();
+    },
+  };
+}
+
+function connectionSession(connection: Connection, debug: DebugLog | null): Session {
+  const client = new FirezoneClient({
+    baseUrl: connection.url, token: connection.token, timeoutMs: connection.timeoutSeconds * 1000,
+    insecure: connection.insecure, ...(connection.caFile ? {caFile: connection.caFile} : {}),
+    ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {}),
+  });
+  return {
+    client,
+    settings: {label: connection.label, refreshSeconds: connection.refreshSeconds, readOnly: connection.readOnly,
+      insecure: connection.insecure, demo: false},
+    close: () => client.close(),
+  };
+}
+
+let terminalTaken = false;
+function restoreTerminal(): void {
+  if (!terminalTaken) return;
+  terminalTaken = false;
+  try {
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+  } catch {
+    // stdin may already be closed (SIGHUP): nothing left to restore there
+  }
+  try {
+    process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
+  } catch {
+    // stdout gone with the terminal
+  }
+}
+
+async function runConsole(flags: ConsoleFlags): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write(`fz-console: not a terminal (${!process.stdin.isTTY ? 'stdin' : 'stdout'} is not a TTY); run it in an interactive terminal, or see fz-console --help\n`);
+    return 2;
+  }
+  configureColor(process.env);
+  const debug = flags.debug ? await DebugLog.open(process.env) : null;
+
+  let session: Session | null = null;
+  let firstRunPath: string | null = null;
+  if (flags.demo) {
+    session = await demoSession(flags, debug);
+  } else {
+    const resolution = await resolveConnection(flags, process.env);
+    if (resolution.kind === 'connection') session = connectionSession(resolution.connection, debug);
+    else firstRunPath = resolution.configPath;
+  }
+
+  process.stdout.write(ENTER_ALT_SCREEN);
+  terminalTaken = true;
+  process.on('exit', restoreTerminal);
+
+  const sessionBox: {current: Session | null} = {current: session};
+  const Root = (): React.JSX.Element => {
+    const [active, setActive] = useState<Session | null>(session);
+    if (active) return <App client={active.client} settings={active.settings} />;
+    return (
+      <FirstRun
+        configPath={firstRunPath ?? configPath(process.env)}
+        onDemo={() => {
+          void demoSession(flags, debug).then((s) => {
+            sessionBox.current = s;
+            setActive(s);
+          });
+        }}
+        onConnect={async ({url, token, profile}) => {
+          const connection: Connection = {url, token, label: profile ?? url, profile: profile ?? null,
+            refreshSeconds: flags.refresh ?? 5, timeoutSeconds: flags.timeout ?? 15, caFile: flags.caFile ?? null,
+            insecure: flags.insecure, readOnly: flags.readOnly};
+          let candidate: Session;
+          try {
+            candidate = connectionSession(connection, debug);
+            await candidate.client.getConfiguration();
+          } catch (err) {
+            return (err as Error).message;
+          }
+          if (profile) {
+            try {
+              await saveProfile(profile, url, token);
+            } catch (err) {
+              return `Connected, but saving the profile failed: ${(err as Error).message}`;
+            }
+          }
+          sessionBox.current = candidate;
+          setActive(candidate);
+          return null;
+        }}
+      />
+    );
+  };
+
+  const instance = render(<Root />, {exitOnCtrlC: true, patchConsole: true, incrementalRendering: true, maxFps: 30});
+  const onSignal = (signal: NodeJS.Signals, code: number) => {
+    instance.unmount();
+    restoreTerminal();
+    void sessionBox.current?.close().finally(() => process.exit(code));
+    // Do not hang on a stuck socket after a hangup.
+    setTimeout(() => process.exit(code), 1000).unref();
+    debug?.line(`exit on ${signal}`);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM', 143));
+  process.on('SIGHUP', () => onSignal('SIGHUP', 129));
+  process.on('SIGINT', () => onSignal('SIGINT', 130));
+
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    restoreTerminal();
+    await sessionBox.current?.close();
+    await debug?.close();
+  }
+  return 0;
+}
+
+async function saveProfile(name: string, url: string, token: string): Promise<void> {
+  const path = configPath(process.env);
+  const {dirname, join} = await import('node:path');
+  const {promises: fs} = await import('node:fs');
+  const tokenFile = join(dirname(path), `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.token`);
+  await fs.mkdir(dirname(path), {recursive: true, mode: 0o700});
+  await fs.writeFile(tokenFile, `${token}\n`, {mode: 0o600});
+  await fs.chmod(tokenFile, 0o600);
+  const existing = (await readConfigFile(path)) ?? {profiles: {}};
+  await writeConfigFile(path, {
+    ...existing,
+    defaultProfile: existing.defaultProfile ?? name,
+    profiles: {...existing.profiles, [name]: {url, tokenFile}},
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  const command = parseCommandLine(argv);
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(HELP_TEXT);
+      return 0;
+    case 'version':
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    case 'sandbox': {
+      const {runSandboxCli} = await import('./sandbox/index.js');
+      await runSandboxCli(command.argv);
+      return 0;
+    }
+    case 'console':
+      return runConsole(command.flags);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+    // The console owns the process: once its UI has gone, nothing else may keep it alive.
+    if (process.argv[2] !== 'sandbox') process.exit(code);
+  },
+  (err: unknown) => {
+    restoreTerminal();
+    if (err instanceof UsageError) {
+      process.stderr.write(`fz-console: ${err.message}\nTry fz-console --help\n`);
+      process.exitCode = 2;
+    } else if (err instanceof ConfigError) {
+      process.stderr.write(`fz-console: ${err.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(`fz-console: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

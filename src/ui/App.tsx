@@ -1,0 +1,853 @@
+// The console shell: header, screen tabs, the active screen, the status bar, help, modals
+// (forms, pickers, dialogs, the new-device result) and the one key dispatcher driven by the
+// keymap table.
+import React, {useCallback, useEffect, useMemo, useReducer, useRef, useState} from 'react';
+import {Box, Text, useApp, useInput, useStdout} from 'ink';
+import {ApiError, type FirezoneClient, type User} from '../api/index.js';
+import {generateDeviceName} from '../common/names.js';
+import {
+  applyServerErrors, createForm, cycleChoice, editFocused, focusedSpec, focusFirstError, hasErrors, isDirty, moveFocus, setValue, str,
+  toggle, validateForm, type FormState,
+} from '../state/form.js';
+import {editText, isPrintable} from '../state/textedit.js';
+import {Poller, type PollStatus} from '../state/poller.js';
+import {
+  DEVICE_EDIT_NOTE, DEVICE_ERROR_ALIASES, deviceCreateBody, deviceEditInitial, deviceEditSpecs, deviceFormInitial, deviceFormSpecs,
+  ruleBody, ruleFormInitial, ruleFormSpecs, userCreateBody, userFormSpecs, userUpdateBody,
+} from '../state/provision.js';
+import {buildSnapshot, type DeviceRow, type Snapshot} from '../state/resources.js';
+import {fetchAll} from '../state/fetch.js';
+import {
+  effectiveSelection, flipSort, initialListState, ListViewCache, moveCursor, nextSort, type ListUiState, type Move,
+} from '../state/view.js';
+import type {ListView} from '../state/list.js';
+import {
+  configWarnings, defaultConfigFileName, generateKeyPair, osc52Copy, renderClientConfig, writeConfigFile,
+} from '../wireguard/index.js';
+import {FormView} from './FormView.js';
+import {Header} from './Header.js';
+import {HelpOverlay} from './HelpOverlay.js';
+import {actionFor, keyName, type Action, type Scope} from './keymap.js';
+import {ConfirmDialog, DeviceResult, pickerEntries, UserPicker, type PickerState, type ResultState} from './Modals.js';
+import {
+  configurationLines, devicesScreen, rulesScreen, ruleSummary, SCREENS, usersScreen, type DetailLine, type ListScreenSpec, type ScreenId,
+  type UserRow,
+} from './screens.js';
+import {StatusBar, type StatusMessage} from './StatusBar.js';
+import {Table} from './table/Table.js';
+import {MIN_COLUMNS, MIN_ROWS, useTerminalSize} from './terminal.js';
+import {color} from './theme.js';
+import {truncate} from './text.js';
+
+export interface AppSettings {
+  label: string;
+  refreshSeconds: number;
+  readOnly: boolean;
+  insecure: boolean;
+  demo: boolean;
+}
+
+export type ConsoleClient = Pick<FirezoneClient,
+  | 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration'
+  | 'createDevice' | 'updateDevice' | 'deleteDevice' | 'createUser' | 'updateUser' | 'deleteUser'
+  | 'createRule' | 'updateRule' | 'deleteRule'>;
+
+export interface AppProps {
+  client: ConsoleClient;
+  settings: AppSettings;
+  /** Injected in tests; the real one writes to the terminal. */
+  writeRaw?: (data: string) => void;
+}
+
+type ListScreenId = Exclude<ScreenId, 'configuration'>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const LIST_SPECS: Record<ListScreenId, ListScreenSpec<any>> = {devices: devicesScreen, users: usersScreen, rules: rulesScreen};
+
+type FormPurpose =
+  | {kind: 'user-create'}
+  | {kind: 'user-edit'; user: User}
+  | {kind: 'device-create'; ownerId: string | null}
+  | {kind: 'device-edit'; deviceId: string}
+  | {kind: 'rule-create'}
+  | {kind: 'rule-edit'; ruleId: string};
+
+type PendingAction =
+  | {kind: 'delete-user'; id: string; email: string}
+  | {kind: 'delete-device'; id: string; name: string}
+  | {kind: 'delete-rule'; id: string; summary: string}
+  | {kind: 'role'; id: string; email: string; role: 'admin' | 'unprivileged'}
+  | {kind: 'discard'}
+  | {kind: 'quit'};
+
+type Modal =
+  | {kind: 'form'; purpose: FormPurpose; title: string; notes: string[]; form: FormState; picker: PickerState | null; confirm: PendingAction | null}
+  | {kind: 'confirm'; text: string; detail?: string; action: PendingAction}
+  | {kind: 'result'; result: ResultState};
+
+interface UiState {
+  screen: ScreenId;
+  lists: Record<ListScreenId, ListUiState>;
+  configScroll: number;
+  configReveal: boolean;
+  help: boolean;
+}
+
+const INITIAL_UI: UiState = {
+  screen: 'devices',
+  lists: {
+    devices: initialListState(devicesScreen.defaultSort),
+    users: initialListState(usersScreen.defaultSort),
+    rules: initialListState(rulesScreen.defaultSort),
+  },
+  configScroll: 0,
+  configReveal: false,
+  help: false,
+};
+
+type UiAction =
+  | {type: 'screen'; screen: ScreenId}
+  | {type: 'help'; open: boolean}
+  | {type: 'list'; screen: ListScreenId; update: (s: ListUiState) => ListUiState}
+  | {type: 'config'; scroll?: number; reveal?: boolean};
+
+function uiReducer(state: UiState, action: UiAction): UiState {
+  switch (action.type) {
+    case 'screen':
+      return {...state, screen: action.screen, help: false};
+    case 'help':
+      return {...state, help: action.open};
+    case 'list':
+      return {...state, lists: {...state.lists, [action.screen]: action.update(state.lists[action.screen])}};
+    case 'config':
+      return {...state, configScroll: action.scroll ?? state.configScroll, configReveal: action.reveal ?? state.configReveal};
+  }
+}
+
+const SCREEN_KEYS: Partial<Record<Action, ScreenId>> = {screen1: 'devices', screen2: 'users', screen3: 'rules', screen4: 'configuration'};
+
+// Rows: header, tabs, screen info/filter line, status bar; plus the one spare row that keeps
+// Ink 6 from clearing the whole screen on every frame (ink-6 notes §2.3).
+const CHROME_ROWS = 4;
+
+function errorText(err: unknown): string {
+  return err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
+}
+
+export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
+  const {exit} = useApp();
+  const {stdout} = useStdout();
+  const size = useTerminalSize();
+  const [ui, dispatch] = useReducer(uiReducer, INITIAL_UI);
+  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
+  const [pollStatus, setPollStatus] = useState<PollStatus | null>(null);
+  const [message, setMessage] = useState<StatusMessage | null>(null);
+  const [modal, setModal] = useState<Modal | null>(null);
+  const pollerRef = useRef<Poller<Snapshot> | null>(null);
+  const snapshotRef = useRef<Snapshot | null>(null);
+  const caches = useMemo(() => ({
+    devices: new ListViewCache(devicesScreen.getId),
+    users: new ListViewCache(usersScreen.getId),
+    rules: new ListViewCache(rulesScreen.getId),
+  }), []);
+
+  useEffect(() => {
+    const poller = new Poller<Snapshot>({
+      intervalMs: settings.refreshSeconds * 1000,
+      fetch: async () => {
+        const data = await fetchAll(client);
+        // Derivation happens here, once per cycle, so a render never redoes it.
+        return buildSnapshot(data, snapshotRef.current, Date.now());
+      },
+      onData: (next) => {
+        snapshotRef.current = next;
+        setSnapshot(next);
+        if (next.issues.length > 0) {
+          const first = next.issues[0]!;
+          setMessage({tone: 'warning', text: `Unexpected data from the server: ${first.path}: ${first.message}${next.issues.length > 1 ? ` (+${next.issues.length - 1} more)` : ''}; the rest is shown`});
+        } else {
+          setMessage((m) => (m && m.tone === 'error' && m.text.startsWith('Refresh failed') ? {tone: 'ok', text: 'Connection restored'} : m));
+        }
+      },
+      onStatus: (status) => {
+        setPollStatus(status);
+        if (status.lastError && status.failures > 0 && !status.inFlight) {
+          setMessage({tone: 'error', text: `Refresh failed: ${errorText(status.lastError)}`});
+        }
+      },
+    });
+    pollerRef.current = poller;
+    poller.start();
+    return () => poller.stop();
+  }, [client, settings.refreshSeconds]);
+
+  // Live updates pause while help, a form or a dialog is open, so nothing moves under the admin.
+  useEffect(() => {
+    pollerRef.current?.setHeld(ui.help || modal !== null);
+  }, [ui.help, modal]);
+
+  const write = useCallback((data: string) => (writeRaw ? writeRaw(data) : stdout.write(data)), [writeRaw, stdout]);
+
+  const bodyHeight = Math.max(1, size.rows - 1 - CHROME_ROWS);
+  const listScreen: ListScreenId | null = ui.screen === 'configuration' ? null : ui.screen;
+  const spec = listScreen ? LIST_SPECS[listScreen] : null;
+  const listState = listScreen ? ui.lists[listScreen] : null;
+  const columns = useMemo(() => (spec && snapshot ? spec.columns(snapshot) : []), [spec, snapshot]);
+  const view: ListView<unknown> | null = spec && snapshot && listState && listScreen
+    ? (caches[listScreen] as ListViewCache<unknown>).get(spec.items(snapshot), listState, columns)
+    : null;
+  const selection = view && listState ? effectiveSelection(view, listState) : {id: null, index: -1};
+  const detailItem = spec && snapshot && listState?.detailId
+    ? spec.items(snapshot).find((item) => spec.getId(item) === listState.detailId) ?? null
+    : null;
+
+  const copy = useCallback((label: string, value: string) => {
+    const result = osc52Copy(value, process.env);
+    if (!result.ok) {
+      setMessage({tone: 'error', text: result.message});
+      return;
+    }
+    write(result.sequence);
+    setMessage({tone: 'ok', text: `Copied ${label} to the clipboard (OSC 52: your terminal must allow it)`});
+  }, [write]);
+
+  // ---- writes ------------------------------------------------------------------------------
+
+  const refusedReadOnly = (what: string): boolean => {
+    if (!settings.readOnly) return false;
+    setMessage({tone: 'warning', text: `Read-only mode: ${what} is disabled (started with --read-only)`});
+    return true;
+  };
+
+  const afterWrite = (text: string) => {
+    setMessage({tone: 'ok', text});
+    pollerRef.current?.refreshNow();
+  };
+
+  const openForm = (purpose: FormPurpose) => {
+    const snap = snapshotRef.current;
+    const emailOf = (id: string) => snap?.usersById.get(id)?.email ?? id;
+    switch (purpose.kind) {
+      case 'user-create':
+        setModal({kind: 'form', purpose, title: 'Add user', notes: [], form: createForm(userFormSpecs('create'), {role: 'unprivileged'}), picker: null, confirm: null});
+        return;
+      case 'user-edit':
+        setModal({kind: 'form', purpose, title: `Edit ${purpose.user.email}`, notes: ['Change the email or enter a new password below.'],
+          form: createForm(userFormSpecs('edit'), {email: purpose.user.email}), picker: null, confirm: null});
+        return;
+      case 'device-create': {
+        const specs = deviceFormSpecs(snap?.configuration ?? null, purpose.ownerId === null)
+          .map((s) => (s.key === 'owner' ? {...s, display: (v: string | boolean) => emailOf(String(v))} : s));
+        const title = purpose.ownerId ? `Add device for ${emailOf(purpose.ownerId)}` : 'Add device';
+        setModal({kind: 'form', purpose, title, notes: ['The WireGuard key pair is generated here; only the public key is sent to the server.'],
+          form: createForm(specs, deviceFormInitial(generateDeviceName(Math.random), purpose.ownerId)), picker: null, confirm: null});
+        return;
+      }
+      case 'device-edit': {
+        const row = snap?.devices.find((d) => d.id === purpose.deviceId);
+        if (!row) return;
+        setModal({kind: 'form', purpose, title: `Edit device ${row.device.name} (${row.ownerEmail})`, notes: [DEVICE_EDIT_NOTE],
+          form: createForm(deviceEditSpecs(), deviceEditInitial(row.device)), picker: null, confirm: null});
+        return;
+      }
+      case 'rule-create':
+      case 'rule-edit': {
+        const rule = purpose.kind === 'rule-edit' ? snap?.rules.find((r) => r.id === purpose.ruleId) ?? null : null;
+        if (purpose.kind === 'rule-edit' && !rule) return;
+        const specs = ruleFormSpecs().map((s) => (s.key === 'user' ? {...s, display: (v: string | boolean) => emailOf(String(v))} : s));
+        setModal({kind: 'form', purpose, title: rule ? `Edit rule ${ruleSummary(rule)}` : 'Add rule',
+          notes: ['Rules apply to all devices unless bound to a user. Accept wins over drop; per-user rules are checked first.'],
+          form: createForm(specs, ruleFormInitial(rule)), picker: null, confirm: null});
+      }
+    }
+  };
+
+  const submitForm = async (m: Extract<Modal, {kind: 'form'}>) => {
+    const checked = validateForm(m.form);
+    if (hasErrors(checked)) {
+      const focused = focusFirstError(checked);
+      setModal({...m, form: focused});
+      setMessage({tone: 'error', text: `Fix the form: ${Object.entries(focused.errors).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; ')}`});
+      return;
+    }
+    const values = checked.values;
+    setModal({...m, form: {...checked, submitting: true}});
+    setMessage({tone: 'info', text: 'Saving…'});
+    const fail = (err: unknown, aliases = {}) => {
+      setModal((current) => {
+        if (!current || current.kind !== 'form') return current;
+        const form = err instanceof ApiError && err.kind === 'validation'
+          ? applyServerErrors({...current.form, submitting: false}, err.fieldErrors, aliases)
+          : {...current.form, submitting: false};
+        return {...current, form};
+      });
+      setMessage({tone: 'error', text: errorText(err)});
+    };
+    const p = m.purpose;
+    try {
+      switch (p.kind) {
+        case 'user-create': {
+          const created = await client.createUser(userCreateBody(values));
+          setModal(null);
+          afterWrite(`User created successfully: ${created.data.email} (${created.data.role})`);
+          return;
+        }
+        case 'user-edit': {
+          const body = userUpdateBody(values, p.user);
+          if (Object.keys(body).length === 0) {
+            setModal(null);
+            setMessage({tone: 'info', text: 'Nothing changed'});
+            return;
+          }
+          await client.updateUser(p.user.id, body);
+          setModal(null);
+          afterWrite('User updated successfully.');
+          return;
+        }
+        case 'device-create': {
+          const ownerId = p.ownerId ?? str(values, 'owner');
+          const keys = generateKeyPair();
+          let created;
+          try {
+            created = await client.createDevice(deviceCreateBody(values, ownerId, keys.publicKey));
+          } catch (err) {
+            fail(err, DEVICE_ERROR_ALIASES);
+            return;
+          }
+          const device = created.data;
+          const ownerEmail = snapshotRef.current?.usersById.get(ownerId)?.email ?? ownerId;
+          setModal({kind: 'result', result: {
+            deviceName: device.name, ownerEmail,
+            config: renderClientConfig(device, {privateKey: keys.privateKey}),
+            warnings: configWarnings(device), view: 'config', path: null, pathCursor: 0, confirmOverwrite: false, confirmLeave: false, saved: null,
+          }});
+          setMessage({tone: 'ok', text: `Device added! ${device.name} (${device.ipv4 ?? device.ipv6 ?? 'no address'}) for ${ownerEmail}`});
+          return;
+        }
+        case 'device-edit': {
+          const name = str(values, 'name').trim();
+          const description = str(values, 'description').trim();
+          await client.updateDevice(p.deviceId, {name, description});
+          setModal(null);
+          afterWrite(`Device updated: ${name}`);
+          return;
+        }
+        case 'rule-create':
+        case 'rule-edit': {
+          const body = ruleBody(values);
+          const saved = p.kind === 'rule-create' ? await client.createRule(body) : await client.updateRule(p.ruleId, body);
+          setModal(null);
+          afterWrite(`Rule ${p.kind === 'rule-create' ? 'added' : 'updated'}: ${ruleSummary(saved.data)}`);
+          return;
+        }
+      }
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  const runPending = async (action: PendingAction) => {
+    try {
+      switch (action.kind) {
+        case 'delete-user':
+          await client.deleteUser(action.id);
+          afterWrite(`User deleted successfully: ${action.email}`);
+          break;
+        case 'delete-device':
+          await client.deleteDevice(action.id);
+          afterWrite(`Device deleted: ${action.name}`);
+          break;
+        case 'delete-rule':
+          await client.deleteRule(action.id);
+          afterWrite(`Rule deleted: ${action.summary}`);
+          break;
+        case 'role':
+          await client.updateUser(action.id, {role: action.role});
+          afterWrite(`User updated successfully: ${action.email} is now ${action.role}`);
+          break;
+        case 'discard':
+        case 'quit':
+          break;
+      }
+    } catch (err) {
+      setMessage({tone: 'error', text: errorText(err)});
+    }
+  };
+
+  const askDelete = (screen: ListScreenId, item: unknown) => {
+    const snap = snapshotRef.current;
+    if (!snap) return;
+    if (screen === 'devices') {
+      if (refusedReadOnly('deleting devices')) return;
+      const row = item as DeviceRow;
+      setModal({kind: 'confirm', text: `Delete device ${row.device.name} of ${row.ownerEmail}?`,
+        detail: 'This immediately disconnects the device and removes all its data. [y/N]',
+        action: {kind: 'delete-device', id: row.id, name: row.device.name}});
+    } else if (screen === 'users') {
+      if (refusedReadOnly('deleting users')) return;
+      const u = (item as UserRow).user;
+      const devices = snap.deviceCountByUser.get(u.id) ?? 0;
+      const rules = snap.ruleCountByUser.get(u.id) ?? 0;
+      setModal({kind: 'confirm',
+        text: `Delete user ${u.email}? This also deletes ${devices} device${devices === 1 ? '' : 's'} and ${rules} rule${rules === 1 ? '' : 's'}. [y/N]`,
+        detail: 'Their active VPN sessions drop at once.', action: {kind: 'delete-user', id: u.id, email: u.email}});
+    } else {
+      if (refusedReadOnly('deleting rules')) return;
+      const r = item as Parameters<typeof ruleSummary>[0];
+      setModal({kind: 'confirm', text: `Delete rule ${ruleSummary(r)}? [y/N]`, action: {kind: 'delete-rule', id: r.id, summary: ruleSummary(r)}});
+    }
+  };
+
+  const askRole = (row: UserRow) => {
+    if (refusedReadOnly('changing roles')) return;
+    const role = row.user.role === 'admin' ? 'unprivileged' : 'admin';
+    setModal({kind: 'confirm', text: role === 'admin'
+      ? `Promote ${row.user.email} to admin? This will give admin permissions to the user. [y/N]`
+      : `Demote ${row.user.email} to unprivileged? This will remove admin permissions from the user. [y/N]`,
+    action: {kind: 'role', id: row.user.id, email: row.user.email, role}});
+  };
+
+  const newItem = (screen: ListScreenId, ownerId: string | null) => {
+    if (screen === 'users') {
+      if (!refusedReadOnly('creating users')) openForm({kind: 'user-create'});
+    } else if (screen === 'devices') {
+      if (!refusedReadOnly('creating devices')) openForm({kind: 'device-create', ownerId});
+    } else if (!refusedReadOnly('creating rules')) {
+      openForm({kind: 'rule-create'});
+    }
+  };
+
+  const editItem = (screen: ListScreenId, item: unknown) => {
+    if (screen === 'users') {
+      if (!refusedReadOnly('editing users')) openForm({kind: 'user-edit', user: (item as UserRow).user});
+    } else if (screen === 'devices') {
+      if (!refusedReadOnly('editing devices')) openForm({kind: 'device-edit', deviceId: (item as DeviceRow).id});
+    } else if (!refusedReadOnly('editing rules')) {
+      openForm({kind: 'rule-edit', ruleId: (item as {id: string}).id});
+    }
+  };
+
+  // ---- keys --------------------------------------------------------------------------------
+
+  const stateRef = useRef({ui, view, selection, detailItem, spec, listScreen, snapshot, modal});
+  stateRef.current = {ui, view, selection, detailItem, spec, listScreen, snapshot, modal};
+  const bodyHeightRef = useRef(bodyHeight);
+  bodyHeightRef.current = bodyHeight;
+  const columnsRef = useRef(columns);
+  columnsRef.current = columns;
+
+  const handleModalKey = (m: Modal, input: string, name: string) => {
+    if (m.kind === 'confirm') {
+      const action = actionFor(['dialog'], name);
+      if (action === 'confirm') {
+        setModal(null);
+        if (m.action.kind === 'quit') exit();
+        else void runPending(m.action);
+      } else if (action === 'cancel') {
+        setModal(null);
+        setMessage({tone: 'info', text: 'Cancelled'});
+      }
+      return;
+    }
+    if (m.kind === 'result') {
+      handleResultKey(m, input, name);
+      return;
+    }
+    // form
+    if (m.form.submitting) return;
+    if (m.confirm) {
+      if (name === 'y') {
+        setModal(null);
+        if (m.confirm.kind === 'quit') exit();
+        else setMessage({tone: 'info', text: 'Changes discarded'});
+      } else {
+        setModal({...m, confirm: null});
+      }
+      return;
+    }
+    if (m.picker) {
+      handlePickerKey(m, m.picker, input, name);
+      return;
+    }
+    const action = actionFor(['form'], name);
+    const spec0 = focusedSpec(m.form);
+    const textField = spec0 && (spec0.kind === 'text' || spec0.kind === 'secret');
+    if (textField && !['nextField', 'prevField', 'pick', 'save', 'cancel'].includes(action ?? '') && name !== 'ctrl+c') {
+      const edited = editFocused(m.form, name, input);
+      if (edited) setModal({...m, form: edited});
+      return;
+    }
+    const close = (kind: 'discard' | 'quit') => {
+      if (isDirty(m.form)) setModal({...m, confirm: {kind}});
+      else if (kind === 'quit') exit();
+      else setModal(null);
+    };
+    switch (action) {
+      case 'nextField': setModal({...m, form: moveFocus(m.form, 1)}); return;
+      case 'prevField': setModal({...m, form: moveFocus(m.form, -1)}); return;
+      case 'toggle': if (!textField) setModal({...m, form: toggle(m.form)}); return;
+      case 'choiceNext': if (!textField) setModal({...m, form: cycleChoice(m.form, 1)}); return;
+      case 'choicePrev': if (!textField) setModal({...m, form: cycleChoice(m.form, -1)}); return;
+      case 'pick':
+        if (spec0?.kind === 'picker') setModal({...m, picker: {filter: '', index: 0}});
+        else setModal({...m, form: moveFocus(m.form, 1)});
+        return;
+      case 'save': void submitForm(m); return;
+      case 'cancel': close('discard'); return;
+      default:
+        if (name === 'ctrl+c') exit();
+        else if (name === 'q' && !textField) close('quit');
+    }
+  };
+
+  const handlePickerKey = (m: Extract<Modal, {kind: 'form'}>, picker: PickerState, input: string, name: string) => {
+    const users = stateRef.current.snapshot?.users ?? [];
+    const allowNone = m.purpose.kind === 'rule-create' || m.purpose.kind === 'rule-edit';
+    const entries = pickerEntries(users, picker, allowNone);
+    const action = actionFor(['picker'], name);
+    const key = focusedSpec(m.form)?.key ?? '';
+    if (action === 'up') setModal({...m, picker: {...picker, index: Math.max(0, picker.index - 1)}});
+    else if (action === 'down') setModal({...m, picker: {...picker, index: Math.min(Math.max(0, entries.length - 1), picker.index + 1)}});
+    else if (action === 'pick') {
+      const chosen = entries[Math.min(picker.index, entries.length - 1)];
+      if (chosen === undefined) return;
+      setModal({...m, picker: null, form: moveFocus(setValue(m.form, key, chosen), 1)});
+    } else if (action === 'cancel') setModal({...m, picker: null});
+    else if (name === 'backspace') setModal({...m, picker: {filter: [...picker.filter].slice(0, -1).join(''), index: 0}});
+    else if (name === 'ctrl+c') exit();
+    else if (isPrintable(input)) setModal({...m, picker: {filter: picker.filter + input, index: 0}});
+  };
+
+  const handleResultKey = (m: Extract<Modal, {kind: 'result'}>, input: string, name: string) => {
+    const r = m.result;
+    const update = (patch: Partial<ResultState>) => setModal({kind: 'result', result: {...r, ...patch}});
+    if (r.path !== null) {
+      if (r.confirmOverwrite) {
+        if (name === 'y') void writeResult(r, true);
+        else update({confirmOverwrite: false});
+      } else if (name === 'esc') update({path: null});
+      else if (name === 'enter') void writeResult(r, false);
+      else {
+        const edited = editText({value: r.path, cursor: r.pathCursor}, name, input);
+        if (edited) update({path: edited.value, pathCursor: edited.cursor});
+      }
+      return;
+    }
+    if (r.confirmLeave) {
+      if (name === 'y') {
+        setModal(null);
+        afterWrite(`Device ${r.deviceName} created`);
+      } else update({confirmLeave: false});
+      return;
+    }
+    switch (actionFor(['result'], name)) {
+      case 'writeFile': {
+        const path = defaultConfigFileName(r.deviceName);
+        update({path, pathCursor: [...path].length});
+        return;
+      }
+      case 'copyConfig': copy('the client config', r.config); return;
+      case 'qr': update({view: r.view === 'qr' ? 'config' : 'qr'}); return;
+      case 'done': update({confirmLeave: true}); return;
+      default:
+        if (name === 'ctrl+c') exit();
+    }
+  };
+
+  const writeResult = async (r: ResultState, overwrite: boolean) => {
+    if (r.path === null) return;
+    const result = await writeConfigFile(r.path, r.config, {overwrite});
+    if (result.ok) {
+      setModal({kind: 'result', result: {...r, path: null, confirmOverwrite: false, saved: result.path}});
+      setMessage({tone: 'ok', text: `Wrote ${result.path} (mode 0600)`});
+    } else if (result.reason === 'exists') {
+      setModal({kind: 'result', result: {...r, confirmOverwrite: true}});
+      setMessage({tone: 'warning', text: result.message});
+    } else {
+      setMessage({tone: 'error', text: result.message});
+    }
+  };
+
+  const handleKey = useCallback((input: string, name: string) => {
+    const {ui: s, view: v, selection: sel, detailItem: item, spec: sp, listScreen: ls, snapshot: snap, modal: m} = stateRef.current;
+    if (m) {
+      handleModalKey(m, input, name);
+      return;
+    }
+    const list = ls ? s.lists[ls] : null;
+    const filtering = Boolean(list?.filtering);
+    const detail = Boolean(list?.detailId) || s.screen === 'configuration';
+    const scopes: Scope[] = s.help ? ['global'] : filtering ? ['filter'] : detail ? ['detail', 'global'] : ['list', 'global'];
+    const action = actionFor(scopes, name);
+    const updateList = (update: (st: ListUiState) => ListUiState) => {
+      if (ls) dispatch({type: 'list', screen: ls, update});
+    };
+
+    if (filtering && ls) {
+      if (action === 'filterAccept') updateList((st) => ({...st, filtering: false}));
+      else if (action === 'filterClear') updateList((st) => ({...st, filtering: false, filter: ''}));
+      else if (name === 'backspace') updateList((st) => ({...st, filter: [...st.filter].slice(0, -1).join('')}));
+      else if (name === 'ctrl+c') exit();
+      else if (name === 'up' || name === 'down') {
+        if (v) updateList((st) => moveCursor(v, st, name === 'up' ? -1 : 1));
+      } else if (isPrintable(input)) updateList((st) => ({...st, filter: st.filter + input}));
+      return;
+    }
+
+    if (s.help) {
+      if (action === 'help' || action === 'back') dispatch({type: 'help', open: false});
+      else if (action === 'quit' || action === 'quitNow') exit();
+      return;
+    }
+
+    const screenTarget = action ? SCREEN_KEYS[action] : undefined;
+    if (screenTarget) {
+      dispatch({type: 'screen', screen: screenTarget});
+      return;
+    }
+    const pageSize = Math.max(1, bodyHeightRef.current - 2);
+    const moveBy = (move: Move) => {
+      if (v) updateList((st) => moveCursor(v, st, move));
+    };
+    switch (action) {
+      case 'nextScreen':
+      case 'prevScreen': {
+        const i = SCREENS.findIndex((x) => x.id === s.screen);
+        const next = SCREENS[(i + (action === 'nextScreen' ? 1 : SCREENS.length - 1)) % SCREENS.length]!;
+        dispatch({type: 'screen', screen: next.id});
+        return;
+      }
+      case 'help':
+        dispatch({type: 'help', open: true});
+        return;
+      case 'quit':
+      case 'quitNow':
+        exit();
+        return;
+      case 'refresh':
+        pollerRef.current?.refreshNow();
+        setMessage({tone: 'info', text: 'Refreshing…'});
+        return;
+      case 'pause': {
+        const poller = pollerRef.current;
+        if (!poller) return;
+        poller.togglePause();
+        setMessage({tone: 'info', text: poller.current.paused ? 'Live updates paused (p resumes)' : 'Live updates resumed'});
+        return;
+      }
+      case 'back':
+        if (s.screen === 'configuration') return;
+        if (list?.detailId) updateList((st) => ({...st, detailId: null, detailScroll: 0, reveal: false}));
+        else if (list?.filter) updateList((st) => ({...st, filter: ''}));
+        return;
+      default:
+        break;
+    }
+
+    if (s.screen === 'configuration') {
+      const total = configurationLines(snap?.configuration ?? null, Date.now(), s.configReveal).length;
+      const maxScroll = Math.max(0, total - bodyHeightRef.current);
+      if (action === 'up') dispatch({type: 'config', scroll: Math.max(0, s.configScroll - 1)});
+      else if (action === 'down') dispatch({type: 'config', scroll: Math.min(maxScroll, s.configScroll + 1)});
+      else if (action === 'reveal') dispatch({type: 'config', reveal: !s.configReveal});
+      return;
+    }
+    if (!ls || !sp) return;
+
+    if (list?.detailId) {
+      switch (action) {
+        case 'up': updateList((st) => ({...st, detailScroll: Math.max(0, st.detailScroll - 1)})); return;
+        case 'down': updateList((st) => ({...st, detailScroll: st.detailScroll + 1})); return;
+        case 'reveal': updateList((st) => ({...st, reveal: !st.reveal})); return;
+        case 'copy': {
+          const value = item ? sp.copyValue(item) : null;
+          if (value) copy(value.label, value.value);
+          return;
+        }
+        case 'edit': if (item) editItem(ls, item); return;
+        case 'delete': if (item) askDelete(ls, item); return;
+        case 'role': if (item && ls === 'users') askRole(item as UserRow); return;
+        case 'newDevice':
+          if (item && ls === 'users') newItem('devices', (item as UserRow).user.id);
+          return;
+        default:
+          return;
+      }
+    }
+
+    const selected = v && sel.index >= 0 ? v.rows[sel.index] : undefined;
+    const sortable = columnsRef.current.filter((c) => c.sortValue).map((c) => c.key);
+    switch (action) {
+      case 'up': moveBy(-1); return;
+      case 'down': moveBy(1); return;
+      case 'pageUp': moveBy({page: -1, pageSize}); return;
+      case 'pageDown': moveBy({page: 1, pageSize}); return;
+      case 'home': moveBy('home'); return;
+      case 'end': moveBy('end'); return;
+      case 'filter': updateList((st) => ({...st, filtering: true})); return;
+      case 'sortNext': updateList((st) => nextSort(st, sortable)); return;
+      case 'sortReverse': updateList((st) => flipSort(st, sortable)); return;
+      case 'open':
+        if (sel.id) updateList((st) => ({...st, selectedId: sel.id, detailId: sel.id, detailScroll: 0, reveal: false}));
+        return;
+      case 'copy': {
+        const value = selected ? sp.copyValue(selected) : null;
+        if (value) copy(value.label, value.value);
+        return;
+      }
+      case 'new': newItem(ls, null); return;
+      case 'edit': if (selected) editItem(ls, selected); return;
+      case 'delete': if (selected) askDelete(ls, selected); return;
+      default:
+        return;
+    }
+    // The handlers above read everything through refs; they are stable for the App's life.
+  }, [exit, copy]);
+
+  useInput((input, key) => {
+    const name = keyName(input, key);
+    const {ui: s, listScreen: ls, modal: m} = stateRef.current;
+    const typing = m !== null || (ls ? s.lists[ls].filtering : false);
+    // A paste or fast typing can deliver several characters in one event (ink-6 notes §2.4);
+    // outside text entry each one is a command.
+    if (!typing && name === input && input.length > 1) {
+      for (const ch of input) handleKey(ch, ch);
+      return;
+    }
+    handleKey(input, name);
+  });
+
+  if (size.columns < MIN_COLUMNS || size.rows < MIN_ROWS) {
+    return (
+      <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
+        <Text wrap="truncate">{`terminal too small: need ${MIN_COLUMNS}×${MIN_ROWS}, have ${size.columns}×${size.rows}`}</Text>
+        <Text wrap="truncate" color={color('muted')}>resize the window, or press q to quit</Text>
+      </Box>
+    );
+  }
+
+  const badges: Array<{text: string; tone: 'badge' | 'danger' | 'warning'}> = [];
+  if (settings.demo) badges.push({text: 'DEMO', tone: 'badge'});
+  if (settings.readOnly) badges.push({text: 'READ-ONLY', tone: 'warning'});
+  if (settings.insecure) badges.push({text: 'INSECURE TLS', tone: 'danger'});
+  const status = pollStatus ?? {mode: 'loading', lastOkAt: null, nextAt: null, failures: 0, lastError: null, inFlight: true,
+    held: false, paused: false, intervalMs: settings.refreshSeconds * 1000} satisfies PollStatus;
+
+  const width = size.columns;
+  let body: React.JSX.Element;
+  let info: string;
+  let hints: string;
+  if (modal?.kind === 'form') {
+    if (modal.picker) {
+      const allowNone = modal.purpose.kind === 'rule-create' || modal.purpose.kind === 'rule-edit';
+      body = <UserPicker title={`${modal.title} › pick a user`} users={snapshot?.users ?? []} state={modal.picker} allowNone={allowNone} width={width} height={bodyHeight} />;
+      hints = 'Enter pick  Esc back';
+    } else {
+      body = <FormView title={modal.title} form={modal.form} notes={modal.notes} width={width} height={bodyHeight} />;
+      hints = 'Tab next  Ctrl-S save  Esc cancel';
+    }
+    info = modal.form.submitting ? 'Saving…' : modal.confirm ? 'Discard your changes? y discard · any other key returns to the form'
+      : isDirty(modal.form) ? 'unsaved changes' : '';
+  } else if (modal?.kind === 'result') {
+    body = <DeviceResult state={modal.result} width={width} height={bodyHeight} />;
+    info = 'New device';
+    hints = 'w file  c copy  Q QR  Esc done';
+  } else if (ui.help) {
+    body = <HelpOverlay width={width} height={bodyHeight} />;
+    info = 'Help';
+    hints = 'Esc close';
+  } else if (!snapshot) {
+    body = <Box height={bodyHeight}><Text color={color('muted')}>{status.failures > 0 ? 'Cannot load data yet; retrying by itself (see the status bar).' : 'Loading…'}</Text></Box>;
+    info = '';
+    hints = '? help  q quit';
+  } else if (ui.screen === 'configuration') {
+    const lines = configurationLines(snapshot.configuration, snapshot.fetchedAt, ui.configReveal);
+    body = <DetailView lines={lines} scroll={ui.configScroll} width={width} height={bodyHeight} />;
+    info = 'Configuration';
+    hints = '↓↑ scroll  v reveal secrets  ? help';
+  } else if (spec && listState && view) {
+    if (listState.detailId) {
+      if (detailItem) {
+        const lines = spec.detail(detailItem, {snapshot, now: snapshot.fetchedAt, reveal: listState.reveal});
+        body = <DetailView lines={lines} scroll={listState.detailScroll} width={width} height={bodyHeight} />;
+        info = `${spec.noun[0]!.toUpperCase()}${spec.noun.slice(1)} › ${spec.title(detailItem, snapshot)}`;
+      } else {
+        body = <Box height={bodyHeight}><Text color={color('warning')}>{`This ${spec.noun} no longer exists on the server (deleted elsewhere). Esc returns to the list.`}</Text></Box>;
+        info = `${spec.noun} gone`;
+      }
+      hints = listScreen === 'users' ? 'e edit  R role  n device  d delete  Esc back' : 'e edit  d delete  v reveal  c copy  Esc back';
+    } else {
+      body = (
+        <Table
+          rows={view.rows}
+          columns={columns}
+          getId={spec.getId}
+          indexOf={view.indexOf}
+          selectedId={selection.id}
+          width={width}
+          height={bodyHeight}
+          sort={listState.sort ?? undefined}
+          emptyText={listState.filter ? `No ${spec.noun}s match "${listState.filter}".` : `No ${spec.noun}s.`}
+        />
+      );
+      const total = spec.items(snapshot).length;
+      const position = selection.index >= 0 ? `${selection.index + 1}/${view.rows.length}` : `0/${view.rows.length}`;
+      const filterText = listState.filtering ? `/${listState.filter}▌` : listState.filter ? `filter "${listState.filter}" (Esc clears)` : '';
+      info = `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s`;
+      hints = listState.filtering ? 'Enter keep  Esc clear' : '/ filter  n new  Enter details  p pause  ? help';
+    }
+  } else {
+    body = <Box height={bodyHeight} />;
+    info = '';
+    hints = '';
+  }
+
+  return (
+    <Box flexDirection="column" width={width} height={size.rows - 1}>
+      <Header label={settings.label} badges={badges} status={status} width={width} />
+      <Tabs active={ui.screen} snapshot={snapshot} width={width} />
+      <Box height={bodyHeight} flexDirection="column">
+        {modal?.kind === 'confirm' ? <ConfirmDialog text={modal.text} {...(modal.detail ? {detail: modal.detail} : {})} width={width} /> : body}
+      </Box>
+      <Text wrap="truncate" color={color('accent')}>{truncate(info, width)}</Text>
+      <StatusBar message={message} hints={hints} width={width} />
+    </Box>
+  );
+}
+
+function Tabs({active, snapshot, width}: {active: ScreenId; snapshot: Snapshot | null; width: number}): React.JSX.Element {
+  const count: Record<ScreenId, string> = {
+    devices: snapshot ? ` ${snapshot.devices.length}` : '',
+    users: snapshot ? ` ${snapshot.users.length}` : '',
+    rules: snapshot ? ` ${snapshot.rules.length}` : '',
+    configuration: '',
+  };
+  return (
+    <Box width={width}>
+      <Text wrap="truncate">
+        {SCREENS.map((s, i) => (
+          <Text key={s.id} inverse={s.id === active} bold={s.id === active}>{` ${i + 1} ${s.title}${count[s.id]} `}</Text>
+        ))}
+      </Text>
+    </Box>
+  );
+}
+
+function DetailView({lines, scroll, width, height}: {lines: DetailLine[]; scroll: number; width: number; height: number}): React.JSX.Element {
+  const labelWidth = Math.min(26, Math.max(...lines.map((l) => (l.label?.length ?? 0))) + 2);
+  const start = Math.max(0, Math.min(scroll, lines.length - height));
+  const visible = lines.slice(start, start + height);
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      {visible.map((line, i) => (
+        line.heading
+          ? <Text key={i} bold color={color('accent')} wrap="truncate">{truncate(line.value, width)}</Text>
+          : (
+            <Text key={i} wrap="truncate">
+              {line.label !== undefined ? <Text color={color('muted')}>{truncate(line.label, labelWidth - 1).padEnd(labelWidth)}</Text> : null}
+              <Text color={line.tone ? color(line.tone) : undefined}>{truncate(line.value, Math.max(1, width - (line.label !== undefined ? labelWidth : 0)))}</Text>
+            </Text>
+          )
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,26 @@
+import React from 'react';
+import {Box, Text} from 'ink';
+import {color} from './theme.js';
+import {displayWidth, truncate} from './text.js';
+
+export type Tone = 'info' | 'ok' | 'error' | 'warning';
+
+export interface StatusMessage {
+  text: string;
+  tone: Tone;
+}
+
+const TONE_COLOR = {info: undefined, ok: 'ok', error: 'danger', warning: 'warning'} as const;
+
+/** Bottom line: the last result or error on the left, key hints on the right. Always one line. */
+export function StatusBar({message, hints, width}: {message: StatusMessage | null; hints: string; width: number}): React.JSX.Element {
+  const hintWidth = Math.min(displayWidth(hints), Math.floor(width / 2));
+  const left = message ? truncate(message.text, Math.max(0, width - hintWidth - 1)) : '';
+  const tone = message ? TONE_COLOR[message.tone] : undefined;
+  return (
+    <Box width={width} justifyContent="space-between">
+      <Text color={tone ? color(tone) : undefined} bold={message?.tone === 'error'} wrap="truncate">{left}</Text>
+      <Text color={color('muted')} wrap="truncate">{truncate(hints, hintWidth)}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,29 @@
+import React from 'react';
+import {Text} from 'ink';
+import {color} from './theme.js';
+
+/** A one-line text value with a block cursor; the editing itself is state/textedit.ts. */
+export function TextField({value, cursor, focused, mask, placeholder, width}: {
+  value: string; cursor: number; focused: boolean; mask?: boolean; placeholder?: string; width: number;
+}): React.JSX.Element {
+  let chars = [...(mask ? '•'.repeat([...value].length) : value)];
+  if (chars.length === 0 && !focused) {
+    return <Text color={color('muted')} wrap="truncate">{placeholder ?? ''}</Text>;
+  }
+  if (chars.length === 0 && focused) {
+    return <Text wrap="truncate"><Text inverse> </Text><Text color={color('muted')}>{placeholder ? ` ${placeholder}` : ''}</Text></Text>;
+  }
+  // Keep the cursor visible in a long value by scrolling the window.
+  let offset = 0;
+  if (focused && cursor >= width - 1) offset = cursor - width + 2;
+  chars = chars.slice(offset);
+  const at = cursor - offset;
+  if (!focused) return <Text wrap="truncate">{chars.join('')}</Text>;
+  return (
+    <Text wrap="truncate">
+      {chars.slice(0, at).join('')}
+      <Text inverse>{chars[at] ?? ' '}</Text>
+      {chars.slice(at + 1).join('')}
+    </Text>
+  );
+}

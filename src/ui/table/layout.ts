@@ -1,0 +1,185 @@
+// Pure table layout: which columns fit a width, how wide each is, and the text of header and
+// row lines. No React here so it can be unit-tested and reused (e.g. a plain-text dump).
+
+import {fitCell, padEnd, sanitizeLine, truncate} from '../text.js';
+
+/** Fixed cells, or a flexible column that starts at `min` and takes a `flex` share of the spare width up to `max`. */
+export type ColumnWidth = number | {min: number; max?: number; flex: number};
+
+export interface TableColumn<T> {
+  key: string;
+  header: string;
+  /** 1 = kept longest. Columns are dropped from the highest number down when the width runs out. */
+  priority: number;
+  width: ColumnWidth;
+  align?: 'left' | 'right';
+  /** The cell text, plain (no ANSI). Control characters are replaced, overlong text ends in `…`. */
+  cell: (row: T) => string;
+  /** An Ink colour for the cell (not applied on the selected row, which is drawn inverse). */
+  color?: (row: T) => string | undefined;
+}
+
+export interface FittedColumn<T> {
+  readonly column: TableColumn<T>;
+  /** Cells given to the column. */
+  readonly width: number;
+}
+
+/** Cells between two columns. */
+export const COLUMN_GAP = 1;
+
+function minWidth(width: ColumnWidth): number {
+  return Math.max(0, Math.floor(typeof width === 'number' ? width : width.min));
+}
+
+/**
+ * The columns shown in `width` cells, in their declared order, with their widths.
+ *
+ * Columns are admitted by priority, a whole priority level at a time (so `RX` never shows
+ * without `TX`), each at its fixed or minimum width plus one gap, until a level does not fit;
+ * nothing after that level is shown, so the set of columns only depends on the width. The spare
+ * width then goes to flexible columns in proportion to `flex`, capped at `max`. What no column
+ * can take is left unused at the right.
+ */
+export function fitColumns<T>(columns: readonly TableColumn<T>[], width: number): FittedColumn<T>[] {
+  const avail = Math.max(0, Math.floor(width));
+  const order = columns.map((_, i) => i).sort((a, b) => columns[a]!.priority - columns[b]!.priority || a - b);
+  const widths = new Map<number, number>();
+  let used = 0;
+
+  const cost = (i: number) => minWidth(columns[i]!.width) + (widths.size > 0 ? COLUMN_GAP : 0);
+
+  for (let g = 0; g < order.length;) {
+    const priority = columns[order[g]!]!.priority;
+    let end = g;
+    while (end < order.length && columns[order[end]!]!.priority === priority) end++;
+    const level = order.slice(g, end);
+    let need = 0;
+    for (let k = 0; k < level.length; k++) need += minWidth(columns[level[k]!]!.width) + (widths.size > 0 || k > 0 ? COLUMN_GAP : 0);
+    if (used + need <= avail) {
+      for (const i of level) widths.set(i, minWidth(columns[i]!.width));
+      used += need;
+      g = end;
+      continue;
+    }
+    if (widths.size === 0) {
+      // Not even the most important level fits: show as much of it as fits, column by column.
+      for (const i of level) {
+        if (used + cost(i) > avail) break;
+        used += cost(i);
+        widths.set(i, minWidth(columns[i]!.width));
+      }
+      if (widths.size === 0 && avail > 0) {
+        // A first column wider than the whole table: show it cut to the width.
+        widths.set(level[0]!, avail);
+        used = avail;
+      }
+    }
+    break;
+  }
+
+  // Spare width to flexible columns, water-filling so a column capped at `max` passes its share on.
+  let spare = avail - used;
+  const flexible = order.filter((i) => widths.has(i) && typeof columns[i]!.width !== 'number' && (columns[i]!.width as {flex: number}).flex > 0);
+  while (spare > 0) {
+    const growable = flexible.filter((i) => {
+      const max = (columns[i]!.width as {max?: number}).max;
+      return max === undefined || widths.get(i)! < Math.floor(max);
+    });
+    if (growable.length === 0) break;
+    const totalFlex = growable.reduce((s, i) => s + (columns[i]!.width as {flex: number}).flex, 0);
+    let given = 0;
+    for (const i of growable) {
+      const spec = columns[i]!.width as {max?: number; flex: number};
+      const room = spec.max === undefined ? Infinity : Math.floor(spec.max) - widths.get(i)!;
+      const add = Math.min(Math.floor((spare * spec.flex) / totalFlex), room);
+      widths.set(i, widths.get(i)! + add);
+      given += add;
+    }
+    if (given === 0) {
+      // Fewer spare cells than shares: one each, most important column first.
+      for (const i of growable) {
+        if (given === spare) break;
+        widths.set(i, widths.get(i)! + 1);
+        given++;
+      }
+    }
+    spare -= given;
+  }
+
+  const fitted: FittedColumn<T>[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const w = widths.get(i);
+    if (w !== undefined) fitted.push({column: columns[i]!, width: w});
+  }
+  return fitted;
+}
+
+/** Cells a row of these columns occupies. */
+export function fittedWidth<T>(fitted: readonly FittedColumn<T>[]): number {
+  let w = 0;
+  for (const f of fitted) w += f.width;
+  return fitted.length > 0 ? w + COLUMN_GAP * (fitted.length - 1) : 0;
+}
+
+export const SORT_ASC = '▲';
+export const SORT_DESC = '▼';
+
+/** The header line; the sorted column's title ends in ▲/▼, kept visible however narrow the column. */
+export function headerText<T>(fitted: readonly FittedColumn<T>[], sort?: {key: string; desc: boolean} | null): string {
+  let line = '';
+  for (let k = 0; k < fitted.length; k++) {
+    const {column, width} = fitted[k]!;
+    let title = sanitizeLine(column.header);
+    if (sort && sort.key === column.key) {
+      const marker = sort.desc ? SORT_DESC : SORT_ASC;
+      title = `${truncate(title.trimEnd(), width - 1)}${marker}`;
+    }
+    if (k > 0) line += ' '.repeat(COLUMN_GAP);
+    line += fitCell(title, width, column.align ?? 'left');
+  }
+  return line.trimEnd();
+}
+
+/** A run of a row line: plain text, or text in a colour. */
+export interface Segment {
+  text: string;
+  color?: string;
+}
+
+/**
+ * The cells of one row as runs of text, each cell cut or padded to its column. Adjacent
+ * uncoloured cells are merged so a row is usually one or two strings. Trailing blanks are
+ * dropped (fewer bytes per frame).
+ */
+export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withColor = true): Segment[] {
+  const segments: Segment[] = [];
+  let plain = '';
+  for (let k = 0; k < fitted.length; k++) {
+    const {column, width} = fitted[k]!;
+    if (k > 0) plain += ' '.repeat(COLUMN_GAP);
+    const text = fitCell(sanitizeLine(column.cell(row)), width, column.align ?? 'left');
+    const color = withColor && column.color ? column.color(row) : undefined;
+    if (color === undefined) {
+      plain += text;
+    } else {
+      if (plain !== '') segments.push({text: plain});
+      plain = '';
+      segments.push({text, color});
+    }
+  }
+  if (plain !== '') segments.push({text: plain});
+  const last = segments[segments.length - 1];
+  if (last && last.color === undefined) {
+    last.text = last.text.trimEnd();
+    if (last.text === '') segments.pop();
+  }
+  return segments;
+}
+
+/** The row as one plain string (no colours), `width` cells wide when given. */
+export function rowText<T>(row: T, fitted: readonly FittedColumn<T>[], width?: number): string {
+  let s = '';
+  for (const seg of rowSegments(row, fitted, false)) s += seg.text;
+  return width === undefined ? s : padEnd(s, width);
+}

@@ -1,0 +1,36 @@
+// Terminal size, and the escape sequences for the alternate screen (Ink 6 has no option for it).
+import {useEffect, useState} from 'react';
+import {useStdout} from 'ink';
+
+export const MIN_COLUMNS = 80;
+export const MIN_ROWS = 24;
+
+// ink-testing-library's stdout has columns but no rows (ink-6 notes §2.6).
+const FALLBACK = {columns: 100, rows: 30};
+
+export interface TerminalSize {
+  columns: number;
+  rows: number;
+}
+
+export function useTerminalSize(): TerminalSize {
+  const {stdout} = useStdout();
+  const read = (): TerminalSize => ({
+    columns: stdout.columns || FALLBACK.columns,
+    rows: stdout.rows || FALLBACK.rows,
+  });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+    // `read` closes over stdout only, which is the dependency.
+  }, [stdout]);
+  return size;
+}
+
+export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
+export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
+export const SHOW_CURSOR = '\x1b[?25h';

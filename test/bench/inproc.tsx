@@ -1,0 +1,216 @@
+// In-process half of `npm run bench`: renders the real App into a fake 120×40 terminal and
+// measures keystroke→frame latency, refresh-cycle CPU, memory and idle CPU. Bundled and run
+// by test/bench/run.mjs in a fresh Node process per data size. Prints one JSON line.
+import {EventEmitter} from 'node:events';
+import {performance} from 'node:perf_hooks';
+import React from 'react';
+import {render} from 'ink';
+import {FirezoneClient} from '../../src/api/client.js';
+import {Configuration, Device, Rule, User} from '../../src/api/schemas.js';
+import {salvage, salvageList, type SchemaIssue} from '../../src/api/validate.js';
+import {App} from '../../src/ui/App.js';
+
+const [url, token] = process.argv.slice(2) as [string, string];
+const COLUMNS = 120;
+const ROWS = 40;
+
+class FakeStdout extends EventEmitter {
+  readonly columns = COLUMNS;
+  readonly rows = ROWS;
+  readonly isTTY = true;
+  writes = 0;
+  write = (chunk: string): boolean => {
+    this.writes++;
+    this.emit('frame', chunk);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  readonly isTTY = true;
+  private data: string | null = null;
+  write(data: string): void {
+    this.data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  }
+  read = (): string | null => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+  setEncoding(): void {}
+  setRawMode(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
+}
+
+/** Serves bodies fetched once, re-parsed and re-validated every cycle: the cycle minus the network. */
+async function benchClient() {
+  const real = new FirezoneClient({baseUrl: url, token, timeoutMs: 120_000});
+  const bodies: Record<string, string> = {};
+  for (const path of ['devices', 'users', 'rules', 'configuration']) {
+    const res = await fetch(`${url}/v0/${path}`, {headers: {authorization: `Bearer ${token}`}});
+    bodies[path] = await res.text();
+  }
+  await real.close();
+  let cycle = 0;
+  const delivered = new EventEmitter();
+  const list = <T,>(path: string, schema: Parameters<typeof salvageList>[0]) => {
+    const issues: SchemaIssue[] = [];
+    const parsed = JSON.parse(bodies[path]!) as {data: Record<string, unknown>[]};
+    if (path === 'devices') {
+      // Move traffic on a few devices so every cycle changes what is on screen.
+      cycle++;
+      const stamp = new Date(Date.now()).toISOString().replace('Z', '000Z');
+      for (let i = 0; i < parsed.data.length; i += 97) {
+        const d = parsed.data[i]!;
+        d.rx_bytes = ((d.rx_bytes as number | null) ?? 0) + cycle * 4096;
+        d.latest_handshake = stamp;
+        d.updated_at = stamp;
+      }
+    }
+    const data = salvageList(schema, parsed.data, 'data', issues) as T[];
+    if (path === 'devices') setImmediate(() => delivered.emit('devices'));
+    return {data, issues};
+  };
+  const refuse = async (): Promise<never> => {
+    throw new Error('the bench client does not write');
+  };
+  return {
+    delivered,
+    createDevice: refuse, updateDevice: refuse, deleteDevice: refuse, createUser: refuse, updateUser: refuse, deleteUser: refuse,
+    createRule: refuse, updateRule: refuse, deleteRule: refuse,
+    listDevices: async () => list<Device>('devices', Device),
+    listUsers: async () => list<User>('users', User),
+    listRules: async () => list<Rule>('rules', Rule),
+    getConfiguration: async () => {
+      const issues: SchemaIssue[] = [];
+      const data = salvage(Configuration, (JSON.parse(bodies.configuration!) as {data: unknown}).data, 'data', issues)!;
+      return {data, issues};
+    },
+  };
+}
+
+function nextFrame(stdout: FakeStdout, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no frame')), timeoutMs);
+    stdout.once('frame', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function quiet(stdout: FakeStdout, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    let timer = setTimeout(done, ms);
+    function onFrame() {
+      clearTimeout(timer);
+      timer = setTimeout(done, ms);
+    }
+    function done() {
+      stdout.off('frame', onFrame);
+      resolve();
+    }
+    stdout.on('frame', onFrame);
+  });
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function keyLatency(stdin: FakeStdin, stdout: FakeStdout, keys: string[]): Promise<number[]> {
+  const samples: number[] = [];
+  for (const key of keys) {
+    // Spaced past Ink's 30 fps throttle so every key gets its own leading-edge frame.
+    await pause(40);
+    const frame = nextFrame(stdout);
+    const t0 = performance.now();
+    stdin.write(key);
+    await frame;
+    samples.push(performance.now() - t0);
+  }
+  return samples;
+}
+
+async function main() {
+  const client = await benchClient();
+  const stdout = new FakeStdout();
+  const stdin = new FakeStdin();
+  const stderr = new FakeStdout();
+  const firstFrame = new Promise<void>((resolve) => {
+    const onFrame = (chunk: string) => {
+      if (/1\/\d+ devices/.test(chunk)) {
+        stdout.off('frame', onFrame);
+        resolve();
+      }
+    };
+    stdout.on('frame', onFrame);
+  });
+  const instance = render(
+    <App client={client} settings={{label: 'bench', refreshSeconds: 0, readOnly: false, insecure: false, demo: false}} writeRaw={() => undefined} />,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    {stdout: stdout as any, stdin: stdin as any, stderr: stderr as any, debug: false, exitOnCtrlC: false, patchConsole: false,
+      incrementalRendering: true, maxFps: 30},
+  );
+  await firstFrame;
+  await pause(200);
+
+  const move = await keyLatency(stdin, stdout, Array.from({length: 60}, (_, i) => (i % 20 < 10 ? 'j' : 'k')));
+  stdin.write('/');
+  await pause(100);
+  const filter = await keyLatency(stdin, stdout, [...'laptop'].concat(Array(6).fill('\x7f'), [...'phone'], Array(5).fill('\x7f'), [...'10.'], Array(3).fill('\x7f')));
+  stdin.write('\x1b');
+  await pause(200);
+
+  // Refresh cycles: `r` → validate + derive + render; CPU time of the whole process.
+  const cycleCpu: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    await pause(100);
+    // CPU from the key to the moment the terminal has been quiet for 300 ms: validation,
+    // derivation and every frame the cycle causes (the idle tail costs ~nothing).
+    const before = process.cpuUsage();
+    const delivered = new Promise((resolve) => client.delivered.once('devices', resolve));
+    stdin.write('r');
+    await delivered;
+    await quiet(stdout, 300);
+    const used = process.cpuUsage(before);
+    cycleCpu.push((used.user + used.system) / 1000);
+  }
+
+  (globalThis as {gc?: () => void}).gc?.();
+  await pause(200);
+  const rssMb = process.memoryUsage().rss / 1024 / 1024;
+
+  stdin.write('p');
+  await pause(500);
+  const idleBefore = process.cpuUsage();
+  const writesBefore = stdout.writes;
+  await pause(3000);
+  const idle = process.cpuUsage(idleBefore);
+  const idleFrames = stdout.writes - writesBefore;
+
+  instance.unmount();
+  console.log(JSON.stringify({
+    moveP95: p95(move), moveMedian: median(move), filterP95: p95(filter), filterMedian: median(filter),
+    cycleCpuMs: median(cycleCpu), rssMb, idleCpuMsPerSec: (idle.user + idle.system) / 1000 / 3, idleFrames,
+  }));
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

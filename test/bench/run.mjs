@@ -1,0 +1,130 @@
+// `npm run bench`: the performance figures of design §7 against sandbox processes seeded
+// with 1k, 10k and 50k devices (plus 2k users and 1k rules). Prints a table; with
+// --write-readme also replaces the table in README.md.
+//
+// How each figure is measured:
+// - start → first frame: wall time from spawning `fz-console` in a 120×40 tmux pane to the
+//   pane showing the device list (polled with capture-pane every 5 ms); median of 3. The floor
+//   is a bare Node script that fetches and JSON.parses the same four lists (spawn → exit).
+// - keystroke → frame: in a fresh process the real App renders into a fake 120×40 terminal
+//   (Ink, incremental rendering, 30 fps cap); time from writing the key to stdin to Ink's next
+//   write to stdout. 60 cursor moves; 25 filter keystrokes (typing and backspace). Keys are
+//   spaced 40 ms apart so each gets its own frame.
+// - refresh cycle CPU: process CPU from `r` until the terminal is quiet, with the HTTP fetch
+//   replaced by the already-fetched body (parse, validation, derivation and render remain).
+// - RSS after loading and 8 refresh cycles (after GC); idle CPU over 3 s with updates paused.
+import {execFileSync, spawn} from 'node:child_process';
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {build} from 'esbuild';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(root, 'dist/fz-console.js');
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
+const writeReadme = process.argv.includes('--write-readme');
+
+const work = mkdtempSync(join(tmpdir(), 'fzc-bench-'));
+const inproc = join(work, 'inproc.mjs');
+await build({
+  entryPoints: [join(root, 'test/bench/inproc.tsx')], outfile: inproc, bundle: true, platform: 'node', format: 'esm',
+  target: 'node20', jsx: 'automatic', define: {'process.env.NODE_ENV': '"production"'}, logLevel: 'warning',
+  banner: {js: "import {createRequire as __cr} from 'node:module'; const require = __cr(import.meta.url);"},
+});
+
+function startSandbox(devices) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--seed', 'demo', '--devices', String(devices),
+    '--users', '2000', '--rules', '1000', '--stats-interval', '0'], {stdio: ['ignore', 'pipe', 'pipe']});
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+      const vars = Object.fromEntries(out.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      if (vars.FZ_UNPRIVILEGED_TOKEN) resolve({child, url: vars.FZ_URL, token: vars.FZ_API_TOKEN});
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
+  });
+}
+
+function timeChild(args) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'inherit']});
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.on('exit', (code) => (code === 0 ? resolve({ms: performance.now() - t0, out}) : reject(new Error(`${args.join(' ')} exited ${code}`))));
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function firstFrame(url, token, devices) {
+  const socket = `fzc-bench-${process.pid}`;
+  const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
+  const samples = [];
+  for (let i = 0; i < 3; i++) {
+    tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', '-e', `FZ_URL=${url}`, '-e', `FZ_API_TOKEN=${token}`,
+      '-e', 'TERM=xterm-256color', 'env -u CI bash --norc --noprofile');
+    await sleep(200);
+    const pattern = new RegExp(`1/${devices} devices`);
+    tmux('send-keys', '-t', 'b', '-l', `node ${BIN} --refresh 0`);
+    const t0 = performance.now();
+    tmux('send-keys', '-t', 'b', 'Enter');
+    let ms = null;
+    while (performance.now() - t0 < 60_000) {
+      if (pattern.test(tmux('capture-pane', '-p', '-t', 'b'))) {
+        ms = performance.now() - t0;
+        break;
+      }
+      await sleep(5);
+    }
+    tmux('kill-server');
+    if (ms === null) throw new Error('the console did not show the device list within 60 s');
+    samples.push(ms);
+  }
+  return median(samples);
+}
+
+const results = [];
+for (const devices of SIZES) {
+  process.stderr.write(`bench: ${devices} devices…\n`);
+  const sandbox = await startSandbox(devices);
+  try {
+    const floorSamples = [];
+    for (let i = 0; i < 3; i++) floorSamples.push((await timeChild([join(root, 'test/bench/floor.mjs'), sandbox.url, sandbox.token])).ms);
+    const floor = median(floorSamples);
+    const start = await firstFrame(sandbox.url, sandbox.token, devices);
+    const {out} = await timeChild(['--expose-gc', inproc, sandbox.url, sandbox.token]);
+    results.push({devices, floor, start, ...JSON.parse(out.trim().split('\n').pop())});
+  } finally {
+    sandbox.child.kill('SIGTERM');
+  }
+}
+
+const fmt = (n, d = 1) => n.toFixed(d);
+const byN = Object.fromEntries(results.map((r) => [r.devices, r]));
+const rows = [
+  ['start → first frame (ms)', (r) => `${fmt(r.start, 0)} (floor ${fmt(r.floor, 0)}, ×${fmt(r.start / r.floor, 2)})`, '≤ 1.5× floor at 10k'],
+  ['keystroke → frame, cursor p95 (ms)', (r) => fmt(r.moveP95), '≤ 16 at 50k, ≤ 1.25× the 1k figure'],
+  ['keystroke → frame, filter p95 (ms)', (r) => fmt(r.filterP95), '≤ 50 at 50k'],
+  ['refresh cycle CPU, fetch excluded (ms)', (r) => fmt(r.cycleCpuMs), '≤ 50 at 10k'],
+  ['resident memory (MB)', (r) => fmt(r.rssMb, 0), '≤ 200 at 50k'],
+  ['idle CPU, updates paused (ms/s; frames)', (r) => `${fmt(r.idleCpuMsPerSec, 2)}; ${r.idleFrames}`, '~0'],
+];
+const header = `| figure | ${results.map((r) => `${r.devices / 1000}k devices`).join(' | ')} | budget |`;
+const lines = [header, `|---|${results.map(() => '---').join('|')}|---|`];
+for (const [name, cell, budget] of rows) lines.push(`| ${name} | ${results.map(cell).join(' | ')} | ${budget} |`);
+const cpu = execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {encoding: 'utf8'}).trim();
+const table = `${lines.join('\n')}\n\nNode ${process.version}, ${cpu}, 120×40 terminal, ${new Date().toISOString().slice(0, 10)}. Cursor p95 at 50k vs 1k: ×${byN[50000] && byN[1000] ? fmt(byN[50000].moveP95 / byN[1000].moveP95, 2) : 'n/a'}.`;
+console.log(table);
+if (writeReadme) {
+  const readme = join(root, 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const start = text.indexOf('<!-- bench:start -->');
+  const end = text.indexOf('<!-- bench:end -->');
+  writeFileSync(readme, `${text.slice(0, start)}<!-- bench:start -->\n${table}\n${text.slice(end)}`);
+}

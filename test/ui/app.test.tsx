@@ -1,0 +1,117 @@
+// The console shell and its screens, rendered with ink-testing-library against a real sandbox.
+import React from 'react';
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {cleanup, render} from 'ink-testing-library';
+import {FirezoneClient} from '../../src/api/index.js';
+import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
+import {App, type AppSettings} from '../../src/ui/App.js';
+import {keyName} from '../../src/ui/keymap.js';
+
+let sandbox: SandboxHandle;
+let client: FirezoneClient;
+const settings: AppSettings = {label: 'test', refreshSeconds: 0, readOnly: false, insecure: false, demo: true};
+// eslint-disable-next-line no-control-regex
+const strip = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+
+async function waitFor(read: () => string | undefined, test: string | RegExp, timeoutMs = 8000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = strip(read());
+    if (typeof test === 'string' ? last.includes(test) : test.test(last)) return last;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${String(test)}; last frame:\n${last}`);
+}
+
+/** One key per write, with a scheduler turn between (ink-6 notes §2.6). */
+async function press(stdin: {write: (s: string) => void}, ...keys: string[]) {
+  for (const key of keys) {
+    stdin.write(key);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 0));
+  }
+}
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${sandbox.url}${path}`, {method,
+    headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+    ...(body === undefined ? {} : {body: JSON.stringify(body)})});
+  const text = await res.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({port: 0, seed: 'demo', statsIntervalSeconds: 0});
+  client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken});
+});
+afterEach(() => cleanup());
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+
+describe('App', () => {
+  it('opens on Devices with owner emails and moves through screens with 1-4 and Tab', async () => {
+    const devices = (await api<{data: Array<{name: string}>}>('GET', '/v0/devices')).data;
+    const ui = render(<App client={client} settings={settings} />);
+    const frame = await waitFor(ui.lastFrame, /1 Devices \d+/);
+    expect(frame).toContain('DEMO');
+    expect(frame).toContain(`1/${devices.length} devices`);
+    expect(frame).toMatch(/@/);
+    await press(ui.stdin, '2');
+    await waitFor(ui.lastFrame, 'EMAIL');
+    expect(strip(ui.lastFrame())).toMatch(/ENABLED|DISABLED|EXPIRED/);
+    await press(ui.stdin, '3');
+    await waitFor(ui.lastFrame, 'DESTINATION');
+    await press(ui.stdin, '\t');
+    await waitFor(ui.lastFrame, 'Client defaults');
+    await press(ui.stdin, '\t');
+    await waitFor(ui.lastFrame, 'NAME');
+  });
+
+  it('filters case-insensitively, keeps the selection by id, and opens the detail with masked key', async () => {
+    const devices = (await api<{data: Array<{id: string; name: string; preshared_key: string}>}>('GET', '/v0/devices')).data;
+    const target = devices.find((d) => devices.filter((o) => o.name.toLowerCase().includes(d.name.toLowerCase())).length === 1)!;
+    const ui = render(<App client={client} settings={settings} />);
+    await waitFor(ui.lastFrame, /1\/\d+ devices/);
+    await press(ui.stdin, '/', ...target.name.toUpperCase());
+    await waitFor(ui.lastFrame, new RegExp(`1/1 of ${devices.length} devices`));
+    await press(ui.stdin, '\r', '\r');
+    let frame = await waitFor(ui.lastFrame, 'Preshared key');
+    expect(frame).toContain(target.name);
+    expect(frame).not.toContain(target.preshared_key);
+    await press(ui.stdin, 'v');
+    frame = await waitFor(ui.lastFrame, target.preshared_key);
+    await press(ui.stdin, '\x1b');
+    await waitFor(ui.lastFrame, `filter "${target.name.toUpperCase()}"`);
+    await press(ui.stdin, '\x1b');
+    frame = await waitFor(ui.lastFrame, new RegExp(`/${devices.length} devices`));
+    // the cursor is still on the target after the filter is cleared
+    const position = Number(/(\d+)\/\d+ devices/.exec(frame)![1]);
+    expect(position).toBeGreaterThan(0);
+    await press(ui.stdin, '\r');
+    await waitFor(ui.lastFrame, `Device › ${target.name}`);
+  });
+
+  it('help is generated from the keymap; q quits', async () => {
+    const ui = render(<App client={client} settings={settings} />);
+    await waitFor(ui.lastFrame, /1\/\d+ devices/);
+    await press(ui.stdin, '?');
+    const frame = await waitFor(ui.lastFrame, 'Keys — press ? or Esc to close');
+    expect(frame).toContain('filter (case-insensitive substring; Esc clears)');
+    await press(ui.stdin, '\x1b');
+    await waitFor(ui.lastFrame, /1\/\d+ devices/);
+  });
+
+  it('says what size it needs below 80×24', async () => {
+    const ui = render(<App client={client} settings={settings} />);
+    Object.defineProperty(ui.stdout, 'columns', {value: 60, configurable: true});
+    ui.stdout.emit('resize');
+    await waitFor(ui.lastFrame, 'terminal too small: need 80×24, have 60×30');
+  });
+
+  it('keyName treats Ink 6 delete as backspace in the filter', () => {
+    expect(keyName('', {delete: true} as Parameters<typeof keyName>[1])).toBe('backspace');
+  });
+});

@@ -1,0 +1,96 @@
+// Pure column fitting and line text of the table (no Ink).
+import {describe, expect, it} from 'vitest';
+import {fitColumns, fittedWidth, headerText, rowSegments, rowText, type TableColumn} from '../../src/ui/table/Table.js';
+import {displayWidth} from '../../src/ui/text.js';
+
+interface Row {
+  name: string;
+  owner: string;
+  ip: string;
+  rx: string;
+}
+
+const col = (key: string, priority: number, width: TableColumn<Row>['width'], extra: Partial<TableColumn<Row>> = {}): TableColumn<Row> => ({
+  key, header: key.toUpperCase(), priority, width, cell: (r) => String(r[key as keyof Row] ?? ''), ...extra,
+});
+
+const widths = (cols: TableColumn<Row>[], width: number) => Object.fromEntries(fitColumns(cols, width).map((f) => [f.column.key, f.width]));
+
+describe('fitColumns', () => {
+  const columns = [
+    col('state', 1, 1),
+    col('name', 1, {min: 12, max: 32, flex: 2}),
+    col('owner', 2, {min: 14, max: 34, flex: 2}),
+    col('ip', 3, 15),
+    col('rx', 5, 11, {align: 'right'}),
+    col('tx', 5, 11, {align: 'right'}),
+    col('remote', 7, {min: 15, max: 39, flex: 1}),
+    col('created', 9, 10),
+  ];
+
+  it('keeps columns in priority order while they fit, one gap between columns', () => {
+    // state 1 + name 12 + owner 14 + ip 15 + rx 11 + tx 11 + 5 gaps = 69.
+    expect(Object.keys(widths(columns, 69))).toEqual(['state', 'name', 'owner', 'ip', 'rx', 'tx']);
+    // One cell less: rx and tx (same priority) go together.
+    expect(Object.keys(widths(columns, 68))).toEqual(['state', 'name', 'owner', 'ip']);
+    expect(Object.keys(widths(columns, 200))).toEqual(['state', 'name', 'owner', 'ip', 'rx', 'tx', 'remote', 'created']);
+  });
+
+  it('never exceeds the width and keeps declared order', () => {
+    for (let w = 0; w <= 220; w++) {
+      const fitted = fitColumns(columns, w);
+      expect(fittedWidth(fitted)).toBeLessThanOrEqual(w);
+      const keys = fitted.map((f) => f.column.key);
+      expect(keys).toEqual(columns.map((c) => c.key).filter((k) => keys.includes(k)));
+    }
+  });
+
+  it('stops at the first priority level that does not fit (no gaps in priority)', () => {
+    // At 84 "remote" (priority 7, min 15 + gap) does not fit after the 69 cells above; "created" (10 + gap) would, but is dropped too.
+    expect(Object.keys(widths(columns, 84))).toEqual(['state', 'name', 'owner', 'ip', 'rx', 'tx']);
+  });
+
+  it('gives the spare width to flexible columns by flex, capped at max', () => {
+    // 69 needed at 79: 10 spare shared 2:2 by name and owner.
+    expect(widths(columns, 79)).toMatchObject({name: 17, owner: 19, ip: 15, rx: 11});
+    // Huge width: name and owner capped at their max, remote at 39, the rest stays unused.
+    const wide = widths(columns, 300);
+    expect(wide).toMatchObject({name: 32, owner: 34, remote: 39, created: 10});
+    // An odd spare cell goes to the most important flexible column.
+    expect(widths(columns, 70)).toMatchObject({name: 13, owner: 14});
+  });
+
+  it('shows what it can of the first level in a very narrow table', () => {
+    expect(widths(columns, 10)).toEqual({state: 1});
+    expect(widths([col('name', 1, 40)], 10)).toEqual({name: 10});
+    expect(fitColumns(columns, 0)).toEqual([]);
+  });
+});
+
+describe('line text', () => {
+  const columns = [col('name', 1, 8), col('rx', 1, 6, {align: 'right'}), col('owner', 2, 5, {color: () => 'green'})];
+  const fitted = fitColumns(columns, 40);
+  const row: Row = {name: 'a-very-long-name', owner: 'ann', ip: '', rx: '1.0 K'};
+
+  it('truncates cells with … and aligns', () => {
+    expect(rowText(row, fitted)).toBe('a-very-…  1.0 K ann');
+    expect(displayWidth(rowText(row, fitted, 40))).toBe(40);
+  });
+
+  it('splits coloured cells into their own segment', () => {
+    expect(rowSegments(row, fitted)).toEqual([{text: 'a-very-…  1.0 K '}, {text: 'ann  ', color: 'green'}]);
+    expect(rowSegments(row, fitted, false)).toEqual([{text: 'a-very-…  1.0 K ann'}]);
+  });
+
+  it('replaces control characters so a row stays one line', () => {
+    expect(rowText({...row, name: 'x\ny'}, fitted, 0)).toMatch(/^x y {6}/);
+  });
+
+  it('marks the sorted column, even when its title is cut', () => {
+    expect(headerText(fitted, {key: 'name', desc: false})).toBe('NAME▲        RX OWNER');
+    expect(headerText(fitted, {key: 'rx', desc: true})).toBe('NAME        RX▼ OWNER');
+    const narrow = fitColumns([col('owner', 1, 3)], 3);
+    expect(headerText(narrow, {key: 'owner', desc: false})).toBe('O…▲');
+    expect(headerText(narrow, null)).toBe('OW…');
+  });
+});
