@@ -3,7 +3,11 @@
 // keymap table.
 import React, {useCallback, useEffect, useMemo, useReducer, useRef, useState} from 'react';
 import {Box, Text, useApp, useInput, useStdout} from 'ink';
-import {ApiError, type FirezoneClient, type User} from '../api/index.js';
+import {ApiError, type Configuration, type ConfigurationUpdate, type FirezoneClient, type User} from '../api/index.js';
+import {
+  defaultsSpecs, diffConfigurations, diffUpdate, explainOverride, oidcFromValues, oidcInitial, oidcSpecs, providerUpdate, samlFromValues,
+  samlInitial, samlSpecs, sectionInitial, sectionUpdate, securitySpecs, type ProviderKind, type ProviderOp, type Section,
+} from '../state/configuration.js';
 import {generateDeviceName} from '../common/names.js';
 import {
   applyServerErrors, createForm, cycleChoice, editFocused, focusedSpec, focusFirstError, hasErrors, isDirty, moveFocus, setValue, str,
@@ -48,7 +52,7 @@ export interface AppSettings {
 }
 
 export type ConsoleClient = Pick<FirezoneClient,
-  | 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration'
+  | 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration' | 'updateConfiguration'
   | 'createDevice' | 'updateDevice' | 'deleteDevice' | 'createUser' | 'updateUser' | 'deleteUser'
   | 'createRule' | 'updateRule' | 'deleteRule'>;
 
@@ -69,7 +73,9 @@ type FormPurpose =
   | {kind: 'device-create'; ownerId: string | null}
   | {kind: 'device-edit'; deviceId: string}
   | {kind: 'rule-create'}
-  | {kind: 'rule-edit'; ruleId: string};
+  | {kind: 'rule-edit'; ruleId: string}
+  | {kind: 'config-section'; section: Section; opened: Configuration}
+  | {kind: 'provider'; provider: ProviderKind; editId: string | null; opened: Configuration};
 
 type PendingAction =
   | {kind: 'delete-user'; id: string; email: string}
@@ -79,15 +85,35 @@ type PendingAction =
   | {kind: 'discard'}
   | {kind: 'quit'};
 
+type FormModal = {kind: 'form'; purpose: FormPurpose; title: string; notes: string[]; form: FormState; picker: PickerState | null; confirm: PendingAction | null};
+
+/**
+ * Saving the configuration: the diff to confirm, then (if the record moved on the server since
+ * the form opened) what changed there, with re-apply or reload. `build` recomputes the update
+ * on top of any base, which is what makes re-applying possible.
+ */
+interface ConfigReview {
+  kind: 'config-review';
+  title: string;
+  opened: Configuration;
+  build: (base: Configuration) => ConfigurationUpdate;
+  lines: string[];
+  /** Set when the server's record changed since `opened`. */
+  conflict: {current: Configuration; changes: string[]} | null;
+  back: FormModal | null;
+  saving: boolean;
+}
+
 type Modal =
-  | {kind: 'form'; purpose: FormPurpose; title: string; notes: string[]; form: FormState; picker: PickerState | null; confirm: PendingAction | null}
+  | FormModal
   | {kind: 'confirm'; text: string; detail?: string; action: PendingAction}
-  | {kind: 'result'; result: ResultState};
+  | {kind: 'result'; result: ResultState}
+  | ConfigReview;
 
 interface UiState {
   screen: ScreenId;
   lists: Record<ListScreenId, ListUiState>;
-  configScroll: number;
+  configEntry: string;
   configReveal: boolean;
   help: boolean;
 }
@@ -99,7 +125,7 @@ const INITIAL_UI: UiState = {
     users: initialListState(usersScreen.defaultSort),
     rules: initialListState(rulesScreen.defaultSort),
   },
-  configScroll: 0,
+  configEntry: 'defaults',
   configReveal: false,
   help: false,
 };
@@ -108,7 +134,7 @@ type UiAction =
   | {type: 'screen'; screen: ScreenId}
   | {type: 'help'; open: boolean}
   | {type: 'list'; screen: ListScreenId; update: (s: ListUiState) => ListUiState}
-  | {type: 'config'; scroll?: number; reveal?: boolean};
+  | {type: 'config'; entry?: string; reveal?: boolean};
 
 function uiReducer(state: UiState, action: UiAction): UiState {
   switch (action.type) {
@@ -119,7 +145,7 @@ function uiReducer(state: UiState, action: UiAction): UiState {
     case 'list':
       return {...state, lists: {...state.lists, [action.screen]: action.update(state.lists[action.screen])}};
     case 'config':
-      return {...state, configScroll: action.scroll ?? state.configScroll, configReveal: action.reveal ?? state.configReveal};
+      return {...state, configEntry: action.entry ?? state.configEntry, configReveal: action.reveal ?? state.configReveal};
   }
 }
 
@@ -263,6 +289,20 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
 
   const submitForm = async (m: Extract<Modal, {kind: 'form'}>) => {
     const checked = validateForm(m.form);
+    if (!hasErrors(checked) && (m.purpose.kind === 'config-section' || m.purpose.kind === 'provider')) {
+      const build = configBuild({...m, form: checked});
+      const opened = m.purpose.opened;
+      const update = build ? build(opened) : {};
+      const lines = diffUpdate(opened, update);
+      if (!build || lines.length === 0) {
+        setModal(null);
+        setMessage({tone: 'info', text: 'Nothing changed'});
+        return;
+      }
+      setModal({kind: 'config-review', title: 'Save these changes to the configuration?', opened, build, lines, conflict: null,
+        back: {...m, form: checked}, saving: false});
+      return;
+    }
     if (hasErrors(checked)) {
       const focused = focusFirstError(checked);
       setModal({...m, form: focused});
@@ -331,6 +371,9 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
           afterWrite(`Device updated: ${name}`);
           return;
         }
+        case 'config-section':
+        case 'provider':
+          return;
         case 'rule-create':
         case 'rule-edit': {
           const body = ruleBody(values);
@@ -426,6 +469,135 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
     }
   };
 
+  // ---- configuration -------------------------------------------------------------------------
+
+  const configAction = (c: Configuration, entry: string, action: 'edit' | 'new' | 'delete') => {
+    if (refusedReadOnly('changing the configuration')) return;
+    const [kind, id] = entry.includes(':') ? entry.split(':', 2) as [string, string] : [entry, null];
+    const providerKind: ProviderKind | null = kind.startsWith('oidc') ? 'oidc' : kind.startsWith('saml') ? 'saml' : null;
+    if (action === 'delete') {
+      if (!providerKind || id === null) {
+        setMessage({tone: 'info', text: 'Only providers can be deleted; move the cursor onto one'});
+        return;
+      }
+      const op: ProviderOp = {kind: providerKind, op: 'delete', id};
+      const build = (base: Configuration) => providerUpdate(base, op);
+      setModal({kind: 'config-review', title: `Delete ${providerKind === 'oidc' ? 'OIDC' : 'SAML'} provider ${id}? Users signing in through it lose that way in.`,
+        opened: c, build, lines: diffUpdate(c, build(c)), conflict: null, back: null, saving: false});
+      return;
+    }
+    if (kind === 'defaults' || kind === 'security') {
+      if (action === 'new') return;
+      const section = kind as Section;
+      setModal({kind: 'form', purpose: {kind: 'config-section', section, opened: c},
+        title: section === 'defaults' ? 'Client defaults' : 'Security', form: createForm(section === 'defaults' ? defaultsSpecs() : securitySpecs(), sectionInitial(section, c)),
+        notes: section === 'defaults' ? ['Devices that use a default pick up a change at once (their next config shows it).']
+          : ['Saving shows what changes and asks before anything is sent.'],
+        picker: null, confirm: null});
+      return;
+    }
+    if (!providerKind) return;
+    const editId = action === 'edit' && id !== null ? id : null;
+    if (providerKind === 'oidc') {
+      const existing = editId ? c.openid_connect_providers.find((p) => p.id === editId) ?? null : null;
+      setModal({kind: 'form', purpose: {kind: 'provider', provider: 'oidc', editId, opened: c},
+        title: existing ? `OIDC provider ${existing.id}` : 'Add OpenID Connect provider', form: createForm(oidcSpecs('<EXTERNAL_URL>/'), oidcInitial(existing)),
+        notes: ['The whole provider list is sent on save (Firezone replaces it wholesale); other providers are kept as they are on the server.'],
+        picker: null, confirm: null});
+    } else {
+      const existing = editId ? c.saml_identity_providers.find((p) => p.id === editId) ?? null : null;
+      setModal({kind: 'form', purpose: {kind: 'provider', provider: 'saml', editId, opened: c},
+        title: existing ? `SAML provider ${existing.id}` : 'Add SAML identity provider', form: createForm(samlSpecs(), samlInitial(existing)),
+        notes: ['The whole provider list is sent on save (Firezone replaces it wholesale); other providers are kept as they are on the server.'],
+        picker: null, confirm: null});
+    }
+  };
+
+  const configBuild = (m: FormModal): ((base: Configuration) => ConfigurationUpdate) | null => {
+    const p = m.purpose;
+    if (p.kind === 'config-section') {
+      const update = sectionUpdate(p.section, m.form.values, m.form.initial);
+      return () => update;
+    }
+    if (p.kind === 'provider') {
+      const provider = p.provider === 'oidc' ? oidcFromValues(m.form.values) : samlFromValues(m.form.values);
+      const op: ProviderOp = p.editId === null ? {kind: p.provider, op: 'add', provider} : {kind: p.provider, op: 'edit', id: p.editId, provider};
+      return (base) => providerUpdate(base, op);
+    }
+    return null;
+  };
+
+  /** Maps a configuration 422 onto the form that produced it (nested provider paths included). */
+  const configErrorsToForm = (form: FormModal, err: ApiError, sent: ConfigurationUpdate): FormModal => {
+    const p = form.purpose;
+    const mapped: Record<string, string[]> = {};
+    for (const [path, messages] of Object.entries(err.fieldErrors)) {
+      const withHelp = messages.map((msg) => {
+        const why = explainOverride(msg);
+        return why ? `${msg}. ${why}` : msg;
+      });
+      const nested = /^(openid_connect_providers|saml_identity_providers)\[(\d+)\]\.(.+)$/.exec(path);
+      if (nested && p.kind === 'provider') {
+        const list = (nested[1] === 'openid_connect_providers' ? sent.openid_connect_providers : sent.saml_identity_providers) ?? [];
+        const mine = p.editId ?? str(form.form.values, 'id').trim();
+        const sentProvider = list[Number(nested[2])];
+        mapped[sentProvider && sentProvider.id === mine ? nested[3]! : `${nested[1]}[${nested[2]}] (${sentProvider?.id ?? '?'}).${nested[3]}`] = withHelp;
+      } else if (p.kind === 'config-section' && path === 'vpn_session_duration') {
+        mapped.session_seconds = withHelp;
+      } else {
+        mapped[path] = withHelp;
+      }
+    }
+    return {...form, form: applyServerErrors({...form.form, submitting: false}, mapped)};
+  };
+
+  const saveConfig = async (review: ConfigReview) => {
+    setModal({...review, saving: true});
+    setMessage({tone: 'info', text: 'Checking that the configuration has not changed meanwhile…'});
+    try {
+      // The lost-update guard: 0.7.36 has no conditional update, so re-read right before writing.
+      const current = (await client.getConfiguration()).data;
+      const base = review.conflict ? review.conflict.current : review.opened;
+      if (current.updated_at !== base.updated_at) {
+        setModal({...review, saving: false, conflict: {current, changes: diffConfigurations(base, current)}});
+        setMessage({tone: 'warning', text: 'The configuration changed on the server since you opened it: nothing was saved'});
+        return;
+      }
+      const update = review.build(current);
+      const saved = await client.updateConfiguration(update);
+      setModal(null);
+      afterWrite(`Configuration saved (${diffUpdate(current, update).length} change${diffUpdate(current, update).length === 1 ? '' : 's'}); updated ${saved.data.updated_at}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.kind === 'validation' && review.back) {
+        const sent = review.build(review.conflict?.current ?? review.opened);
+        setModal(configErrorsToForm(review.back, err, sent));
+      } else {
+        setModal({...review, saving: false});
+      }
+      setMessage({tone: 'error', text: errorText(err)});
+    }
+  };
+
+  const handleReviewKey = (m: ConfigReview, name: string) => {
+    if (m.saving) return;
+    const action = actionFor(['dialog'], name);
+    if (m.conflict) {
+      if (action === 'reapply') {
+        const current = m.conflict.current;
+        setModal({...m, opened: current, conflict: null, lines: diffUpdate(current, m.build(current))});
+      } else if (action === 'reload') {
+        setModal(null);
+        pollerRef.current?.refreshNow();
+        setMessage({tone: 'info', text: 'Your edit was dropped; the configuration is reloaded from the server'});
+      } else if (action === 'cancel') {
+        setModal(m.back);
+      }
+      return;
+    }
+    if (action === 'confirm') void saveConfig(m);
+    else if (action === 'cancel') setModal(m.back);
+  };
+
   // ---- keys --------------------------------------------------------------------------------
 
   const stateRef = useRef({ui, view, selection, detailItem, spec, listScreen, snapshot, modal});
@@ -450,6 +622,10 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
     }
     if (m.kind === 'result') {
       handleResultKey(m, input, name);
+      return;
+    }
+    if (m.kind === 'config-review') {
+      handleReviewKey(m, name);
       return;
     }
     // form
@@ -644,11 +820,13 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
     }
 
     if (s.screen === 'configuration') {
-      const total = configurationLines(snap?.configuration ?? null, Date.now(), s.configReveal).length;
-      const maxScroll = Math.max(0, total - bodyHeightRef.current);
-      if (action === 'up') dispatch({type: 'config', scroll: Math.max(0, s.configScroll - 1)});
-      else if (action === 'down') dispatch({type: 'config', scroll: Math.min(maxScroll, s.configScroll + 1)});
+      const c = snap?.configuration ?? null;
+      const entries = configurationLines(c, Date.now(), s.configReveal).flatMap((l) => (l.entry ? [l.entry] : []));
+      const at = Math.max(0, entries.indexOf(s.configEntry));
+      if (action === 'up') dispatch({type: 'config', entry: entries[Math.max(0, at - 1)] ?? 'defaults'});
+      else if (action === 'down') dispatch({type: 'config', entry: entries[Math.min(entries.length - 1, at + 1)] ?? 'defaults'});
       else if (action === 'reveal') dispatch({type: 'config', reveal: !s.configReveal});
+      else if (c && (action === 'edit' || action === 'new' || action === 'delete')) configAction(c, entries[at] ?? 'defaults', action);
       return;
     }
     if (!ls || !sp) return;
@@ -666,7 +844,7 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
         case 'edit': if (item) editItem(ls, item); return;
         case 'delete': if (item) askDelete(ls, item); return;
         case 'role': if (item && ls === 'users') askRole(item as UserRow); return;
-        case 'newDevice':
+        case 'new':
           if (item && ls === 'users') newItem('devices', (item as UserRow).user.id);
           return;
         default:
@@ -747,6 +925,10 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
     }
     info = modal.form.submitting ? 'Saving…' : modal.confirm ? 'Discard your changes? y discard · any other key returns to the form'
       : isDirty(modal.form) ? 'unsaved changes' : '';
+  } else if (modal?.kind === 'config-review') {
+    body = <ConfigReviewView review={modal} width={width} height={bodyHeight} />;
+    info = modal.saving ? 'Saving…' : modal.conflict ? 'Changed on the server meanwhile' : 'Review';
+    hints = modal.conflict ? 'a re-apply  r reload  Esc back' : 'y save  n/Esc back';
   } else if (modal?.kind === 'result') {
     body = <DeviceResult state={modal.result} width={width} height={bodyHeight} />;
     info = 'New device';
@@ -761,9 +943,10 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
     hints = '? help  q quit';
   } else if (ui.screen === 'configuration') {
     const lines = configurationLines(snapshot.configuration, snapshot.fetchedAt, ui.configReveal);
-    body = <DetailView lines={lines} scroll={ui.configScroll} width={width} height={bodyHeight} />;
+    const at = Math.max(0, lines.findIndex((l) => l.entry === ui.configEntry));
+    body = <DetailView lines={lines} scroll={Math.max(0, at - Math.floor(bodyHeight / 3))} selectedEntry={ui.configEntry} width={width} height={bodyHeight} />;
     info = 'Configuration';
-    hints = '↓↑ scroll  v reveal secrets  ? help';
+    hints = '↓↑ move  Enter edit  n add provider  d delete provider  v reveal';
   } else if (spec && listState && view) {
     if (listState.detailId) {
       if (detailItem) {
@@ -832,7 +1015,33 @@ function Tabs({active, snapshot, width}: {active: ScreenId; snapshot: Snapshot |
   );
 }
 
-function DetailView({lines, scroll, width, height}: {lines: DetailLine[]; scroll: number; width: number; height: number}): React.JSX.Element {
+function ConfigReviewView({review, width, height}: {review: ConfigReview; width: number; height: number}): React.JSX.Element {
+  const lines: Array<{text: string; tone?: 'warning' | 'accent' | 'muted'; bold?: boolean}> = [];
+  if (review.conflict) {
+    lines.push({text: 'The configuration changed on the server since you opened the form. Nothing was saved.', tone: 'warning', bold: true});
+    lines.push({text: 'Changed on the server:', bold: true});
+    for (const l of review.conflict.changes.length ? review.conflict.changes : ['(only the update time moved)']) lines.push({text: `  ${l}`});
+    lines.push({text: ' '});
+    lines.push({text: 'a  re-apply your edit on top of the new configuration (you will see the diff again)', tone: 'accent'});
+    lines.push({text: 'r  reload: drop your edit and show the server\'s configuration', tone: 'accent'});
+    lines.push({text: 'Esc  back to the form', tone: 'muted'});
+  } else {
+    lines.push({text: review.title, bold: true});
+    lines.push({text: 'What will change:', tone: 'muted'});
+    for (const l of review.lines) lines.push({text: `  ${l}`});
+    lines.push({text: ' '});
+    lines.push({text: 'y save · n / Esc back (default)', tone: 'muted'});
+  }
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      {lines.slice(0, height).map((l, i) => (
+        <Text key={i} wrap="truncate" bold={l.bold} color={l.tone ? color(l.tone) : undefined}>{truncate(l.text, width)}</Text>
+      ))}
+    </Box>
+  );
+}
+
+function DetailView({lines, scroll, width, height, selectedEntry}: {lines: DetailLine[]; scroll: number; width: number; height: number; selectedEntry?: string}): React.JSX.Element {
   const labelWidth = Math.min(26, Math.max(...lines.map((l) => (l.label?.length ?? 0))) + 2);
   const start = Math.max(0, Math.min(scroll, lines.length - height));
   const visible = lines.slice(start, start + height);
@@ -840,7 +1049,9 @@ function DetailView({lines, scroll, width, height}: {lines: DetailLine[]; scroll
     <Box flexDirection="column" width={width} height={height}>
       {visible.map((line, i) => (
         line.heading
-          ? <Text key={i} bold color={color('accent')} wrap="truncate">{truncate(line.value, width)}</Text>
+          ? <Text key={i} bold inverse={line.entry !== undefined && line.entry === selectedEntry} color={color('accent')} wrap="truncate">{truncate(line.value, width)}</Text>
+          : line.entry !== undefined && line.entry === selectedEntry
+            ? <Text key={i} inverse wrap="truncate">{truncate(`${line.label !== undefined ? line.label.padEnd(labelWidth) : ''}${line.value}`, width)}</Text>
           : (
             <Text key={i} wrap="truncate">
               {line.label !== undefined ? <Text color={color('muted')}>{truncate(line.label, labelWidth - 1).padEnd(labelWidth)}</Text> : null}

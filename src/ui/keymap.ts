@@ -9,10 +9,10 @@ export type Action =
   | 'help' | 'quit' | 'quitNow' | 'back'
   | 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end'
   | 'filter' | 'sortNext' | 'sortReverse' | 'open' | 'refresh' | 'pause' | 'copy'
-  | 'new' | 'edit' | 'delete' | 'reveal' | 'role' | 'newDevice'
+  | 'new' | 'edit' | 'delete' | 'reveal' | 'role'
   | 'filterAccept' | 'filterClear'
   | 'nextField' | 'prevField' | 'toggle' | 'choiceNext' | 'choicePrev' | 'save' | 'pick'
-  | 'confirm' | 'cancel'
+  | 'confirm' | 'cancel' | 'reapply' | 'reload'
   | 'writeFile' | 'copyConfig' | 'qr' | 'done';
 
 export interface Binding {
@@ -56,10 +56,10 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down'},
   {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key, client secret)'},
   {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)'},
-  {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit (users: email/password; devices: name/description)'},
-  {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)'},
+  {scope: 'detail', action: 'edit', keys: ['e', 'enter'], help: 'edit (users: email/password; devices: name/description; configuration: the entry under the cursor)'},
+  {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first; configuration: the provider under the cursor)'},
   {scope: 'detail', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged'},
-  {scope: 'detail', action: 'newDevice', keys: ['n'], help: 'users: new device for this user'},
+  {scope: 'detail', action: 'new', keys: ['n'], help: 'users: new device for this user; configuration: add a provider'},
 
   {scope: 'filter', action: 'filterAccept', keys: ['enter'], help: 'keep the filter and return to the list'},
   {scope: 'filter', action: 'filterClear', keys: ['esc'], help: 'clear the filter'},
@@ -80,6 +80,8 @@ export const BINDINGS: readonly Binding[] = [
 
   {scope: 'dialog', action: 'confirm', keys: ['y'], help: 'confirm'},
   {scope: 'dialog', action: 'cancel', keys: ['n', 'esc'], help: 'cancel (the default)'},
+  {scope: 'dialog', action: 'reapply', keys: ['a'], help: 'configuration changed meanwhile: re-apply your edit on top of it'},
+  {scope: 'dialog', action: 'reload', keys: ['r'], help: 'configuration changed meanwhile: reload it and drop your edit'},
 
   {scope: 'result', action: 'writeFile', keys: ['w'], help: 'write the config to a file (0600)'},
   {scope: 'result', action: 'copyConfig', keys: ['c'], help: 'copy the config (OSC 52)'},

@@ -28,6 +28,8 @@ export interface DetailLine {
   tone?: ColorName;
   /** Section headings. */
   heading?: boolean;
+  /** Configuration screen: the editable entry this line stands for (cursor target). */
+  entry?: string;
 }
 
 export interface DetailContext {
@@ -292,14 +294,14 @@ export function configurationLines(c: Configuration | null, now: number, reveal:
   const bool = (v: boolean | null) => v === null ? 'not set (server default applies)' : v ? 'on' : 'off';
   const orDefault = (v: string | number | null, builtIn: string) => v === null || v === '' ? `not set (built-in default ${builtIn})` : String(v);
   const lines: DetailLine[] = [
-    {heading: true, value: 'Client defaults'},
+    {heading: true, value: 'Client defaults  (Enter edits)', entry: 'defaults'},
     {label: 'Allowed IPs', value: formatList(c.default_client_allowed_ips)},
     {label: 'DNS servers', value: formatList(c.default_client_dns)},
     {label: 'Endpoint', value: orDefault(c.default_client_endpoint, "<server host>:51820")},
     {label: 'MTU', value: orDefault(c.default_client_mtu, '1280')},
     {label: 'Persistent keepalive', value: c.default_client_persistent_keepalive === null
       ? 'not set (built-in default 25)' : formatKeepalive(c.default_client_persistent_keepalive)},
-    {heading: true, value: 'Security'},
+    {heading: true, value: 'Security  (Enter edits)', entry: 'security'},
     {label: 'Local auth', value: bool(c.local_auth_enabled)},
     {label: 'Unprivileged device management', value: bool(c.allow_unprivileged_device_management)},
     {label: 'Unprivileged device configuration', value: bool(c.allow_unprivileged_device_configuration)},
@@ -307,21 +309,22 @@ export function configurationLines(c: Configuration | null, now: number, reveal:
     {label: 'VPN session duration', value: `${formatSessionDuration(c.vpn_session_duration)} (${c.vpn_session_duration} s)`},
     {heading: true, value: `OpenID Connect providers (${c.openid_connect_providers.length})`},
   ];
-  if (c.openid_connect_providers.length === 0) lines.push({value: 'None'});
   for (const p of c.openid_connect_providers) {
-    lines.push({label: p.id, value: `${p.label} · client ${p.client_id} · scope "${p.scope}" · auto-create ${p.auto_create_users ? 'yes' : 'no'}`});
+    lines.push({label: p.id, value: `${p.label} · client ${p.client_id} · scope "${p.scope}" · auto-create ${p.auto_create_users ? 'yes' : 'no'}`, entry: `oidc:${p.id}`});
     lines.push({label: '  discovery', value: p.discovery_document_uri});
     lines.push({label: '  client secret', value: reveal ? p.client_secret : '•••••••••••• (v reveals)'});
     if (p.redirect_uri) lines.push({label: '  redirect URI', value: p.redirect_uri});
   }
+  lines.push({value: '+ add an OpenID Connect provider', entry: 'oidc-add', tone: 'muted'});
   lines.push({heading: true, value: `SAML identity providers (${c.saml_identity_providers.length})`});
-  if (c.saml_identity_providers.length === 0) lines.push({value: 'None'});
   for (const p of c.saml_identity_providers) {
     const entityId = /entityID="([^"]*)"/.exec(p.metadata)?.[1] ?? 'unknown entity';
-    lines.push({label: p.id, value: `${p.label} · base URL ${p.base_url ?? 'default'} · auto-create ${p.auto_create_users ? 'yes' : 'no'}`});
+    lines.push({label: p.id, value: `${p.label} · base URL ${p.base_url ?? 'default'} · auto-create ${p.auto_create_users ? 'yes' : 'no'}`, entry: `saml:${p.id}`});
     lines.push({label: '  metadata', value: `${entityId} (${p.metadata.length} bytes of XML)`});
     lines.push({label: '  signing', value: `requests ${p.sign_requests ? 'signed' : 'unsigned'}, metadata ${p.sign_metadata ? 'signed' : 'unsigned'}, assertions ${p.signed_assertion_in_resp ? 'required signed' : 'may be unsigned'}, envelopes ${p.signed_envelopes_in_resp ? 'required signed' : 'may be unsigned'}`});
+    if (reveal) lines.push({label: '  metadata XML', value: p.metadata.replace(/\s+/g, ' ')});
   }
+  lines.push({value: '+ add a SAML identity provider', entry: 'saml-add', tone: 'muted'});
   lines.push({heading: true, value: 'Logo (read-only)'});
   const logo = c.logo;
   lines.push({value: !logo || (!logo.url && !logo.data) ? 'Default' : logo.url ? `URL ${logo.url}` : `Uploaded image (${logo.type ?? 'unknown type'})`});
