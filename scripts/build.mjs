@@ -1,13 +1,17 @@
-// Bundles the CLI into one ESM file: a single file loads far faster than
-// hundreds of node_modules files (see README "Cold start").
+// Bundles the CLI into a few ESM files: loading them is far faster than resolving hundreds
+// of node_modules files (see README "Cold start").
 import {build} from 'esbuild';
-import {readFileSync, chmodSync} from 'node:fs';
+import {readFileSync, chmodSync, rmSync} from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
+rmSync('dist', {recursive: true, force: true});
 await build({
-  entryPoints: ['src/cli.tsx'],
-  outfile: 'dist/fz-console.js',
+  entryPoints: {'fz-console': 'src/bin.ts'},
+  outdir: 'dist',
+  // Chunks load on demand: --version and the sandbox never parse React and Ink.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -16,6 +20,15 @@ await build({
   minify: false,
   sourcemap: false,
   legalComments: 'none',
+  plugins: [{
+    // Ink loads the React devtools bridge only when DEV=true, and it is not installed: an
+    // external import would be hoisted and fail at start, so it becomes an inert stub.
+    name: 'no-react-devtools',
+    setup(b) {
+      b.onResolve({filter: /^react-devtools-core$/}, () => ({path: 'react-devtools-core', namespace: 'stub'}));
+      b.onLoad({filter: /.*/, namespace: 'stub'}, () => ({contents: 'export default {initialize() {}, connectToDevTools() {}};', loader: 'js'}));
+    },
+  }],
   define: {
     'process.env.FZ_CONSOLE_VERSION': JSON.stringify(pkg.version),
     // React's development build is several times slower; the bundle is always production.

@@ -166,42 +166,36 @@ async function saveProfile(name: string, url: string, token: string): Promise<vo
   });
 }
 
-async function main(argv: string[]): Promise<number> {
-  const command = parseCommandLine(argv);
-  switch (command.kind) {
-    case 'help':
-      process.stdout.write(HELP_TEXT);
-      return 0;
-    case 'version':
-      process.stdout.write(`${VERSION}\n`);
-      return 0;
-    case 'sandbox': {
-      const {runSandboxCli} = await import('./sandbox/index.js');
-      await runSandboxCli(command.argv);
-      return 0;
+/** Runs the console (or prints help/version); resolves to the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const command = parseCommandLine(argv);
+    switch (command.kind) {
+      case 'help':
+        process.stdout.write(HELP_TEXT);
+        return 0;
+      case 'version':
+        process.stdout.write(`${VERSION}\n`);
+        return 0;
+      case 'sandbox': {
+        const {runSandboxCli} = await import('./sandbox/index.js');
+        await runSandboxCli(command.argv);
+        return 0;
+      }
+      case 'console':
+        return await runConsole(command.flags);
     }
-    case 'console':
-      return runConsole(command.flags);
-  }
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-    // The console owns the process: once its UI has gone, nothing else may keep it alive.
-    if (process.argv[2] !== 'sandbox') process.exit(code);
-  },
-  (err: unknown) => {
+  } catch (err) {
     restoreTerminal();
     if (err instanceof UsageError) {
       process.stderr.write(`fz-console: ${err.message}\nTry fz-console --help\n`);
-      process.exitCode = 2;
-    } else if (err instanceof ConfigError) {
-      process.stderr.write(`fz-console: ${err.message}\n`);
-      process.exitCode = 1;
-    } else {
-      process.stderr.write(`fz-console: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-      process.exitCode = 1;
+      return 2;
     }
-  },
-);
+    if (err instanceof ConfigError) {
+      process.stderr.write(`fz-console: ${err.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`fz-console: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    return 1;
+  }
+}

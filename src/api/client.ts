@@ -92,7 +92,7 @@ export class FirezoneClient {
 
   /** The server root for display (never includes the token). */
   get origin(): string {
-    return this.baseUrl.origin + this.baseUrl.pathname;
+    return this.baseUrl.origin + this.baseUrl.pathname.replace(/\/+$/, '');
   }
 
   async close(): Promise<void> {
@@ -188,21 +188,21 @@ export class FirezoneClient {
     try {
       parsed = JSON.parse(res.body);
     } catch {
-      throw new ApiError({kind: 'schema', method, path, status: res.status,
+      throw new ApiError({kind: 'schema', method, path: `/v0${path}`, status: res.status,
         message: res.body.trim() === ''
-          ? `Empty response from ${method} ${path} (HTTP ${res.status}); expected JSON`
-          : `Malformed JSON from ${method} ${path} (HTTP ${res.status}, ${res.body.length} bytes)`});
+          ? `Empty response from ${method} /v0${path} (HTTP ${res.status}); expected JSON`
+          : `Malformed JSON from ${method} /v0${path} (HTTP ${res.status}, ${res.body.length} bytes)`});
     }
     if (parsed === null || typeof parsed !== 'object' || !('data' in parsed)) {
-      throw new ApiError({kind: 'schema', method, path, status: res.status,
-        message: `Unexpected response from ${method} ${path}: no "data" key`});
+      throw new ApiError({kind: 'schema', method, path: `/v0${path}`, status: res.status,
+        message: `Unexpected response from ${method} /v0${path}: no "data" key`});
     }
     return (parsed as {data: unknown}).data;
   }
 
   private async send(method: Method, path: string, body?: unknown): Promise<RawResponse> {
-    const fullPath = `${this.baseUrl.pathname}/v0${path}`;
-    const url = new URL(fullPath, this.baseUrl.origin);
+    const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
+    const url = new URL(`${this.baseUrl.origin}${prefix}/v0${path}`);
     const started = performance.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);

@@ -150,7 +150,7 @@ export function errorFromResponse(res: ResponseFacts): ApiError {
   if (status >= 500) {
     if (res.body.trim() === '') {
       return new ApiError({...base, kind: 'server', message: status === 500
-        ? `Server error 500 with an empty body for ${where} (Firezone 0.7.36 answers unhandled errors this way; see the server log${requestId ? `, request id ${requestId}` : ''})`
+        ? `Server error 500 with an empty body for ${where} (Firezone 0.7.36 answers unhandled errors this way, a malformed API token among them; see the server log${requestId ? `, request id ${requestId}` : ''})`
         : `Server error ${status} with an empty body for ${where}`});
     }
     return new ApiError({...base, kind: 'server', message: `Server error ${status} for ${where}${describeBody(res)}`});

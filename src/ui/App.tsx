@@ -988,7 +988,7 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
     <Box flexDirection="column" width={width} height={size.rows - 1}>
       <Header label={settings.label} badges={badges} status={status} width={width} />
       <Tabs active={ui.screen} snapshot={snapshot} width={width} />
-      <Box height={bodyHeight} flexDirection="column">
+      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {modal?.kind === 'confirm' ? <ConfirmDialog text={modal.text} {...(modal.detail ? {detail: modal.detail} : {})} width={width} /> : body}
       </Box>
       <Text wrap="truncate" color={color('accent')}>{truncate(info, width)}</Text>

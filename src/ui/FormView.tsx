@@ -58,8 +58,13 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
         )}
       </Box>,
     );
+    // Errors wrap instead of being cut: an override explanation must be readable in full.
     for (const message of form.errors[spec.key] ?? []) {
-      lines.push(<Text key={`${spec.key}-e-${message}`} color={color('danger')}>{`${' '.repeat(LABEL_WIDTH)}✗ ${truncate(message, inputWidth - 2)}`}</Text>);
+      lines.push(
+        <Box key={`${spec.key}-e-${message}`} paddingLeft={LABEL_WIDTH} width={width}>
+          <Text color={color('danger')} wrap="wrap">{`✗ ${message}`}</Text>
+        </Box>,
+      );
     }
     const help = focused ? fieldHelp(spec, form.values) : null;
     if (help) lines.push(<Text key={`${spec.key}-h`} color={color('muted')}>{`${' '.repeat(LABEL_WIDTH)}${truncate(help, inputWidth)}`}</Text>);
@@ -72,7 +77,7 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
   const focusLine = Math.max(0, lines.findIndex((l) => l.key === form.specs[form.focus]?.key));
   const start = Math.max(0, Math.min(focusLine - Math.floor(available / 3), lines.length - available));
   return (
-    <Box flexDirection="column" width={width} height={height}>
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
       {header}
       {lines.slice(start, start + available)}
     </Box>

@@ -1,7 +1,7 @@
 // The API client against a real sandbox over HTTP: every route, every error kind.
 import {createServer, request as httpRequest, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {generateKeyPairSync, randomUUID} from 'node:crypto';
+import {createHmac, generateKeyPairSync, randomUUID} from 'node:crypto';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {ApiError, FirezoneClient, normaliseBaseUrl} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
@@ -145,8 +145,11 @@ describe('error kinds', () => {
     await client.close();
   });
 
-  it('invalid_token: not a valid JWT; the message never contains the token', async () => {
-    const token = 'not-a-jwt-but-a-long-secret-string';
+  it('invalid_token: a JWT signed with another key; the message never contains the token', async () => {
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const unsigned = `${b64({alg: 'HS512', typ: 'JWT'})}.${b64({api: randomUUID(), exp: now + 3600, iat: now, nbf: now - 1, iss: 'fz_http', aud: 'fz_http', typ: 'access'})}`;
+    const token = `${unsigned}.${createHmac('sha512', 'some other secret').update(unsigned).digest('base64url')}`;
     const client = new FirezoneClient({baseUrl: sandbox.url, token});
     const err = await caught(client.listDevices());
     expect(err.kind).toBe('invalid_token');
@@ -174,6 +177,14 @@ describe('error kinds', () => {
     expect((await caught(client.getConfiguration())).kind).toBe('forbidden');
     // devices stay visible (own only)
     expect(Array.isArray((await client.listDevices()).data)).toBe(true);
+    await client.close();
+  });
+
+  it('server: 0.7.36 answers a token that is not a JWT at all with an empty 500', async () => {
+    const client = new FirezoneClient({baseUrl: sandbox.url, token: 'not-a-jwt-but-a-long-secret-string'});
+    const err = await caught(client.listDevices());
+    expect(err.kind).toBe('server');
+    expect(err.message).not.toContain('not-a-jwt');
     await client.close();
   });
 

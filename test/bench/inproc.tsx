@@ -82,7 +82,7 @@ async function benchClient() {
   return {
     delivered,
     createDevice: refuse, updateDevice: refuse, deleteDevice: refuse, createUser: refuse, updateUser: refuse, deleteUser: refuse,
-    createRule: refuse, updateRule: refuse, deleteRule: refuse,
+    createRule: refuse, updateRule: refuse, deleteRule: refuse, updateConfiguration: refuse,
     listDevices: async () => list<Device>('devices', Device),
     listUsers: async () => list<User>('users', User),
     listRules: async () => list<Rule>('rules', Rule),

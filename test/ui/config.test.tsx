@@ -128,7 +128,7 @@ describe('configuration panel', () => {
     await waitFor(ui.lastFrame, 'SAML provider okta: added');
     await press(ui.stdin, 'y');
     const frame = await waitFor(ui.lastFrame, /✗ is invalid\. Details:/);
-    expect(frame).toMatch(/saml_identity_providers\[0\]\.metadata: is invalid\. Details:/);
+    expect(frame).toContain('Rejected: saml_identity_providers[0].metadata: is invalid');
     // the form is back with the values kept and the focus on the metadata field
     expect(frame).toContain('<not-saml/>');
     expect((await h.client.getConfiguration()).data.saml_identity_providers).toEqual([]);
@@ -168,8 +168,8 @@ describe('configuration panel', () => {
       await press(ui.stdin, KEY.space, KEY.save);
       await waitFor(ui.lastFrame, 'Local auth: on → off');
       await press(ui.stdin, 'y');
-      const frame = await waitFor(ui.lastFrame, '✗ cannot be changed; it is overridden by LOCAL_AUTH_ENABLED environment variable');
-      expect(frame).toMatch(/wins over the API/);
+      const frame = await waitFor(ui.lastFrame, /✗ cannot be changed; it is overridden by LOCAL_AUTH_ENABLED\s+environment\s+variable/);
+      expect(frame.replace(/\s+/g, ' ')).toMatch(/environment variable, which wins over the API/);
     } finally {
       await close(env);
     }
