@@ -127,7 +127,7 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
     );
   };
 
-  const instance = render(<Root />, {exitOnCtrlC: true, patchConsole: true, incrementalRendering: true, maxFps: 30});
+  const instance = render(<Root />, {exitOnCtrlC: true, patchConsole: true, incrementalRendering: false, maxFps: 30});
   const onSignal = (signal: NodeJS.Signals, code: number) => {
     instance.unmount();
     restoreTerminal();

@@ -1,7 +1,7 @@
 // The console shell: header, screen tabs, the active screen, the status bar, help, modals
 // (forms, pickers, dialogs, the new-device result) and the one key dispatcher driven by the
 // keymap table.
-import React, {useCallback, useEffect, useMemo, useReducer, useRef, useState} from 'react';
+import React, {useCallback, useEffect, useMemo, useRef, useState} from 'react';
 import {Box, Text, useApp, useInput, useStdout} from 'ink';
 import {ApiError, type Configuration, type ConfigurationUpdate, type FirezoneClient, type User} from '../api/index.js';
 import {
@@ -31,7 +31,7 @@ import {
 import {FormView} from './FormView.js';
 import {Header} from './Header.js';
 import {HelpOverlay} from './HelpOverlay.js';
-import {actionFor, keyName, type Action, type Scope} from './keymap.js';
+import {actionFor, keyName, splitChunk, type Action, type Scope} from './keymap.js';
 import {ConfirmDialog, DeviceResult, pickerEntries, UserPicker, type PickerState, type ResultState} from './Modals.js';
 import {
   configurationLines, devicesScreen, rulesScreen, ruleSummary, SCREENS, usersScreen, type DetailLine, type ListScreenSpec, type ScreenId,
@@ -64,6 +64,8 @@ export interface AppProps {
 }
 
 type ListScreenId = Exclude<ScreenId, 'configuration'>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ScreenColumns = ReturnType<ListScreenSpec<any>['columns']>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const LIST_SPECS: Record<ListScreenId, ListScreenSpec<any>> = {devices: devicesScreen, users: usersScreen, rules: rulesScreen};
 
@@ -163,11 +165,23 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
   const {exit} = useApp();
   const {stdout} = useStdout();
   const size = useTerminalSize();
-  const [ui, dispatch] = useReducer(uiReducer, INITIAL_UI);
+  // UI state and modals live in refs first and in React state second: several keys can arrive
+  // in one event and each must see what the previous one did (ink-6 notes §2.4).
+  const uiRef = useRef<UiState>(INITIAL_UI);
+  const [ui, setUi] = useState<UiState>(INITIAL_UI);
+  const dispatch = useCallback((action: UiAction) => {
+    uiRef.current = uiReducer(uiRef.current, action);
+    setUi(uiRef.current);
+  }, []);
+  const modalRef = useRef<Modal | null>(null);
+  const [modal, setModalState] = useState<Modal | null>(null);
+  const setModal = useCallback((next: Modal | null | ((current: Modal | null) => Modal | null)) => {
+    modalRef.current = typeof next === 'function' ? next(modalRef.current) : next;
+    setModalState(modalRef.current);
+  }, []);
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
   const [pollStatus, setPollStatus] = useState<PollStatus | null>(null);
   const [message, setMessage] = useState<StatusMessage | null>(null);
-  const [modal, setModal] = useState<Modal | null>(null);
   const pollerRef = useRef<Poller<Snapshot> | null>(null);
   const snapshotRef = useRef<Snapshot | null>(null);
   const caches = useMemo(() => ({
@@ -175,6 +189,28 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
     users: new ListViewCache(usersScreen.getId),
     rules: new ListViewCache(rulesScreen.getId),
   }), []);
+  const columnsCache = useRef(new WeakMap<Snapshot, Map<ListScreenId, ScreenColumns>>());
+
+  /** Everything the screen shows that follows from the UI state and the data; memoised by the caches. */
+  const derive = useCallback((u: UiState, snap: Snapshot | null) => {
+    const ls: ListScreenId | null = u.screen === 'configuration' ? null : u.screen;
+    const sp = ls ? LIST_SPECS[ls] : null;
+    const st = ls ? u.lists[ls] : null;
+    let cols: ScreenColumns = [];
+    if (ls && sp && snap) {
+      let perSnap = columnsCache.current.get(snap);
+      if (!perSnap) {
+        perSnap = new Map();
+        columnsCache.current.set(snap, perSnap);
+      }
+      cols = perSnap.get(ls) ?? sp.columns(snap);
+      perSnap.set(ls, cols);
+    }
+    const v: ListView<unknown> | null = sp && snap && st && ls ? (caches[ls] as ListViewCache<unknown>).get(sp.items(snap), st, cols) : null;
+    const sel = v && st ? effectiveSelection(v, st) : {id: null, index: -1};
+    const item = sp && snap && st?.detailId ? sp.items(snap).find((x: unknown) => sp.getId(x) === st.detailId) ?? null : null;
+    return {listScreen: ls, spec: sp, listState: st, columns: cols, view: v, selection: sel, detailItem: item};
+  }, [caches]);
 
   useEffect(() => {
     const poller = new Poller<Snapshot>({
@@ -214,17 +250,7 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
   const write = useCallback((data: string) => (writeRaw ? writeRaw(data) : stdout.write(data)), [writeRaw, stdout]);
 
   const bodyHeight = Math.max(1, size.rows - 1 - CHROME_ROWS);
-  const listScreen: ListScreenId | null = ui.screen === 'configuration' ? null : ui.screen;
-  const spec = listScreen ? LIST_SPECS[listScreen] : null;
-  const listState = listScreen ? ui.lists[listScreen] : null;
-  const columns = useMemo(() => (spec && snapshot ? spec.columns(snapshot) : []), [spec, snapshot]);
-  const view: ListView<unknown> | null = spec && snapshot && listState && listScreen
-    ? (caches[listScreen] as ListViewCache<unknown>).get(spec.items(snapshot), listState, columns)
-    : null;
-  const selection = view && listState ? effectiveSelection(view, listState) : {id: null, index: -1};
-  const detailItem = spec && snapshot && listState?.detailId
-    ? spec.items(snapshot).find((item) => spec.getId(item) === listState.detailId) ?? null
-    : null;
+  const {listScreen, spec, listState, columns, view, selection, detailItem} = derive(ui, snapshot);
 
   const copy = useCallback((label: string, value: string) => {
     const result = osc52Copy(value, process.env);
@@ -600,12 +626,8 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
 
   // ---- keys --------------------------------------------------------------------------------
 
-  const stateRef = useRef({ui, view, selection, detailItem, spec, listScreen, snapshot, modal});
-  stateRef.current = {ui, view, selection, detailItem, spec, listScreen, snapshot, modal};
   const bodyHeightRef = useRef(bodyHeight);
   bodyHeightRef.current = bodyHeight;
-  const columnsRef = useRef(columns);
-  columnsRef.current = columns;
 
   const handleModalKey = (m: Modal, input: string, name: string) => {
     if (m.kind === 'confirm') {
@@ -676,7 +698,7 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
   };
 
   const handlePickerKey = (m: Extract<Modal, {kind: 'form'}>, picker: PickerState, input: string, name: string) => {
-    const users = stateRef.current.snapshot?.users ?? [];
+    const users = snapshotRef.current?.users ?? [];
     const allowNone = m.purpose.kind === 'rule-create' || m.purpose.kind === 'rule-edit';
     const entries = pickerEntries(users, picker, allowNone);
     const action = actionFor(['picker'], name);
@@ -744,7 +766,10 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
   };
 
   const handleKey = useCallback((input: string, name: string) => {
-    const {ui: s, view: v, selection: sel, detailItem: item, spec: sp, listScreen: ls, snapshot: snap, modal: m} = stateRef.current;
+    const s = uiRef.current;
+    const snap = snapshotRef.current;
+    const m = modalRef.current;
+    const {view: v, selection: sel, detailItem: item, spec: sp, listScreen: ls, columns: cols} = derive(s, snap);
     if (m) {
       handleModalKey(m, input, name);
       return;
@@ -853,7 +878,7 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
     }
 
     const selected = v && sel.index >= 0 ? v.rows[sel.index] : undefined;
-    const sortable = columnsRef.current.filter((c) => c.sortValue).map((c) => c.key);
+    const sortable = cols.filter((c) => c.sortValue).map((c) => c.key);
     switch (action) {
       case 'up': moveBy(-1); return;
       case 'down': moveBy(1); return;
@@ -882,16 +907,27 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
   }, [exit, copy]);
 
   useInput((input, key) => {
-    const name = keyName(input, key);
-    const {ui: s, listScreen: ls, modal: m} = stateRef.current;
-    const typing = m !== null || (ls ? s.lists[ls].filtering : false);
-    // A paste or fast typing can deliver several characters in one event (ink-6 notes §2.4);
-    // outside text entry each one is a command.
-    if (!typing && name === input && input.length > 1) {
-      for (const ch of input) handleKey(ch, ch);
+    if (input.length > 1 && keyName(input, key) === input) {
+      const s = uiRef.current;
+      const m = modalRef.current;
+      const ls = s.screen === 'configuration' ? null : s.screen;
+      // Several keys in one event (ink-6 notes §2.4). Text entry takes printable runs whole
+      // (a paste); everywhere else each character is a command.
+      const typing = m !== null || (ls ? s.lists[ls].filtering : false);
+      for (const k of splitChunk(input)) {
+        if (!typing && k.name === k.input) for (const ch of k.input) handleKey(ch, ch);
+        else handleKey(k.input, k.name);
+      }
       return;
     }
-    handleKey(input, name);
+    if (key.meta && !key.escape && input.length === 1) {
+      // ESC and the next key arriving together parse as Alt+key. The console binds no Alt
+      // chords, so it is what the admin typed: Esc, then the key.
+      handleKey('', 'esc');
+      handleKey(input, keyName(input, {...key, meta: false}));
+      return;
+    }
+    handleKey(input, keyName(input, key));
   });
 
   if (size.columns < MIN_COLUMNS || size.rows < MIN_ROWS) {

@@ -16,7 +16,7 @@ export interface FormViewProps {
   notes?: readonly string[];
 }
 
-const LABEL_WIDTH = 24;
+const LABEL_WIDTH = 30;
 
 function valueText(spec: FieldSpec, value: string | boolean): string {
   switch (spec.kind) {

@@ -119,6 +119,35 @@ export function keyName(input: string, key: Key): string {
   return input;
 }
 
+/**
+ * Splits a multi-character input chunk (fast typing, tmux send-keys, a paste) into keys. Ink 6
+ * delivers such a chunk as one event with no key flags set, so "\t\t" would otherwise read as
+ * text. Runs of printable characters stay together (a paste into a field is one edit).
+ */
+export function splitChunk(input: string): Array<{input: string; name: string}> {
+  const keys: Array<{input: string; name: string}> = [];
+  let run = '';
+  const flush = () => {
+    if (run !== '') keys.push({input: run, name: run});
+    run = '';
+  };
+  for (const ch of input) {
+    const code = ch.charCodeAt(0);
+    if (code >= 0x20 && code !== 0x7f) {
+      run += ch;
+      continue;
+    }
+    flush();
+    if (ch === '\t') keys.push({input: ch, name: 'tab'});
+    else if (ch === '\r' || ch === '\n') keys.push({input: ch, name: 'enter'});
+    else if (code === 0x7f || code === 0x08) keys.push({input: ch, name: 'backspace'});
+    else if (code === 0x1b) keys.push({input: ch, name: 'esc'});
+    else keys.push({input: String.fromCharCode(code + 96), name: `ctrl+${String.fromCharCode(code + 96)}`});
+  }
+  flush();
+  return keys;
+}
+
 export function actionFor(scopes: readonly Scope[], name: string): Action | undefined {
   for (const scope of scopes) {
     for (const binding of BINDINGS) {

@@ -6,7 +6,7 @@ const enabled = hasTmux() && hasBinary();
 let sandbox: SandboxProcess;
 let term: Terminal;
 
-describe.skipIf(!enabled)('configuration end to end (tmux)', () => {
+describe.skipIf(!enabled)('configuration end to end (tmux)', {timeout: 120_000}, () => {
   beforeAll(async () => {
     sandbox = await startSandboxProcess(['--seed', 'demo', '--stats-interval', '0']);
     term = Terminal.start({width: 120, height: 40, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});

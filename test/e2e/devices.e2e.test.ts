@@ -29,7 +29,7 @@ function expectRestored(t: Terminal) {
   expect(t.cursorVisible).toBe(true);
 }
 
-describe.skipIf(!enabled)('devices end to end (tmux)', () => {
+describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () => {
   beforeAll(async () => {
     sandbox = await startSandboxProcess(['--seed', 'demo', '--stats-interval', '0']);
   });
@@ -47,7 +47,8 @@ describe.skipIf(!enabled)('devices end to end (tmux)', () => {
     // Start from a known state: never connected.
     await api('PUT', `/_sandbox/devices/${target.id}/stats`, {latest_handshake: null, remote_ip: null, rx_bytes: null, tx_bytes: null});
 
-    const t = terminal();
+    // Wide enough for every column; the resize below checks that low-priority ones go first.
+    const t = terminal(170, 40);
     t.run(`node ${BIN} --refresh 1`);
     let screen = await t.waitFor(/1 Devices \d+/);
     expect(screen).toContain('NAME');
@@ -101,7 +102,7 @@ describe.skipIf(!enabled)('devices end to end (tmux)', () => {
     expect(screen.split('\n').every((line) => line.length <= 80)).toBe(true);
     t.resize(70, 20);
     await t.waitFor('terminal too small: need 80×24, have 70×20');
-    t.resize(120, 40);
+    t.resize(170, 40);
     await t.waitFor('REMOTE IP');
 
     t.keys('q');

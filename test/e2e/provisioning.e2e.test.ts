@@ -31,7 +31,7 @@ interface UserJson {id: string; email: string}
 interface DeviceJson {id: string; name: string; user_id: string; public_key: string}
 interface RuleJson {id: string; action: string; destination: string; port_type: string | null; port_range: string | null; user_id: string | null}
 
-describe.skipIf(!enabled)('provisioning end to end (tmux)', () => {
+describe.skipIf(!enabled)('provisioning end to end (tmux)', {timeout: 120_000}, () => {
   beforeAll(async () => {
     sandbox = await startSandboxProcess(['--seed', 'demo', '--stats-interval', '0']);
     term = Terminal.start({width: 120, height: 40, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});
@@ -88,7 +88,7 @@ describe.skipIf(!enabled)('provisioning end to end (tmux)', () => {
     await term.waitFor('User › eve@example.com');
     term.keys('n');
     screen = await term.waitFor('Add device for eve@example.com');
-    expect(screen).toMatch(/Use default DNS servers/);
+    expect(screen).toMatch(/Use default DNS servers\s+\[x\] yes/);
     term.keys('C-s');
     screen = await term.waitFor('PrivateKey = ');
     expect(screen).toContain('WILL NOT be viewable again');
@@ -109,14 +109,20 @@ describe.skipIf(!enabled)('provisioning end to end (tmux)', () => {
     // writing again never overwrites silently
     term.keys('w', 'Enter');
     await term.waitFor('Overwrite it? y / n');
-    term.keys('n', 'Escape');
+    term.keys('n');
+    await term.waitFor('Enter writes (mode 0600');
+    // Each Esc waits for its effect: an Esc glued to the next key would read as Alt+key.
+    term.keys('Escape');
+    await term.waitFor('w write file · c copy config');
     term.keys('Escape');
     await term.waitFor('cannot be shown again. y leave');
     term.keys('y');
     await term.waitFor(`Device ${device.name} created`);
 
     // ---- rename it from the Devices screen
-    term.keys('Escape', '1', '/');
+    term.keys('Escape');
+    await term.waitFor('filter "eve@" (Esc clears)');
+    term.keys('1', '/');
     term.type(device.name);
     await term.waitFor(/1\/1 of \d+ devices/);
     term.keys('Enter', 'e');
@@ -127,12 +133,13 @@ describe.skipIf(!enabled)('provisioning end to end (tmux)', () => {
     await term.waitFor('Device updated: eve-laptop');
     expect((await api<{data: DeviceJson}>('GET', `/v0/devices/${device.id}`)).body.data.name).toBe('eve-laptop');
     term.keys('Escape');
+    await term.waitFor((sc) => !sc.includes(`filter "${device.name}"`));
 
     // ---- a port rule scoped to eve, then an overlapping one, then delete
     term.keys('3', 'n');
     await term.waitFor('Add rule');
     term.keys('Tab');
-    term.type('10.50.0.0/16');
+    term.type('198.18.0.0/16');
     term.keys('Tab', 'Right', 'Tab');
     term.type('443');
     term.keys('Tab', 'Enter');
@@ -141,33 +148,41 @@ describe.skipIf(!enabled)('provisioning end to end (tmux)', () => {
     term.keys('Enter');
     screen = await term.waitFor('eve@example.com  (Enter to change)');
     term.keys('C-s');
-    await term.waitFor('Rule added: ACCEPT 10.50.0.0/16 TCP 443');
+    await term.waitFor('Rule added: ACCEPT 198.18.0.0/16 TCP 443');
     let rules = (await api<{data: RuleJson[]}>('GET', '/v0/rules')).body.data.filter((r) => r.user_id === eve.id);
-    expect(rules).toEqual([expect.objectContaining({action: 'accept', destination: '10.50.0.0/16', port_type: 'tcp', port_range: '443'})]);
+    expect(rules).toEqual([expect.objectContaining({action: 'accept', destination: '198.18.0.0/16', port_type: 'tcp', port_range: '443'})]);
 
     term.keys('n', 'Tab');
-    term.type('10.50.1.0/24');
+    term.type('198.18.1.0/24');
     term.keys('Tab', 'Right', 'Tab');
     term.type('400-500');
     term.keys('Tab', 'Enter');
     term.type('eve@');
     term.keys('Enter', 'C-s');
     await term.waitFor('✗ destination overlaps with an existing rule');
-    term.keys('Escape', 'y');
+    term.keys('Escape');
+    await term.waitFor('Discard your changes?');
+    term.keys('y');
     await term.waitFor('Changes discarded');
 
     term.keys('/');
-    term.type('10.50.0.0');
+    term.type('198.18.');
     await term.waitFor(/1\/1 of \d+ rules/);
     term.keys('Enter', 'd');
-    await term.waitFor('Delete rule ACCEPT 10.50.0.0/16 TCP 443?');
+    await term.waitFor('Delete rule ACCEPT 198.18.0.0/16 TCP 443?');
     term.keys('y');
     await term.waitFor('Rule deleted');
     rules = (await api<{data: RuleJson[]}>('GET', '/v0/rules')).body.data.filter((r) => r.user_id === eve.id);
     expect(rules).toEqual([]);
 
-    // ---- delete eve: the dialog counts what goes with her
-    term.keys('Escape', '2', '/');
+    // ---- delete eve: the dialog counts what goes with her (Esc clears the Users filter kept from before)
+    term.keys('Escape');
+    await term.waitFor((sc) => !sc.includes('filter "198.18."'));
+    term.keys('2');
+    await term.waitFor('filter "eve@" (Esc clears)');
+    term.keys('Escape');
+    await term.waitFor((sc) => sc.includes('EMAIL') && !sc.includes('filter "eve@"'));
+    term.keys('/');
     term.type('eve@');
     await term.waitFor(/1\/1 of \d+ users/);
     term.keys('Enter', 'd');

@@ -51,3 +51,13 @@ describe('keymap', () => {
     expect(actionFor(['list', 'global'], '?')).toBe('help');
   });
 });
+
+describe('splitChunk', () => {
+  it('splits control characters out of a chunk and keeps printable runs together', async () => {
+    const {splitChunk} = await import('../../src/ui/keymap.js');
+    expect(splitChunk('\t\tab\x13\x7f\r')).toEqual([
+      {input: '\t', name: 'tab'}, {input: '\t', name: 'tab'}, {input: 'ab', name: 'ab'}, {input: 's', name: 'ctrl+s'},
+      {input: '\x7f', name: 'backspace'}, {input: '\r', name: 'enter'},
+    ]);
+  });
+});

@@ -1,0 +1,128 @@
+// FzHttp.Validator and the FzHttp.Config.Definitions field rules of 0.7.36, reused for
+// configuration defaults, device fields and environment variables (behaviour doc §6.2).
+
+import {castInet, castIpPort, integerParse, parseAddress, sameInet, type Inet} from './inet.js';
+import {castArray, cast, type CastResult} from './changeset.js';
+
+export const ENDPOINT_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
+export const DNS_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IP, string';
+export const DUPLICATES = 'should not contain duplicates';
+
+/** FzHttp.Validator.split_port: a port only counts when everything after the first ":" is an integer. */
+function splitPort(value: string): [string, number | null] {
+  const i = value.indexOf(':');
+  if (i < 0) return [value, null];
+  const port = integerParse(value.slice(i + 1));
+  return port && port.rest === '' ? [value.slice(0, i), port.value] : [value, null];
+}
+
+/** FzHttp.Validator.validate_fqdn: `^[a-zA-Z0-9._-]+$` plus the port rule. */
+export function fqdnErrors(value: string, allowPort: boolean): string[] {
+  const [fqdn, port] = splitPort(value);
+  const errors: string[] = [];
+  if (!/^[a-zA-Z0-9._-]+$/.test(fqdn)) errors.push(`${fqdn} is not a valid FQDN`);
+  if (port !== null) {
+    if (!allowPort) errors.push('setting port is not allowed');
+    else if (!(port > 0 && port <= 65535)) errors.push('port is not a number between 0 and 65535');
+  }
+  return errors;
+}
+
+/** `{:one_of, [Types.IPPort, :string]}` for an (already trimmed) endpoint. */
+export function endpointErrors(value: string): string[] {
+  if (castIpPort(value)) return [];
+  const errors = fqdnErrors(value, true);
+  return errors.length > 0 ? [...errors, ENDPOINT_ONE_OF] : [];
+}
+
+function uniq(messages: string[]): string[] {
+  return [...new Set(messages)];
+}
+
+/** `{:array, ",", {:one_of, [Types.IP, :string]}, validate_unique: true}` for (already trimmed) DNS entries. */
+export function dnsErrors(values: readonly string[]): string[] {
+  const specific: string[] = [];
+  for (const value of values) {
+    if (parseAddress(value)) continue;
+    specific.push(...fqdnErrors(value, false));
+  }
+  const errors = specific.length > 0 ? [...specific, DNS_ONE_OF] : [];
+  if (new Set(values).size !== values.length) errors.push(DUPLICATES);
+  return uniq(errors);
+}
+
+/** `{:array, ",", {:one_of, [Types.CIDR, Types.IP]}, validate_unique: true}` on cast INET values. */
+export function allowedIpsErrors(values: readonly Inet[]): string[] {
+  const duplicate = values.some((v, i) => values.findIndex((w) => sameInet(v, w)) !== i);
+  return duplicate ? [DUPLICATES] : [];
+}
+
+export const castInetElement = (value: unknown): CastResult => {
+  if (typeof value !== 'string') return cast.invalid();
+  const inet = castInet(value);
+  return inet ? cast.ok(inet) : cast.invalid();
+};
+
+export const castInetArray = castArray(castInetElement);
+export const castStringArray = castArray((value) => (typeof value === 'string' ? cast.ok(value) : cast.invalid()));
+
+/** Elixir `Base.decode64/1` (strict: standard alphabet, padding required). */
+export function isBase64(value: string): boolean {
+  return value.length % 4 === 0 && /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value);
+}
+
+// RFC 3986 characters `:uri_string.parse/1` accepts anywhere in a URI reference.
+const URI_CHAR = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
+
+interface ParsedUri {
+  scheme: string | null;
+  host: string | null;
+}
+
+/** Enough of Elixir's `URI.new/1` to tell scheme and host apart and to find the first invalid part. */
+export function parseUri(value: string): {ok: ParsedUri} | {error: string} {
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    if (!URI_CHAR.test(ch)) return {error: value.slice(i)};
+    if (ch === '%' && !/^%[0-9A-Fa-f]{2}/.test(value.slice(i))) return {error: value.slice(i)};
+  }
+  let rest = value;
+  let scheme: string | null = null;
+  const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(rest);
+  if (schemeMatch) {
+    scheme = schemeMatch[1]!.toLowerCase();
+    rest = rest.slice(schemeMatch[0].length);
+  } else {
+    // a relative reference may not have ":" in its first path segment
+    const firstSegment = rest.split(/[/?#]/)[0] ?? '';
+    if (firstSegment.includes(':')) return {error: rest.slice(rest.indexOf(':'))};
+  }
+  let host: string | null = null;
+  if (rest.startsWith('//')) {
+    const authority = rest.slice(2).split(/[/?#]/)[0] ?? '';
+    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+    if (hostPort.startsWith('[')) {
+      const close = hostPort.indexOf(']');
+      if (close < 0) return {error: hostPort};
+      host = hostPort.slice(1, close);
+      const after = hostPort.slice(close + 1);
+      if (after !== '' && !/^:\d*$/.test(after)) return {error: after};
+    } else {
+      const colon = hostPort.indexOf(':');
+      host = colon < 0 ? hostPort : hostPort.slice(0, colon);
+      if (colon >= 0 && !/^\d*$/.test(hostPort.slice(colon + 1))) return {error: hostPort.slice(colon)};
+    }
+  }
+  return {ok: {scheme, host}};
+}
+
+/** FzHttp.Validator.validate_uri with 0.7.36's messages (behaviour doc §6.2). */
+export function uriErrors(value: string, schemes: readonly string[] = ['http', 'https']): string[] {
+  const parsed = parseUri(value);
+  if ('error' in parsed) return [`is invalid. Error at ${parsed.error}`];
+  const {scheme, host} = parsed.ok;
+  if (host === null) return ['does not contain a scheme or a host'];
+  if (scheme === null) return ['does not contain a scheme'];
+  if (!schemes.includes(scheme)) return [`only ${schemes.join(', ')} schemes are supported`];
+  return [];
+}

@@ -1,0 +1,58 @@
+import {describe, expect, it} from 'vitest';
+import {bearerToken} from '../../src/sandbox/auth/auth.js';
+import {signJwt, signToken, verifyToken} from '../../src/sandbox/auth/jwt.js';
+
+const SECRET = 'dGVzdC1ndWFyZGlhbi1zZWNyZXQta2V5LWJhc2U2NA==';
+const NOW = 1_700_000_000;
+
+describe('HS512 tokens (§2.2, §2.3)', () => {
+  it('signs the Guardian claims and verifies them', () => {
+    const token = signToken(SECRET, {api: '8c6a1c2e-3c0e-4f55-9a1e-0d2b7b7d9a11', exp: NOW + 3600, sub: 'u'}, NOW);
+    const [header, payload] = token.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>);
+    expect(header).toEqual({alg: 'HS512', typ: 'JWT'});
+    expect(payload).toMatchObject({api: '8c6a1c2e-3c0e-4f55-9a1e-0d2b7b7d9a11', aud: 'fz_http', iss: 'fz_http', typ: 'access', iat: NOW, nbf: NOW - 1, exp: NOW + 3600, sub: 'u'});
+    expect(typeof payload!.jti).toBe('string');
+    const verified = verifyToken(SECRET, token, NOW);
+    expect(verified.kind).toBe('ok');
+  });
+
+  it('uses the raw bytes of the secret string as the HMAC key (not base64-decoded)', () => {
+    const token = signJwt(SECRET, {api: 'x'});
+    expect(verifyToken(SECRET, token, NOW).kind).toBe('ok');
+    expect(verifyToken(Buffer.from(SECRET, 'base64').toString('latin1'), token, NOW)).toEqual({kind: 'invalid', reason: 'invalid_token'});
+  });
+
+  it('exp < now is invalid (no drift); exp == now is still valid; nbf in the future is invalid', () => {
+    expect(verifyToken(SECRET, signJwt(SECRET, {exp: NOW - 1}), NOW)).toEqual({kind: 'invalid', reason: 'token_expired'});
+    expect(verifyToken(SECRET, signJwt(SECRET, {exp: NOW}), NOW).kind).toBe('ok');
+    expect(verifyToken(SECRET, signJwt(SECRET, {nbf: NOW + 5}), NOW)).toEqual({kind: 'invalid', reason: 'token_not_yet_valid'});
+  });
+
+  it('another secret or HS256 is invalid_token', () => {
+    expect(verifyToken(SECRET, signJwt('other', {api: 'x'}), NOW).kind).toBe('invalid');
+    expect(verifyToken(SECRET, signJwt(SECRET, {api: 'x'}, {alg: 'HS256', typ: 'JWT'}), NOW).kind).toBe('invalid');
+  });
+
+  it('tokens JOSE cannot even decode make it raise (the handler then crashes: empty 500, #1715)', () => {
+    expect(verifyToken(SECRET, 'not-a-jwt-but-a-long-secret-string', NOW).kind).toBe('crash');
+    expect(verifyToken(SECRET, 'a.b', NOW).kind).toBe('crash');
+    expect(verifyToken(SECRET, '!!!.e30.sig', NOW).kind).toBe('crash');
+    expect(verifyToken(SECRET, `${Buffer.from('{}').toString('base64url')}.e30.c2ln`, NOW).kind).toBe('crash');
+  });
+});
+
+describe('Bearer header (Guardian VerifyHeader)', () => {
+  it.each([
+    [['Bearer abc'], 'abc'],
+    [['bearer abc'], 'abc'],
+    [['BEARER   abc  '], 'abc'],
+    [['Bearer: abc'], 'abc'],
+    [['xxBearer abc'], 'abc'],
+    [['Basic zzz', 'Bearer second'], 'second'],
+    [['Bearer'], null],
+    [['Token abc'], null],
+    [[], null],
+  ])('%j → %s', (values, expected) => {
+    expect(bearerToken(values)).toBe(expected);
+  });
+});
