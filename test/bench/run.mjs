@@ -19,6 +19,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import {commonOptions, requireShim} from '../../scripts/esbuild-common.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'dist/fz-console.js');
@@ -28,9 +29,10 @@ const writeReadme = process.argv.includes('--write-readme');
 const work = mkdtempSync(join(tmpdir(), 'fzc-bench-'));
 const inproc = join(work, 'inproc.mjs');
 await build({
-  entryPoints: [join(root, 'test/bench/inproc.tsx')], outfile: inproc, bundle: true, platform: 'node', format: 'esm',
-  target: 'node20', jsx: 'automatic', define: {'process.env.NODE_ENV': '"production"'}, logLevel: 'warning',
-  banner: {js: "import {createRequire as __cr} from 'node:module'; const require = __cr(import.meta.url);"},
+  ...commonOptions,
+  entryPoints: [join(root, 'test/bench/inproc.tsx')], outfile: inproc,
+  define: {'process.env.NODE_ENV': '"production"'},
+  banner: {js: requireShim},
 });
 
 function startSandbox(devices) {
