@@ -14,13 +14,15 @@ const TONE_COLOR = {info: undefined, ok: 'ok', error: 'danger', warning: 'warnin
 
 /** Bottom line: the last result or error on the left, key hints on the right. Always one line. */
 export function StatusBar({message, hints, width}: {message: StatusMessage | null; hints: string; width: number}): React.JSX.Element {
-  const hintWidth = Math.min(displayWidth(hints), Math.floor(width / 2));
-  const left = message ? truncate(message.text, Math.max(0, width - hintWidth - 1)) : '';
+  // The message wins: hints are always one `?` away, a result or an error is not.
+  const messageWidth = message ? displayWidth(message.text) : 0;
+  const hintWidth = Math.max(0, Math.min(displayWidth(hints), width - messageWidth - 2));
+  const left = message ? truncate(message.text, Math.max(0, width - (hintWidth > 0 ? hintWidth + 1 : 0))) : '';
   const tone = message ? TONE_COLOR[message.tone] : undefined;
   return (
     <Box width={width} justifyContent="space-between">
       <Text color={tone ? color(tone) : undefined} bold={message?.tone === 'error'} wrap="truncate">{left}</Text>
-      <Text color={color('muted')} wrap="truncate">{truncate(hints, hintWidth)}</Text>
+      {hintWidth >= 8 ? <Text color={color('muted')} wrap="truncate">{truncate(hints, hintWidth)}</Text> : null}
     </Box>
   );
 }

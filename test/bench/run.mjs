@@ -65,10 +65,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function firstFrame(url, token, devices) {
-  const socket = `fzc-bench-${process.pid}`;
-  const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
   const samples = [];
   for (let i = 0; i < 3; i++) {
+    // A socket per run: a tmux server that is still shutting down cannot be reused at once.
+    const socket = `fzc-bench-${process.pid}-${devices}-${i}`;
+    const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
     tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', '-e', `FZ_URL=${url}`, '-e', `FZ_API_TOKEN=${token}`,
       '-e', 'TERM=xterm-256color', 'env -u CI bash --norc --noprofile');
     await sleep(200);

@@ -111,6 +111,33 @@ describe('App', () => {
     await waitFor(ui.lastFrame, 'terminal too small: need 80×24, have 60×30');
   });
 
+  it('--read-only refuses every write with a status message and sends nothing', async () => {
+    const before = (await api<{data: unknown[]}>('GET', '/v0/users')).data.length;
+    const ui = render(<App client={client} settings={{...settings, readOnly: true}} />);
+    await waitFor(ui.lastFrame, /READ-ONLY[\s\S]*1\/\d+ devices/);
+    await press(ui.stdin, 'n');
+    await waitFor(ui.lastFrame, 'Read-only mode: creating devices is disabled (started with --read-only)');
+    await press(ui.stdin, 'd');
+    await waitFor(ui.lastFrame, 'Read-only mode: deleting devices is disabled');
+    await press(ui.stdin, '2', 'n');
+    await waitFor(ui.lastFrame, 'Read-only mode: creating users is disabled');
+    await press(ui.stdin, '4', '\r');
+    await waitFor(ui.lastFrame, 'Read-only mode: changing the configuration is disabled');
+    expect((await api<{data: unknown[]}>('GET', '/v0/users')).data.length).toBe(before);
+  });
+
+  it('an Esc glued to the next key (Alt+key) is Esc then the key', async () => {
+    const ui = render(<App client={client} settings={settings} />);
+    await waitFor(ui.lastFrame, /1\/\d+ devices/);
+    await press(ui.stdin, '/', 'x', 'y', 'z');
+    await waitFor(ui.lastFrame, '/xyz');
+    await press(ui.stdin, '\x1b2');
+    await waitFor(ui.lastFrame, 'EMAIL');
+    await press(ui.stdin, '1');
+    const frame = await waitFor(ui.lastFrame, /1\/\d+ devices/);
+    expect(frame).not.toContain('xyz');
+  });
+
   it('keyName treats Ink 6 delete as backspace in the filter', () => {
     expect(keyName('', {delete: true} as Parameters<typeof keyName>[1])).toBe('backspace');
   });
