@@ -19,8 +19,10 @@ async function run(): Promise<number> {
     await runSandboxCli(argv.slice(1));
     return 0;
   }
+  const {startEarly} = await import('./early.js');
+  const early = await startEarly(argv);
   const {main} = await import('./cli.js');
-  const code = await main(argv);
+  const code = await main(argv, early);
   // The console owns the process: once its UI has gone, nothing else may keep it alive.
   process.exit(code);
 }

@@ -7,6 +7,8 @@ import {
   ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection,
 } from './config/profile.js';
 import {DebugLog} from './config/debuglog.js';
+import type {EarlyStart} from './early.js';
+import type {FetchedData} from './state/resources.js';
 import {App, type AppSettings} from './ui/App.js';
 import {FirstRun} from './ui/FirstRun.js';
 import {ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
@@ -18,6 +20,8 @@ interface Session {
   client: FirezoneClient;
   settings: AppSettings;
   close: () => Promise<void>;
+  /** The first poll's data, when it was started before the UI loaded. */
+  firstData?: Promise<FetchedData>;
 }
 
 async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise<Session> {
@@ -36,7 +40,15 @@ async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise
   };
 }
 
-function connectionSession(connection: Connection, debug: DebugLog | null): Session {
+function connectionSession(connection: Connection, debug: DebugLog | null, early?: EarlyStart | null): Session {
+  if (early) {
+    return {
+      client: early.client, firstData: early.firstData,
+      settings: {label: connection.label, refreshSeconds: connection.refreshSeconds, readOnly: connection.readOnly,
+        insecure: connection.insecure, demo: false},
+      close: () => early.client.close(),
+    };
+  }
   const client = new FirezoneClient({
     baseUrl: connection.url, token: connection.token, timeoutMs: connection.timeoutSeconds * 1000,
     insecure: connection.insecure, ...(connection.caFile ? {caFile: connection.caFile} : {}),
@@ -66,7 +78,7 @@ function restoreTerminal(): void {
   }
 }
 
-async function runConsole(flags: ConsoleFlags): Promise<number> {
+async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write(`fz-console: not a terminal (${!process.stdin.isTTY ? 'stdin' : 'stdout'} is not a TTY); run it in an interactive terminal, or see fz-console --help\n`);
     return 2;
@@ -78,6 +90,8 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
   let firstRunPath: string | null = null;
   if (flags.demo) {
     session = await demoSession(flags, debug);
+  } else if (early) {
+    session = connectionSession(early.connection, debug, early);
   } else {
     const resolution = await resolveConnection(flags, process.env);
     if (resolution.kind === 'connection') session = connectionSession(resolution.connection, debug);
@@ -91,7 +105,7 @@ async function runConsole(flags: ConsoleFlags): Promise<number> {
   const sessionBox: {current: Session | null} = {current: session};
   const Root = (): React.JSX.Element => {
     const [active, setActive] = useState<Session | null>(session);
-    if (active) return <App client={active.client} settings={active.settings} />;
+    if (active) return <App client={active.client} settings={active.settings} {...(active.firstData ? {firstData: active.firstData} : {})} />;
     return (
       <FirstRun
         configPath={firstRunPath ?? configPath(process.env)}
@@ -167,7 +181,7 @@ async function saveProfile(name: string, url: string, token: string): Promise<vo
 }
 
 /** Runs the console (or prints help/version); resolves to the exit status. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], early: EarlyStart | null = null): Promise<number> {
   try {
     const command = parseCommandLine(argv);
     switch (command.kind) {
@@ -183,7 +197,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'console':
-        return await runConsole(command.flags);
+        return await runConsole(command.flags, early);
     }
   } catch (err) {
     restoreTerminal();

@@ -19,7 +19,7 @@ import {
   DEVICE_EDIT_NOTE, DEVICE_ERROR_ALIASES, deviceCreateBody, deviceEditInitial, deviceEditSpecs, deviceFormInitial, deviceFormSpecs,
   ruleBody, ruleFormInitial, ruleFormSpecs, userCreateBody, userFormSpecs, userUpdateBody,
 } from '../state/provision.js';
-import {buildSnapshot, type DeviceRow, type Snapshot} from '../state/resources.js';
+import {buildSnapshot, type DeviceRow, type FetchedData, type Snapshot} from '../state/resources.js';
 import {fetchAll} from '../state/fetch.js';
 import {
   effectiveSelection, flipSort, initialListState, ListViewCache, moveCursor, nextSort, type ListUiState, type Move,
@@ -61,6 +61,8 @@ export interface AppProps {
   settings: AppSettings;
   /** Injected in tests; the real one writes to the terminal. */
   writeRaw?: (data: string) => void;
+  /** The first poll's data when it was fetched before the UI loaded (cli.tsx, early.ts). */
+  firstData?: Promise<FetchedData>;
 }
 
 type ListScreenId = Exclude<ScreenId, 'configuration'>;
@@ -161,7 +163,7 @@ function errorText(err: unknown): string {
   return err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
 }
 
-export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
+export function App({client, settings, writeRaw, firstData}: AppProps): React.JSX.Element {
   const {exit} = useApp();
   const {stdout} = useStdout();
   const size = useTerminalSize();
@@ -213,10 +215,13 @@ export function App({client, settings, writeRaw}: AppProps): React.JSX.Element {
   }, [caches]);
 
   useEffect(() => {
+    let prefetched = firstData ?? null;
     const poller = new Poller<Snapshot>({
       intervalMs: settings.refreshSeconds * 1000,
       fetch: async () => {
-        const data = await fetchAll(client);
+        const pending = prefetched;
+        prefetched = null;
+        const data = await (pending ?? fetchAll(client));
         // Derivation happens here, once per cycle, so a render never redoes it.
         return buildSnapshot(data, snapshotRef.current, Date.now());
       },
