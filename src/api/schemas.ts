@@ -187,30 +187,12 @@ export const RuleWrite = z.object({
 }).strict();
 export type RuleWrite = z.infer<typeof RuleWrite>;
 
-export const OidcProviderWrite = z.object({
-  id: z.string(),
-  label: z.string(),
-  scope: z.string(),
-  response_type: z.string(),
-  client_id: z.string(),
-  client_secret: z.string(),
-  discovery_document_uri: z.string(),
-  redirect_uri: z.string().nullable().optional(),
-  auto_create_users: z.boolean(),
-}).strict();
+// The write shapes are the read shapes with the optional URL fields left optional (no
+// null-filling transform) and unknown keys refused, so a typo cannot be sent silently.
+export const OidcProviderWrite = OidcProvider.extend({redirect_uri: z.string().nullable().optional()}).strict();
 export type OidcProviderWrite = z.infer<typeof OidcProviderWrite>;
 
-export const SamlProviderWrite = z.object({
-  id: z.string(),
-  label: z.string(),
-  base_url: z.string().nullable().optional(),
-  metadata: z.string(),
-  sign_requests: z.boolean(),
-  sign_metadata: z.boolean(),
-  signed_assertion_in_resp: z.boolean(),
-  signed_envelopes_in_resp: z.boolean(),
-  auto_create_users: z.boolean(),
-}).strict();
+export const SamlProviderWrite = SamlProvider.extend({base_url: z.string().nullable().optional()}).strict();
 export type SamlProviderWrite = z.infer<typeof SamlProviderWrite>;
 
 export const ConfigurationUpdate = z.object({

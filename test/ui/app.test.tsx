@@ -5,33 +5,14 @@ import {cleanup, render} from 'ink-testing-library';
 import {FirezoneClient} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 import {App, type AppSettings} from '../../src/ui/App.js';
+import {press, strip, waitFor} from '../helpers/ink.js';
 import {keyName} from '../../src/ui/keymap.js';
 
 let sandbox: SandboxHandle;
 let client: FirezoneClient;
 const settings: AppSettings = {label: 'test', refreshSeconds: 0, readOnly: false, insecure: false, demo: true};
-// eslint-disable-next-line no-control-regex
-const strip = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
 
-async function waitFor(read: () => string | undefined, test: string | RegExp, timeoutMs = 8000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    last = strip(read());
-    if (typeof test === 'string' ? last.includes(test) : test.test(last)) return last;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${String(test)}; last frame:\n${last}`);
-}
 
-/** One key per write, with a scheduler turn between (ink-6 notes §2.6). */
-async function press(stdin: {write: (s: string) => void}, ...keys: string[]) {
-  for (const key of keys) {
-    stdin.write(key);
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setTimeout(r, 0));
-  }
-}
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${sandbox.url}${path}`, {method,

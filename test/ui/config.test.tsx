@@ -7,30 +7,12 @@ import {cleanup, render} from 'ink-testing-library';
 import {FirezoneClient} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 import {App, type AppSettings} from '../../src/ui/App.js';
+import {press, waitFor} from '../helpers/ink.js';
 
 const settings: AppSettings = {label: 'test', refreshSeconds: 0, readOnly: false, insecure: false, demo: false};
-// eslint-disable-next-line no-control-regex
-const strip = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
 const KEY = {tab: '\t', save: '\x13', enter: '\r', esc: '\x1b', up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', clear: '\x15', space: ' '};
 
-async function waitFor(read: () => string | undefined, test: string | RegExp, timeoutMs = 8000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    last = strip(read());
-    if (typeof test === 'string' ? last.includes(test) : test.test(last)) return last;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${String(test)}; last frame:\n${last}`);
-}
 
-async function press(stdin: {write: (s: string) => void}, ...keys: string[]) {
-  for (const key of keys) {
-    stdin.write(key);
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setTimeout(r, 0));
-  }
-}
 
 function publicKey(): string {
   const {publicKey: key} = generateKeyPairSync('x25519');
