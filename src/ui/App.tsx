@@ -30,7 +30,7 @@ import {
 } from '../wireguard/index.js';
 import {FormView} from './FormView.js';
 import {Header} from './Header.js';
-import {HelpOverlay} from './HelpOverlay.js';
+import {helpCapacity, helpLines, HelpOverlay} from './HelpOverlay.js';
 import {actionFor, keyName, splitChunk, type Action, type Scope} from './keymap.js';
 import {ConfirmDialog, DeviceResult, pickerEntries, UserPicker, type PickerState, type ResultState} from './Modals.js';
 import {
@@ -120,6 +120,7 @@ interface UiState {
   configEntry: string;
   configReveal: boolean;
   help: boolean;
+  helpScroll: number;
 }
 
 const INITIAL_UI: UiState = {
@@ -132,11 +133,13 @@ const INITIAL_UI: UiState = {
   configEntry: 'defaults',
   configReveal: false,
   help: false,
+  helpScroll: 0,
 };
 
 type UiAction =
   | {type: 'screen'; screen: ScreenId}
   | {type: 'help'; open: boolean}
+  | {type: 'helpScroll'; scroll: number}
   | {type: 'list'; screen: ListScreenId; update: (s: ListUiState) => ListUiState}
   | {type: 'config'; entry?: string; reveal?: boolean};
 
@@ -145,7 +148,9 @@ function uiReducer(state: UiState, action: UiAction): UiState {
     case 'screen':
       return {...state, screen: action.screen, help: false};
     case 'help':
-      return {...state, help: action.open};
+      return {...state, help: action.open, helpScroll: 0};
+    case 'helpScroll':
+      return {...state, helpScroll: action.scroll};
     case 'list':
       return {...state, lists: {...state.lists, [action.screen]: action.update(state.lists[action.screen])}};
     case 'config':
@@ -633,6 +638,8 @@ export function App({client, settings, writeRaw, firstData}: AppProps): React.JS
 
   const bodyHeightRef = useRef(bodyHeight);
   bodyHeightRef.current = bodyHeight;
+  const sizeRef = useRef(size);
+  sizeRef.current = size;
 
   const handleModalKey = (m: Modal, input: string, name: string) => {
     if (m.kind === 'confirm') {
@@ -782,7 +789,7 @@ export function App({client, settings, writeRaw, firstData}: AppProps): React.JS
     const list = ls ? s.lists[ls] : null;
     const filtering = Boolean(list?.filtering);
     const detail = Boolean(list?.detailId) || s.screen === 'configuration';
-    const scopes: Scope[] = s.help ? ['global'] : filtering ? ['filter'] : detail ? ['detail', 'global'] : ['list', 'global'];
+    const scopes: Scope[] = s.help ? ['help', 'global'] : filtering ? ['filter'] : detail ? ['detail', 'global'] : ['list', 'global'];
     const action = actionFor(scopes, name);
     const updateList = (update: (st: ListUiState) => ListUiState) => {
       if (ls) dispatch({type: 'list', screen: ls, update});
@@ -800,8 +807,15 @@ export function App({client, settings, writeRaw, firstData}: AppProps): React.JS
     }
 
     if (s.help) {
+      const maxScroll = Math.max(0, helpLines().length - helpCapacity(sizeRef.current.columns, bodyHeightRef.current));
+      const page = Math.max(1, bodyHeightRef.current - 2);
+      const scrollTo = (n: number) => dispatch({type: 'helpScroll', scroll: Math.max(0, Math.min(maxScroll, n))});
       if (action === 'help' || action === 'back') dispatch({type: 'help', open: false});
       else if (action === 'quit' || action === 'quitNow') exit();
+      else if (action === 'down') scrollTo(s.helpScroll + 1);
+      else if (action === 'up') scrollTo(s.helpScroll - 1);
+      else if (action === 'pageDown') scrollTo(s.helpScroll + page);
+      else if (action === 'pageUp') scrollTo(s.helpScroll - page);
       return;
     }
 
@@ -975,7 +989,7 @@ export function App({client, settings, writeRaw, firstData}: AppProps): React.JS
     info = 'New device';
     hints = 'w file  c copy  Q QR  Esc done';
   } else if (ui.help) {
-    body = <HelpOverlay width={width} height={bodyHeight} />;
+    body = <HelpOverlay width={width} height={bodyHeight} scroll={ui.helpScroll} />;
     info = 'Help';
     hints = 'Esc close';
   } else if (!snapshot) {

@@ -4,21 +4,40 @@ import {helpSections} from './keymap.js';
 import {color} from './theme.js';
 import {truncate} from './text.js';
 
-/** `?`: generated from the keymap table. Two columns of sections when the terminal is wide. */
-export function HelpOverlay({width, height}: {width: number; height: number}): React.JSX.Element {
-  const lines: Array<{text: string; title?: boolean}> = [];
+interface HelpLine {
+  text: string;
+  title?: boolean;
+}
+
+export function helpLines(): HelpLine[] {
+  const lines: HelpLine[] = [];
   for (const section of helpSections()) {
     if (section.rows.length === 0) continue;
     lines.push({text: section.title, title: true});
     for (const row of section.rows) lines.push({text: `  ${row.keys.padEnd(18)} ${row.help}`});
   }
-  const columns = lines.length > height - 2 && width >= 120 ? 2 : 1;
-  const perColumn = Math.ceil(lines.length / columns);
+  return lines;
+}
+
+/** How many help lines fit at once: two columns from 120 cells, one below. */
+export function helpCapacity(width: number, height: number): number {
+  return (width >= 120 ? 2 : 1) * Math.max(1, height - 1);
+}
+
+/** `?`: generated from the keymap table; scrolls (↓/↑) when the terminal cannot hold it all. */
+export function HelpOverlay({width, height, scroll}: {width: number; height: number; scroll: number}): React.JSX.Element {
+  const lines = helpLines();
+  const columns = width >= 120 ? 2 : 1;
+  const perColumn = Math.max(1, height - 1);
+  const capacity = helpCapacity(width, height);
+  const start = Math.max(0, Math.min(scroll, lines.length - capacity));
+  const visible = lines.slice(start, start + capacity);
   const colWidth = Math.floor((width - 2) / columns);
-  const chunks = Array.from({length: columns}, (_, i) => lines.slice(i * perColumn, (i + 1) * perColumn).slice(0, height - 2));
+  const chunks = Array.from({length: columns}, (_, i) => visible.slice(i * perColumn, (i + 1) * perColumn));
+  const more = lines.length > capacity ? `  ↓/↑ scroll (${start + 1}–${start + visible.length} of ${lines.length})` : '';
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <Text bold color={color('accent')}>Keys — press ? or Esc to close</Text>
+      <Text bold color={color('accent')} wrap="truncate">{`Keys — press ? or Esc to close${more}`}</Text>
       <Box>
         {chunks.map((chunk, i) => (
           <Box key={i} flexDirection="column" width={colWidth}>

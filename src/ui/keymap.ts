@@ -2,7 +2,7 @@
 // all generated from BINDINGS, so they cannot drift apart.
 import type {Key} from 'ink';
 
-export type Scope = 'global' | 'list' | 'detail' | 'filter' | 'form' | 'picker' | 'dialog' | 'result';
+export type Scope = 'global' | 'help' | 'list' | 'detail' | 'filter' | 'form' | 'picker' | 'dialog' | 'result';
 
 export type Action =
   | 'screen1' | 'screen2' | 'screen3' | 'screen4' | 'nextScreen' | 'prevScreen'
@@ -36,6 +36,11 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'global', action: 'back', keys: ['esc'], help: 'back / close / cancel'},
   {scope: 'global', action: 'refresh', keys: ['r'], help: 'refresh now'},
   {scope: 'global', action: 'pause', keys: ['p'], help: 'pause / resume live updates'},
+
+  {scope: 'help', action: 'down', keys: ['down', 'j'], help: 'scroll the help down'},
+  {scope: 'help', action: 'up', keys: ['up', 'k'], help: 'scroll the help up'},
+  {scope: 'help', action: 'pageDown', keys: ['pagedown', ' '], help: 'next page of help'},
+  {scope: 'help', action: 'pageUp', keys: ['pageup'], help: 'previous page of help'},
 
   {scope: 'list', action: 'up', keys: ['up', 'k'], help: 'move up'},
   {scope: 'list', action: 'down', keys: ['down', 'j'], help: 'move down'},
@@ -91,6 +96,7 @@ export const BINDINGS: readonly Binding[] = [
 
 export const SCOPE_TITLES: Record<Scope, string> = {
   global: 'Everywhere',
+  help: 'In this help',
   list: 'Lists',
   detail: 'Detail views',
   filter: 'While typing a filter',

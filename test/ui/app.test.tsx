@@ -79,8 +79,9 @@ describe('App', () => {
     const ui = render(<App client={client} settings={settings} />);
     await waitFor(ui.lastFrame, /1\/\d+ devices/);
     await press(ui.stdin, '?');
-    const frame = await waitFor(ui.lastFrame, 'Keys — press ? or Esc to close');
-    expect(frame).toContain('filter (case-insensitive substring; Esc clears)');
+    await waitFor(ui.lastFrame, 'Keys — press ? or Esc to close');
+    await press(ui.stdin, ...Array(12).fill('j'));
+    await waitFor(ui.lastFrame, 'filter (case-insensitive substring; Esc clears)');
     await press(ui.stdin, '\x1b');
     await waitFor(ui.lastFrame, /1\/\d+ devices/);
   });
@@ -121,5 +122,21 @@ describe('App', () => {
 
   it('keyName treats Ink 6 delete as backspace in the filter', () => {
     expect(keyName('', {delete: true} as Parameters<typeof keyName>[1])).toBe('backspace');
+  });
+});
+
+describe('help on a small terminal', () => {
+  it('scrolls instead of cutting lines off', async () => {
+    const ui = render(<App client={client} settings={settings} />);
+    Object.defineProperty(ui.stdout, 'columns', {value: 80, configurable: true});
+    Object.defineProperty(ui.stdout, 'rows', {value: 24, configurable: true});
+    ui.stdout.emit('resize');
+    await waitFor(ui.lastFrame, /1\/\d+ devices/);
+    await press(ui.stdin, '?');
+    const first = await waitFor(ui.lastFrame, /↓\/↑ scroll \(1–\d+ of \d+\)/);
+    expect(first).not.toContain('New device result');
+    await press(ui.stdin, ...Array(200).fill('j'));
+    const last = await waitFor(ui.lastFrame, 'New device result');
+    expect(last).toContain('done (warns: the private key is not shown again)');
   });
 });
