@@ -173,7 +173,8 @@ function describeBody(res: ResponseFacts): string {
   if (/html/i.test(res.contentType) || /^\s*<(!doctype|html)/i.test(body)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim()
       ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(body)?.[1]?.trim();
-    return title ? `: the server or a proxy answered with an HTML page "${oneLine(title, 80)}"` : ': the server or a proxy answered with an HTML page';
+    // Firezone itself never answers HTML on /v0: it is a proxy or a wrong URL.
+    return title ? `: HTML page "${oneLine(title, 60)}" (from a proxy?)` : ': an HTML page (from a proxy?)';
   }
   const json = parseJsonLoose(body, res.contentType);
   if (json && typeof json === 'object' && typeof (json as {error?: unknown}).error === 'string') {

@@ -229,7 +229,7 @@ describe('error kinds', () => {
       err = await caught(admin.listDevices());
       expect(err.kind).toBe('server');
       expect(err.status).toBe(502);
-      expect(err.message).toMatch(/HTML page "502 Bad Gateway"/);
+      expect(err.message).toMatch(/HTML page "502 Bad Gateway" \(from a proxy\?\)/);
     });
 
     it('schema: malformed JSON', async () => {

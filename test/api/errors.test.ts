@@ -32,7 +32,7 @@ describe('errorFromResponse', () => {
   it('404 HTML from a wrong base URL hints at the URL', () => {
     const err = errorFromResponse(facts(404, '<html><head><title>404 Not Found</title></head></html>', 'text/html'));
     expect(err.kind).toBe('not_found');
-    expect(err.message).toMatch(/404 Not Found.*is the server URL right/);
+    expect(err.message).toMatch(/HTML page "404 Not Found".*is the server URL right/);
   });
 
   it('422 flattens nested provider errors into paths and joins them', () => {
@@ -63,7 +63,7 @@ describe('errorFromResponse', () => {
     const html = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
     const err = errorFromResponse(facts(502, html, 'text/html'));
     expect(err.kind).toBe('server');
-    expect(err.message).toBe('Server error 502 for GET /v0/users: the server or a proxy answered with an HTML page "502 Bad Gateway"');
+    expect(err.message).toBe('Server error 502 for GET /v0/users: HTML page "502 Bad Gateway" (from a proxy?)');
   });
 
   it('other statuses are kind http; old 0.7.x JSON string bodies are shown', () => {
