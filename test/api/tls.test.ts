@@ -1,0 +1,69 @@
+// TLS against a local HTTPS server with a freshly generated self-signed certificate: refused
+// with a clear message by default, accepted with --ca-file, accepted with --insecure.
+import {execFileSync} from 'node:child_process';
+import {mkdtempSync, readFileSync} from 'node:fs';
+import {createServer, type Server} from 'node:https';
+import type {AddressInfo} from 'node:net';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {ApiError, FirezoneClient} from '../../src/api/index.js';
+
+function hasOpenssl(): boolean {
+  try {
+    execFileSync('openssl', ['version'], {stdio: 'ignore'});
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'fzc-tls-'));
+let server: Server;
+let origin = '';
+
+describe.skipIf(!hasOpenssl())('TLS', () => {
+  beforeAll(async () => {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], {stdio: 'ignore'});
+    server = createServer({key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem'))}, (_req, res) => {
+      res.writeHead(200, {'content-type': 'application/json; charset=utf-8'}).end('{"data":[]}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server?.close();
+  });
+
+  it('a self-signed certificate is refused with a message that says what to do', async () => {
+    const client = new FirezoneClient({baseUrl: origin, token: 'x'});
+    try {
+      await client.listDevices();
+      throw new Error('expected a TLS failure');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).kind).toBe('network');
+      expect((err as ApiError).message).toMatch(/self-signed.*--ca-file/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('--ca-file trusts it', async () => {
+    const client = new FirezoneClient({baseUrl: origin, token: 'x', caFile: join(dir, 'cert.pem')});
+    expect((await client.listDevices()).data).toEqual([]);
+    await client.close();
+  });
+
+  it('--insecure skips verification', async () => {
+    const client = new FirezoneClient({baseUrl: origin, token: 'x', insecure: true});
+    expect((await client.listDevices()).data).toEqual([]);
+    await client.close();
+  });
+
+  it('an unreadable CA file is a clear error', () => {
+    expect(() => new FirezoneClient({baseUrl: origin, token: 'x', caFile: join(dir, 'missing.pem')})).toThrow(/Cannot read CA file .*missing\.pem: ENOENT/);
+  });
+});
