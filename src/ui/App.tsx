@@ -259,6 +259,9 @@ export function App({client, settings, writeRaw, firstData}: AppProps): React.JS
 
   const write = useCallback((data: string) => (writeRaw ? writeRaw(data) : stdout.write(data)), [writeRaw, stdout]);
 
+  // Test hook for the crash path (test/e2e/devices.e2e.test.ts): the terminal must come back
+  // and the error must be printed after it has.
+  if (process.env.FZ_CONSOLE_TEST_CRASH === 'render' && snapshot) throw new Error('injected render error (FZ_CONSOLE_TEST_CRASH=render)');
   const bodyHeight = Math.max(1, size.rows - 1 - CHROME_ROWS);
   const {listScreen, spec, listState, columns, view, selection, detailItem} = derive(ui, snapshot);
 

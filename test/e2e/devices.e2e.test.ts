@@ -110,6 +110,14 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
     expectRestored(t);
   });
 
+  it('restores the terminal after a crash and prints the error there, exit status 1', async () => {
+    const t = terminal(100, 30);
+    t.run(`FZ_CONSOLE_TEST_CRASH=render node ${BIN}; echo "exit=$?"`);
+    const screen = await t.waitFor('exit=1');
+    expect(screen).toContain('fz-console: Error: injected render error (FZ_CONSOLE_TEST_CRASH=render)');
+    expectRestored(t);
+  });
+
   it.each([['SIGTERM'], ['SIGHUP']])('restores the terminal on %s', async (signal) => {
     const t = terminal(100, 30);
     t.run(`node ${BIN}`);
