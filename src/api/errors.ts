@@ -214,8 +214,10 @@ export function errorFromTransport(err: unknown, method: string, path: string, o
   const codes = collectCodes(err);
   const known = codes.find((c) => c in NETWORK_CODES);
   const detail = known ? `${NETWORK_CODES[known]} (${known})` : firstMessage(err) ?? 'request failed';
+  // host:port rather than the full origin keeps the line short enough for the status bar
+  const host = origin.replace(/^[a-z]+:\/\//, '');
   return new ApiError({kind: 'network', method, path, cause: err,
-    message: `Cannot reach ${origin} for ${method} ${path}: ${detail}`});
+    message: `Cannot reach ${host} (${method} ${path}): ${detail}`});
 }
 
 function collectCodes(err: unknown): string[] {

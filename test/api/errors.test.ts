@@ -85,7 +85,7 @@ describe('errorFromTransport', () => {
   it('maps a refused connection through undici causes', () => {
     const err = errorFromTransport(Object.assign(new TypeError('fetch failed'), {cause: Object.assign(new Error('connect ECONNREFUSED'), {code: 'ECONNREFUSED'})}), 'GET', '/v0/devices', 'http://127.0.0.1:1');
     expect(err.kind).toBe('network');
-    expect(err.message).toBe('Cannot reach http://127.0.0.1:1 for GET /v0/devices: connection refused (ECONNREFUSED)');
+    expect(err.message).toBe('Cannot reach 127.0.0.1:1 (GET /v0/devices): connection refused (ECONNREFUSED)');
   });
   it('explains self-signed certificates', () => {
     const err = errorFromTransport(Object.assign(new Error('self-signed certificate'), {code: 'DEPTH_ZERO_SELF_SIGNED_CERT'}), 'GET', '/v0/devices', 'https://h');

@@ -3,6 +3,8 @@
 // in one line, backs off, recovers by itself once the fault is cleared, keeps form input, and
 // never repeats a write.
 import React from 'react';
+import {createServer} from 'node:http';
+import type {AddressInfo} from 'node:net';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
 import {FirezoneClient} from '../../src/api/index.js';
@@ -40,7 +42,7 @@ const MATRIX: Array<[string, RegExp]> = [
   ['empty-500', /Refresh failed: Server error 500 with an empty body/],
   ['html-502', /Refresh failed: Server error 502 for GET \/v0\/\w+: HTML page "502 Bad Gateway" \(from a proxy\?\)/],
   ['malformed-json', /Refresh failed: Malformed JSON from GET \/v0\//],
-  ['reset', /Refresh failed: Cannot reach http:\/\/127\.0\.0\.1:\d+ for GET \/v0\//],
+  ['reset', /Refresh failed: Cannot reach 127\.0\.0\.1:\d+ \(GET \/v0\/\w+\): /],
   ['hang', /Refresh failed: Request timed out after 0\.4 s: GET \/v0\//],
 ];
 
@@ -56,6 +58,53 @@ describe('fault matrix', {timeout: 30_000}, () => {
     await fault('none');
     const recovered = await waitFor(ui.lastFrame, 'Connection restored', 15_000);
     expect(recovered).toMatch(/live 1s/);
+  });
+
+  it('connection refused: backs off, and picks up by itself once a server listens there', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const late = new FirezoneClient({baseUrl: `http://127.0.0.1:${port}`, token: 'pending', timeoutMs: 1000});
+    let server: SandboxHandle | null = null;
+    try {
+      const ui = render(<App client={late} settings={settings} />);
+      const frame = await waitFor(ui.lastFrame, /Refresh failed: Cannot reach .* connection refused \(ECONNREFUSED\)/);
+      expect(frame).toMatch(/offline · /);
+      expect(frame).toContain('Cannot load data yet; retrying by itself');
+      server = await startSandbox({port, seed: 'demo', statsIntervalSeconds: 0});
+      // the token is the new server's business: a 401 is still "the server answered"
+      await waitFor(ui.lastFrame, /Refresh failed: (Not authenticated|API token rejected)|Server error 500/, 20_000);
+    } finally {
+      await late.close();
+      await server?.close();
+    }
+  });
+
+  it('a wrong-typed field is named in the status bar and the rest still shows', async () => {
+    const body = await (await fetch(`${sandbox.url}/v0/devices`, {headers: {authorization: `Bearer ${sandbox.adminToken}`}})).text();
+    const parsed = JSON.parse(body) as {data: Array<Record<string, unknown>>};
+    parsed.data[0]!.rx_bytes = 'lots';
+    delete parsed.data[1]!.name;
+    const upstream = new URL(sandbox.url);
+    const proxy = createServer(async (req, res) => {
+      if (req.url === '/v0/devices') {
+        res.writeHead(200, {'content-type': 'application/json; charset=utf-8'}).end(JSON.stringify(parsed));
+        return;
+      }
+      const answer = await fetch(`${upstream.origin}${req.url}`, {headers: {authorization: req.headers.authorization ?? ''}});
+      res.writeHead(answer.status, {'content-type': answer.headers.get('content-type') ?? 'application/json'}).end(await answer.text());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const odd = new FirezoneClient({baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, token: sandbox.adminToken});
+    try {
+      const ui = render(<App client={odd} settings={settings} />);
+      const frame = await waitFor(ui.lastFrame, /Unexpected data from the server: data\[0\]\.rx_bytes: expected number \(\+1 more\); the rest is shown/);
+      expect(frame).toContain(`1/${parsed.data.length} devices`);
+    } finally {
+      await odd.close();
+      proxy.close();
+    }
   });
 
   it('a token revoked mid-session: the console says so and keeps running', async () => {
@@ -88,7 +137,7 @@ describe('fault matrix', {timeout: 30_000}, () => {
     await fault('reset');
     requests.length = 0;
     await press(ui.stdin, '\x13');
-    const failed = await waitFor(ui.lastFrame, /Cannot reach .* for POST \/v0\/users/);
+    const failed = await waitFor(ui.lastFrame, /Cannot reach .* \(POST \/v0\/users\)/);
     expect(failed).toContain(email);
     // live updates are held while the form is open; nothing retries the POST behind the admin's back
     await new Promise((r) => setTimeout(r, 1500));
