@@ -86,6 +86,12 @@ describe('App', () => {
     await waitFor(ui.lastFrame, /1\/\d+ devices/);
   });
 
+  it('--insecure keeps a red INSECURE TLS badge in the header', async () => {
+    const ui = render(<App client={client} settings={{...settings, insecure: true}} />);
+    const frame = await waitFor(ui.lastFrame, /1\/\d+ devices/);
+    expect(frame.split('\n')[0]).toContain('INSECURE TLS');
+  });
+
   it('says what size it needs below 80×24', async () => {
     const ui = render(<App client={client} settings={settings} />);
     Object.defineProperty(ui.stdout, 'columns', {value: 60, configurable: true});
