@@ -197,13 +197,7 @@ export class Settings {
       case 'openid_connect_providers':
       case 'saml_identity_providers': {
         if (raw === '') return [];
-        let parsed: unknown;
-        try {
-          parsed = parseJson(raw);
-        } catch (e) {
-          if (e instanceof JsonSyntaxError) throw new SettingsError(`${name}: not valid JSON (${e.message})`);
-          throw e;
-        }
+        const parsed = parseEnvJson(name, raw);
         const result = key === 'openid_connect_providers'
           ? castEmbedList(parsed, oidcChangeset)
           : castEmbedList(parsed, (p) => samlChangeset(p, this.samlBaseUrl));
@@ -213,13 +207,7 @@ export class Settings {
       }
       case 'logo': {
         if (raw === '') return null;
-        let parsed: unknown;
-        try {
-          parsed = parseJson(raw);
-        } catch (e) {
-          if (e instanceof JsonSyntaxError) throw new SettingsError(`${name}: not valid JSON (${e.message})`);
-          throw e;
-        }
+        const parsed = parseEnvJson(name, raw);
         if (!isParamsMap(parsed)) throw new SettingsError(`${name}: must be a JSON object`);
         const result = logoChangeset(parsed);
         if (!result.ok) throw new SettingsError(`${name}: ${encodeJson(result.errors)}`);
@@ -338,4 +326,14 @@ export function networkCapacity(net: NetworkSettings): bigint {
   const gatewayOffset = net.gateway.value - base;
   const gatewayInside = net.gateway.family === net.effective.ip.family && gatewayOffset >= 2n && gatewayOffset <= size - 2n;
   return size - 3n - (gatewayInside ? 1n : 0n);
+}
+
+/** An env var holding JSON (provider lists, logo), with 0.7.36-style startup errors. */
+function parseEnvJson(name: string, raw: string): unknown {
+  try {
+    return parseJson(raw);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw new SettingsError(`${name}: not valid JSON (${e.message})`);
+    throw e;
+  }
 }
