@@ -4,7 +4,7 @@ import {Agent, EnvHttpProxyAgent, request, type Dispatcher} from 'undici';
 import type {z} from 'zod';
 import {ApiError, errorFromResponse, errorFromTransport, oneLine} from './errors.js';
 import {
-  Configuration, ConfigurationUpdate, Device, DeviceCreate, DeviceUpdate, Rule, RuleWrite, User, UserCreate, UserUpdate,
+  Configuration, ConfigurationUpdate, Device, DeviceCreate, isDeviceFast, DeviceUpdate, Rule, RuleWrite, User, UserCreate, UserUpdate,
 } from './schemas.js';
 import {salvage, salvageList, type SchemaIssue} from './validate.js';
 
@@ -101,7 +101,7 @@ export class FirezoneClient {
 
   // ---- devices ---------------------------------------------------------------------------
   listDevices(): Promise<ApiResult<Device[]>> {
-    return this.list('/devices', Device);
+    return this.list('/devices', Device, isDeviceFast);
   }
   getDevice(id: string): Promise<ApiResult<Device>> {
     return this.one('GET', `/devices/${seg(id)}`, Device);
@@ -161,11 +161,11 @@ export class FirezoneClient {
   }
 
   // ---- plumbing --------------------------------------------------------------------------
-  private async list<S extends z.ZodObject<z.ZodRawShape>>(path: string, schema: S): Promise<ApiResult<z.infer<S>[]>> {
+  private async list<S extends z.ZodObject<z.ZodRawShape>>(path: string, schema: S, accept?: (item: unknown) => item is z.infer<S>): Promise<ApiResult<z.infer<S>[]>> {
     const res = await this.send('GET', path);
     const data = this.dataOf('GET', path, res);
     const issues: SchemaIssue[] = [];
-    const items = salvageList(schema, data, 'data', issues);
+    const items = salvageList(schema, data, 'data', issues, accept);
     if (!items) throw schemaError('GET', path, issues);
     return {data: items, issues};
   }

@@ -42,6 +42,30 @@ export const Device = z.object({
 });
 export type Device = z.infer<typeof Device>;
 
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isStrOrNull = (v: unknown) => v === null || typeof v === 'string';
+const isIntOrNull = (v: unknown) => v === null || Number.isSafeInteger(v);
+const isBool = (v: unknown) => typeof v === 'boolean';
+const isStrListOrNull = (v: unknown) => v === null || (Array.isArray(v) && v.every(isStr));
+const isTime = (v: unknown) => typeof v === 'string' && ISO_TIMESTAMP.test(v);
+
+/**
+ * The device list is the hot path of every poll (up to 50k items). This guard accepts exactly
+ * what the zod schema accepts (a property test keeps them in step) without copying the
+ * object; anything it rejects goes through zod for the field-by-field salvage and messages.
+ */
+export function isDeviceFast(v: unknown): v is Device {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const d = v as Record<string, unknown>;
+  return isStr(d.id) && isStr(d.user_id) && isStr(d.name) && isStrOrNull(d.description) && isStr(d.public_key)
+    && isStrOrNull(d.preshared_key) && isStrOrNull(d.server_public_key) && isStrOrNull(d.ipv4) && isStrOrNull(d.ipv6)
+    && isStrListOrNull(d.allowed_ips) && isStrListOrNull(d.dns) && isStrOrNull(d.endpoint) && isIntOrNull(d.mtu)
+    && isIntOrNull(d.persistent_keepalive) && isBool(d.use_default_allowed_ips) && isBool(d.use_default_dns)
+    && isBool(d.use_default_endpoint) && isBool(d.use_default_mtu) && isBool(d.use_default_persistent_keepalive)
+    && (d.latest_handshake === null || isTime(d.latest_handshake)) && isStrOrNull(d.remote_ip) && isIntOrNull(d.rx_bytes)
+    && isIntOrNull(d.tx_bytes) && isTime(d.inserted_at) && isTime(d.updated_at);
+}
+
 export const Role = z.enum(['admin', 'unprivileged']);
 export type Role = z.infer<typeof Role>;
 

@@ -70,14 +70,22 @@ export function salvage<S extends ObjectSchema>(schema: S, raw: unknown, prefix:
   return second.success ? second.data : undefined;
 }
 
-/** Parses a list item by item, so one broken item costs only itself. */
-export function salvageList<S extends ObjectSchema>(schema: S, raw: unknown, prefix: string, issues: SchemaIssue[]): z.infer<S>[] | undefined {
+/**
+ * Parses a list item by item, so one broken item costs only itself. `accept`, when given, is a
+ * non-copying guard equivalent to the schema: items it accepts are used as they are.
+ */
+export function salvageList<S extends ObjectSchema>(schema: S, raw: unknown, prefix: string, issues: SchemaIssue[],
+  accept?: (item: unknown) => item is z.infer<S>): z.infer<S>[] | undefined {
   if (!Array.isArray(raw)) {
     issues.push({path: prefix, message: `expected a list, got ${raw === null ? 'null' : typeof raw}`});
     return undefined;
   }
   const items: z.infer<S>[] = [];
   for (let i = 0; i < raw.length; i++) {
+    if (accept?.(raw[i])) {
+      items.push(raw[i]);
+      continue;
+    }
     const item = salvage(schema, raw[i], `${prefix}[${i}]`, issues);
     if (item !== undefined) items.push(item);
   }
