@@ -1,0 +1,22 @@
+// Every test file runs in a fresh temporary working directory with its own HOME and XDG
+// directories, so nothing a test (or the console under test) writes can land in the checkout or
+// in the developer's home: a config file written with `w` on the device result screen, a saved
+// profile, a debug log. The directory and everything in it is removed when the file's tests end.
+// `.ci/run` checks that `git status --porcelain` is still empty after the suite.
+import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll} from 'vitest';
+
+const original = process.cwd();
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'fzc-test-')));
+for (const dir of ['home', 'config', 'state', 'cwd']) mkdirSync(join(work, dir), {mode: 0o700});
+process.env.HOME = join(work, 'home');
+process.env.XDG_CONFIG_HOME = join(work, 'config');
+process.env.XDG_STATE_HOME = join(work, 'state');
+process.chdir(join(work, 'cwd'));
+
+afterAll(() => {
+  process.chdir(original);
+  rmSync(work, {recursive: true, force: true});
+});
