@@ -48,6 +48,8 @@ export interface AppSettings {
   refreshSeconds: number;
   readOnly: boolean;
   insecure: boolean;
+  /** Plain http:// to a host that is not loopback: the token crosses the network in clear. */
+  plainHttp?: boolean;
   demo: boolean;
 }
 
@@ -965,6 +967,7 @@ export function App({client, settings, writeRaw, firstData}: AppProps): React.JS
   if (settings.demo) badges.push({text: 'DEMO', tone: 'badge'});
   if (settings.readOnly) badges.push({text: 'READ-ONLY', tone: 'warning'});
   if (settings.insecure) badges.push({text: 'INSECURE TLS', tone: 'danger'});
+  if (settings.plainHttp) badges.push({text: 'PLAIN HTTP', tone: 'danger'});
   const status = pollStatus ?? {mode: 'loading', lastOkAt: null, nextAt: null, failures: 0, lastError: null, inFlight: true,
     held: false, paused: false, intervalMs: settings.refreshSeconds * 1000} satisfies PollStatus;
 
