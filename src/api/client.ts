@@ -20,7 +20,11 @@ export interface ClientOptions {
   insecure?: boolean;
   /** Called after every request with no secrets in it; used by the debug log. */
   onRequest?: (event: RequestEvent) => void;
+  /** A response body larger than this is aborted with an error; default 256 MiB. */
+  maxBodyBytes?: number;
 }
+
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
 export interface RequestEvent {
   method: string;
@@ -73,12 +77,15 @@ export class FirezoneClient {
   private readonly timeoutMs: number;
   private readonly dispatcher: Dispatcher;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
+  private readonly maxBodyBytes: number;
+  private closing: Promise<void> | null = null;
 
   constructor(options: ClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     this.token = options.token;
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.onRequest = options.onRequest;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const tls = {
       ...(options.caFile ? {ca: readCaFile(options.caFile)} : {}),
       ...(options.insecure ? {rejectUnauthorized: false} : {}),
@@ -95,8 +102,13 @@ export class FirezoneClient {
     return this.baseUrl.origin + this.baseUrl.pathname.replace(/\/+$/, '');
   }
 
-  async close(): Promise<void> {
-    await this.dispatcher.close();
+  /**
+   * Closes the connection pool. Idempotent: a signal handler and the normal teardown may both
+   * call it; every call gets the same promise, and it never rejects.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.dispatcher.close().then(() => undefined, () => this.dispatcher.destroy().then(() => undefined, () => undefined));
+    return this.closing;
   }
 
   // ---- devices ---------------------------------------------------------------------------
@@ -209,6 +221,7 @@ export class FirezoneClient {
     const displayPath = `/v0${path}`;
     let status: number | null = null;
     let text = '';
+    let bytes = 0;
     try {
       const res = await request(url, {
         method,
@@ -223,7 +236,20 @@ export class FirezoneClient {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       status = res.statusCode;
-      text = await res.body.text();
+      const chunks: Buffer[] = [];
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        if (bytes > this.maxBodyBytes) {
+          // Stop reading (and buffering) at once: an endless body must not grow memory without bound.
+          res.body.destroy();
+          controller.abort();
+          throw new ApiError({kind: 'too_large', method, path: displayPath, status,
+            message: `Response too large from ${method} ${displayPath}: more than ${formatBytes(this.maxBodyBytes)}; aborted`});
+        }
+        chunks.push(chunk);
+      }
+      text = Buffer.concat(chunks, bytes).toString('utf8');
+      chunks.length = 0;
       const header = (name: string): string | undefined => {
         const value = res.headers[name];
         return Array.isArray(value) ? value[0] : value;
@@ -234,7 +260,7 @@ export class FirezoneClient {
           ...(requestId === undefined ? {} : {requestId})});
       }
       const location = header('location');
-      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes: text.length});
+      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes});
       return location === undefined ? {status, body: text} : {status, body: text, location};
     } catch (err) {
       const apiError = err instanceof ApiError ? err
@@ -242,7 +268,7 @@ export class FirezoneClient {
           ? new ApiError({kind: 'timeout', method, path: displayPath,
             message: `Request timed out after ${formatSeconds(this.timeoutMs)}: ${method} ${displayPath} (server slow or unreachable)`})
           : errorFromTransport(err, method, displayPath, this.baseUrl.origin);
-      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes: text.length, error: apiError.kind});
+      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes, error: apiError.kind});
       throw redact(apiError, this.token);
     } finally {
       clearTimeout(timer);
@@ -263,6 +289,13 @@ function schemaError(method: string, path: string, issues: SchemaIssue[]): ApiEr
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function formatBytes(n: number): string {
+  const MiB = 1024 * 1024;
+  if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
 }
 
 function readCaFile(path: string): string {

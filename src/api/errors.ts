@@ -13,7 +13,8 @@ export type ApiErrorKind =
   | 'http' // any other unexpected status (400/406/413/429 from older 0.7.x or a proxy)
   | 'timeout'
   | 'network' // refused, reset, DNS, TLS
-  | 'schema'; // a 2xx body that does not match what 0.7.36 sends
+  | 'schema' // a 2xx body that does not match what 0.7.36 sends
+  | 'too_large'; // a body over the client's size limit: the read was aborted (not retried: it would only come again)
 
 /** `path` of a field error, flattened: `email`, `base`, `openid_connect_providers[1].client_id`. */
 export type FieldErrors = Record<string, string[]>;

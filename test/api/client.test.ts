@@ -292,3 +292,68 @@ describe('error kinds', () => {
     }
   });
 });
+
+describe('bounded responses', () => {
+  it.each([[200], [500]])('an endless body (HTTP %i) is aborted at the limit with a one-line error, and the connection is dropped', async (status) => {
+    let sent = 0;
+    let closed: () => void = () => undefined;
+    const serverSawClose = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const server = createServer((_req, res) => {
+      res.writeHead(status, {'content-type': 'application/json'});
+      res.write('{"data":"');
+      const pump = () => {
+        while (!res.destroyed && sent < 1024 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+      };
+      res.on('close', closed);
+      pump();
+    });
+    const origin = await listen(server);
+    const client = new FirezoneClient({baseUrl: origin, token: 'secret-token-value', maxBodyBytes: 1024 * 1024});
+    const started = Date.now();
+    try {
+      const err = await caught(client.listDevices());
+      expect(err.kind).toBe('too_large');
+      expect(err.message).toBe('Response too large from GET /v0/devices: more than 1 MiB; aborted');
+      expect(err.message).not.toContain('secret-token-value');
+      expect(Date.now() - started).toBeLessThan(5000);
+      await serverSawClose;
+      // The client stopped reading: what the server managed to push is the limit plus socket buffers.
+      expect(sent).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('a body just under the limit is read', async () => {
+    const body = JSON.stringify({data: []}).padEnd(1000, ' ');
+    const server = createServer((_req, res) => {
+      res.writeHead(200, {'content-type': 'application/json'}).end(body);
+    });
+    const origin = await listen(server);
+    const client = new FirezoneClient({baseUrl: origin, token: 'x', maxBodyBytes: 1000});
+    try {
+      expect((await client.listDevices()).data).toEqual([]);
+    } finally {
+      await client.close();
+      server.close();
+    }
+  });
+
+  it('close() may be called any number of times, also concurrently, without an error', async () => {
+    const client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken});
+    await client.listDevices();
+    await expect(Promise.all([client.close(), client.close()])).resolves.toBeDefined();
+    await expect(client.close()).resolves.toBeUndefined();
+  });
+});
