@@ -61,34 +61,58 @@ export class ApiError extends Error {
   }
 }
 
+/** How deep flattenFieldErrors descends, and how many paths it keeps: a hostile or broken body cannot blow the stack or the status bar. */
+export const FIELD_ERRORS_MAX_DEPTH = 16;
+export const FIELD_ERRORS_MAX_PATHS = 50;
+
 /**
  * Flattens a 422 `errors` object into dotted/indexed paths. Embedded provider lists come
  * back aligned with the input, `[{}, {"client_id": ["can't be blank"]}]`, so valid entries
- * are empty objects and are skipped.
+ * are empty objects and are skipped. Nesting deeper than FIELD_ERRORS_MAX_DEPTH is reported
+ * at the path where it was cut; past FIELD_ERRORS_MAX_PATHS paths the rest is counted under `base`.
  */
 export function flattenFieldErrors(errors: unknown, prefix = ''): FieldErrors {
   const out: FieldErrors = {};
+  let paths = 0;
+  let truncated = false;
   const add = (path: string, messages: string[]) => {
-    (out[path] ??= []).push(...messages);
+    if (!(path in out)) {
+      if (paths >= FIELD_ERRORS_MAX_PATHS) {
+        truncated = true;
+        return;
+      }
+      paths++;
+      out[path] = [];
+    }
+    out[path]!.push(...messages);
   };
-  const walk = (value: unknown, path: string) => {
+  const walk = (value: unknown, path: string, depth: number) => {
+    if (truncated) return;
     if (typeof value === 'string') {
       add(path, [value]);
     } else if (Array.isArray(value)) {
       if (value.every((v) => typeof v === 'string')) {
         add(path, value as string[]);
+      } else if (depth >= FIELD_ERRORS_MAX_DEPTH) {
+        add(path, ['(error details nested too deeply to show)']);
       } else {
-        value.forEach((item, i) => walk(item, `${path}[${i}]`));
+        for (let i = 0; i < value.length && !truncated; i++) walk(value[i], `${path}[${i}]`, depth + 1);
       }
     } else if (value !== null && typeof value === 'object') {
+      if (depth >= FIELD_ERRORS_MAX_DEPTH) {
+        if (Object.keys(value).length > 0) add(path, ['(error details nested too deeply to show)']);
+        return;
+      }
       for (const [key, inner] of Object.entries(value)) {
-        walk(inner, path === '' ? key : `${path}.${key}`);
+        if (truncated) break;
+        walk(inner, path === '' ? key : `${path}.${key}`, depth + 1);
       }
     } else if (value !== null && value !== undefined) {
       add(path, [String(value)]);
     }
   };
-  walk(errors, prefix);
+  walk(errors, prefix, 0);
+  if (truncated) (out.base ??= []).push(`(more field errors than the ${FIELD_ERRORS_MAX_PATHS} shown)`);
   return out;
 }
 

@@ -81,6 +81,32 @@ describe('flattenFieldErrors / joinFieldErrors', () => {
   });
 });
 
+describe('hostile 422 bodies', () => {
+  it('100,000 nested arrays give a sensible message, not a stack overflow', () => {
+    const body = `{"errors":{"email":${'['.repeat(100_000)}"x"${']'.repeat(100_000)}}}`;
+    const err = errorFromResponse({...facts(422, body), method: 'POST', path: '/v0/users'});
+    expect(err.kind).toBe('validation');
+    expect(err.message).toMatch(/^Rejected: email(\[0\])+: \(error details nested too deeply to show\)$/);
+  });
+
+  it('100,000 nested objects likewise', () => {
+    const body = `{"errors":${'{"a":'.repeat(100_000)}"x"${'}'.repeat(100_000)}}`;
+    const err = errorFromResponse(facts(422, body));
+    expect(err.kind).toBe('validation');
+    expect(err.message).toMatch(/^Rejected: a(\.a)+: \(error details nested too deeply to show\)$/);
+    expect(err.message.length).toBeLessThan(200);
+  });
+
+  it('caps the number of paths and says so', () => {
+    const errors = Object.fromEntries(Array.from({length: 10_000}, (_, i) => [`f${i}`, ['bad']]));
+    const fields = flattenFieldErrors(errors);
+    expect(Object.keys(fields)).toHaveLength(51);
+    expect(fields.f49).toEqual(['bad']);
+    expect(fields.f50).toBeUndefined();
+    expect(fields.base).toEqual(['(more field errors than the 50 shown)']);
+  });
+});
+
 describe('errorFromTransport', () => {
   it('maps a refused connection through undici causes', () => {
     const err = errorFromTransport(Object.assign(new TypeError('fetch failed'), {cause: Object.assign(new Error('connect ECONNREFUSED'), {code: 'ECONNREFUSED'})}), 'GET', '/v0/devices', 'http://127.0.0.1:1');
