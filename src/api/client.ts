@@ -1,5 +1,5 @@
 // The /v0 client: one method per route of behaviour doc §0, on undici.
-import {readFileSync} from 'node:fs';
+import {closeSync, constants, fstatSync, openSync, readFileSync} from 'node:fs';
 import {Agent, EnvHttpProxyAgent, request, type Dispatcher} from 'undici';
 import type {z} from 'zod';
 import {ApiError, errorFromResponse, errorFromTransport, oneLine} from './errors.js';
@@ -299,11 +299,23 @@ function formatBytes(n: number): string {
 }
 
 function readCaFile(path: string): string {
+  let text: string;
   try {
-    return readFileSync(path, 'utf8');
+    // Non-blocking open: a FIFO must not hang the constructor; only a regular file is read.
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    try {
+      if (!fstatSync(fd).isFile()) throw Object.assign(new Error('not a regular file'), {code: 'not a regular file'});
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
     throw new Error(`Cannot read CA file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new Error(`CA file ${path} contains no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`);
+  }
+  return text;
 }
 
 /** Belt and braces: no message may carry the token, whatever a server or library echoed. */

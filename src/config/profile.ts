@@ -1,6 +1,6 @@
 // Connection settings: flags > environment > profile in the config file (design §2).
-import {execFile} from 'node:child_process';
-import {promises as fs, type Stats} from 'node:fs';
+import {spawn} from 'node:child_process';
+import {constants, promises as fs, type Stats} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {z} from 'zod';
@@ -60,16 +60,45 @@ export function checkPrivate(path: string, stat: Stats, what: string): void {
   }
 }
 
+/**
+ * Reads a small file that must be a regular file. Opened non-blocking and checked on the open
+ * descriptor, so a FIFO cannot hang the start and a directory or device is refused by name.
+ * Rejects with the errno code (ENOENT…) as `code`, or a ConfigError.
+ */
+export async function readRegularFile(path: string, what: string, maxBytes = 1024 * 1024): Promise<{text: string; stat: Stats}> {
+  const handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new ConfigError(`${what} ${path} is ${describeFileType(stat)}, not a regular file`);
+    if (stat.size > maxBytes) throw new ConfigError(`${what} ${path} is too large (${stat.size} bytes)`);
+    return {text: await handle.readFile('utf8'), stat};
+  } finally {
+    await handle.close();
+  }
+}
+
+function describeFileType(stat: Stats): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a named pipe (FIFO)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+function errnoText(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+}
+
 export async function readConfigFile(path: string): Promise<ConfigFile | null> {
   let text: string;
   try {
-    const stat = await fs.stat(path);
-    checkPrivate(path, stat, 'Config file');
-    text = await fs.readFile(path, 'utf8');
+    const read = await readRegularFile(path, 'Config file');
+    checkPrivate(path, read.stat, 'Config file');
+    text = read.text;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`Cannot read config file ${path}: ${(err as Error).message}`);
+    throw new ConfigError(`Cannot read config file ${path}: ${errnoText(err)}`);
   }
   let json: unknown;
   try {
@@ -97,32 +126,98 @@ export async function writeConfigFile(path: string, config: ConfigFile): Promise
 }
 
 export async function readTokenFile(path: string): Promise<string> {
-  let stat: Stats;
+  let read: {text: string; stat: Stats};
   try {
-    stat = await fs.stat(path);
+    read = await readRegularFile(path, 'Token file', 64 * 1024);
   } catch (err) {
-    throw new ConfigError(`Cannot read token file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`Cannot read token file ${path}: ${errnoText(err)}`);
   }
-  checkPrivate(path, stat, 'Token file');
-  const token = (await fs.readFile(path, 'utf8')).trim();
+  checkPrivate(path, read.stat, 'Token file');
+  const token = read.text.trim();
   if (token === '') throw new ConfigError(`Token file ${path} is empty`);
   return token;
 }
 
-export function runTokenCommand(command: string): Promise<string> {
+/**
+ * A token goes into an `Authorization` header: a line break or a character outside Latin-1
+ * (or a control character) can never be sent, and would otherwise surface as an endless
+ * "Cannot reach …: invalid authorization header". Never quotes the token.
+ */
+export function checkToken(token: string, source: string): void {
+  if (/[\r\n]/.test(token)) {
+    throw new ConfigError(`The API token from ${source} contains a line break; a token is one line`);
+  }
+  // HTTP field values: tab, visible ASCII, space and obs-text (0x80-0xFF).
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(token)) {
+    throw new ConfigError(`The API token from ${source} contains a character that cannot be sent in an HTTP header`);
+  }
+}
+
+export const TOKEN_COMMAND_TIMEOUT_MS = 15_000;
+const TOKEN_COMMAND_MAX_OUTPUT = 64 * 1024;
+
+/**
+ * Runs a profile's tokenCommand with `/bin/sh -c`, in its own process group so that a timeout
+ * kills the whole pipeline (a killed shell alone would leave its children holding the output
+ * pipe open, and the start would wait for them). stdin is /dev/null; stderr is dropped.
+ */
+export function runTokenCommand(command: string, options: {timeoutMs?: number} = {}): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? TOKEN_COMMAND_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
-    execFile('/bin/sh', ['-c', command], {timeout: 15_000, maxBuffer: 64 * 1024}, (err, stdout) => {
+    let settled = false;
+    const child = spawn('/bin/sh', ['-c', command], {stdio: ['ignore', 'pipe', 'ignore'], detached: true});
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const fail = (message: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      killGroup();
+      reject(new ConfigError(message));
+    };
+    const timer = setTimeout(() => fail(`tokenCommand timed out after ${timeoutMs % 1000 === 0 ? timeoutMs / 1000 : (timeoutMs / 1000).toFixed(1)} s`), timeoutMs);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > TOKEN_COMMAND_MAX_OUTPUT) fail('tokenCommand printed more than 64 KiB');
+      else chunks.push(chunk);
+    });
+    child.on('error', (err) => fail(`tokenCommand could not be started: ${errnoText(err)}`));
+    child.on('close', (code, signal) => {
+      if (settled) return;
       // The command's stderr may echo secrets; report only how it failed.
-      if (err) {
-        const how = (err as NodeJS.ErrnoException & {killed?: boolean}).killed ? 'timed out after 15 s' : `exited with status ${String((err as {code?: unknown}).code ?? '?')}`;
-        reject(new ConfigError(`tokenCommand ${how}`));
+      if (code !== 0) {
+        fail(`tokenCommand ${signal ? `was killed by ${signal}` : `exited with status ${String(code)}`}`);
         return;
       }
-      const token = stdout.trim();
+      settled = true;
+      clearTimeout(timer);
+      const token = Buffer.concat(chunks).toString('utf8').trim();
       if (token === '') reject(new ConfigError('tokenCommand printed no token'));
       else resolve(token);
     });
   });
+}
+
+/** The CA file must be readable and hold at least one PEM certificate. */
+export async function checkCaFile(path: string): Promise<void> {
+  let text: string;
+  try {
+    text = (await readRegularFile(path, 'CA file', 16 * 1024 * 1024)).text;
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`Cannot read CA file ${path}: ${errnoText(err)}`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError(`CA file ${path} contains no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`);
+  }
 }
 
 /**
@@ -151,17 +246,30 @@ export async function resolveConnection(flags: ConsoleFlags, env: NodeJS.Process
     insecure: flags.insecure || (profile?.insecure ?? false),
     readOnly: flags.readOnly || (profile?.readOnly ?? false),
   };
+  if (settings.caFile !== null) await checkCaFile(settings.caFile);
   const url = flags.url ?? (env.FZ_URL || undefined) ?? profile?.url;
   if (url === undefined) return {kind: 'first-run', configPath: path, settings};
 
   let token: string | undefined;
-  if (env.FZ_API_TOKEN) token = env.FZ_API_TOKEN.trim();
-  else if (env.FZ_API_TOKEN_FILE) token = await readTokenFile(env.FZ_API_TOKEN_FILE);
-  else if (profile?.tokenFile) token = await readTokenFile(expandHome(profile.tokenFile, env));
-  else if (profile?.tokenCommand) token = await runTokenCommand(profile.tokenCommand);
+  let source = '';
+  if (env.FZ_API_TOKEN) {
+    token = env.FZ_API_TOKEN.trim();
+    source = 'FZ_API_TOKEN';
+  } else if (env.FZ_API_TOKEN_FILE) {
+    token = await readTokenFile(env.FZ_API_TOKEN_FILE);
+    source = `FZ_API_TOKEN_FILE ${env.FZ_API_TOKEN_FILE}`;
+  } else if (profile?.tokenFile) {
+    const tokenFile = expandHome(profile.tokenFile, env);
+    token = await readTokenFile(tokenFile);
+    source = `the token file ${tokenFile} of profile "${profileName}"`;
+  } else if (profile?.tokenCommand) {
+    token = await runTokenCommand(profile.tokenCommand);
+    source = `the tokenCommand of profile "${profileName}"`;
+  }
   if (!token) {
     throw new UsageError(`no API token for ${url}: set FZ_API_TOKEN or FZ_API_TOKEN_FILE, or give the profile a tokenFile or tokenCommand`);
   }
+  checkToken(token, source);
   return {kind: 'connection', connection: {
     url, token, profile: profileName,
     label: profileName ?? url,

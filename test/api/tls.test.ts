@@ -66,4 +66,10 @@ describe.skipIf(!hasOpenssl())('TLS', () => {
   it('an unreadable CA file is a clear error', () => {
     expect(() => new FirezoneClient({baseUrl: origin, token: 'x', caFile: join(dir, 'missing.pem')})).toThrow(/Cannot read CA file .*missing\.pem: ENOENT/);
   });
+
+  it('a CA file without a PEM certificate, or a directory, is a clear error, not silently ignored', () => {
+    expect(() => new FirezoneClient({baseUrl: origin, token: 'x', caFile: join(dir, 'key.pem')}))
+      .toThrow(`CA file ${join(dir, 'key.pem')} contains no PEM certificate`);
+    expect(() => new FirezoneClient({baseUrl: origin, token: 'x', caFile: dir})).toThrow(`Cannot read CA file ${dir}: not a regular file`);
+  });
 });

@@ -1,8 +1,9 @@
+import {execFileSync} from 'node:child_process';
 import {mkdtempSync, writeFileSync, chmodSync, mkdirSync, statSync, readFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {beforeEach, describe, expect, it} from 'vitest';
-import {ConfigError, configPath, resolveConnection, writeConfigFile} from '../../src/config/profile.js';
+import {ConfigError, configPath, resolveConnection, runTokenCommand, writeConfigFile} from '../../src/config/profile.js';
 import {UsageError} from '../../src/config/args.js';
 
 const noFlags = {insecure: false, readOnly: false, demo: false, debug: false};
@@ -77,5 +78,89 @@ describe('resolveConnection', () => {
     await writeConfigFile(path, {profiles: {p: {url: 'https://x'}}});
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({profiles: {p: {url: 'https://x'}}});
+  });
+});
+
+describe('start-up checks', () => {
+  it('a token file that is a directory is refused by name', async () => {
+    const dir = join(home, 'tokdir');
+    mkdirSync(dir, {mode: 0o700});
+    await expect(resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: dir}))
+      .rejects.toThrow(new ConfigError(`Token file ${dir} is a directory, not a regular file`));
+  });
+
+  it('a token file that is a FIFO is refused at once, not read (which would hang)', async () => {
+    const fifo = join(home, 'tokfifo');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    writeConfig({profiles: {p: {url: 'https://x', tokenFile: fifo}}});
+    await expect(resolveConnection({...noFlags, profile: 'p'}, env))
+      .rejects.toThrow(new ConfigError(`Token file ${fifo} is a named pipe (FIFO), not a regular file`));
+  });
+
+  it('a missing token file names the file and the errno', async () => {
+    await expect(resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: join(home, 'nope')}))
+      .rejects.toThrow(`Cannot read token file ${join(home, 'nope')}: ENOENT`);
+  });
+
+  it('a single trailing newline is trimmed from a token file; a line break inside is refused, without the token', async () => {
+    const tokenFile = join(home, 'tok');
+    writeFileSync(tokenFile, 'good-token\n', {mode: 0o600});
+    expect(await resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: tokenFile}))
+      .toMatchObject({connection: {token: 'good-token'}});
+    writeFileSync(tokenFile, 'first-half\nsecond-half\n', {mode: 0o600});
+    const err = await resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: tokenFile}).catch((e: unknown) => e as Error);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toBe(`The API token from FZ_API_TOKEN_FILE ${tokenFile} contains a line break; a token is one line`);
+    expect((err as Error).message).not.toMatch(/first-half|second-half/);
+  });
+
+  it.each([
+    ['a CR', 'abc\rdef'],
+    ['a character outside Latin-1', 'tok€n'],
+    ['a control character', 'tok\u0000en'],
+  ])('FZ_API_TOKEN with %s is refused with a clear message', async (_what, token) => {
+    const err = await resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN: token}).catch((e: unknown) => e as Error);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/^The API token from FZ_API_TOKEN contains (a line break|a character that cannot be sent in an HTTP header)/);
+  });
+
+  it('a tokenCommand token with a line break inside is refused, naming the profile', async () => {
+    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "one\\ntwo\\n"'}}});
+    await expect(resolveConnection({...noFlags, profile: 'p'}, env))
+      .rejects.toThrow('The API token from the tokenCommand of profile "p" contains a line break');
+  });
+
+  it('tokenCommand runs exactly once per resolution', async () => {
+    const counter = join(home, 'count');
+    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: `echo run >> ${counter}; echo tok`}}});
+    await resolveConnection({...noFlags, profile: 'p'}, env);
+    expect(readFileSync(counter, 'utf8')).toBe('run\n');
+  });
+
+  it('tokenCommand times out, killing the whole pipeline, and does not wait for it', async () => {
+    const started = Date.now();
+    await expect(runTokenCommand('sleep 30; echo late', {timeoutMs: 300})).rejects.toThrow(new ConfigError('tokenCommand timed out after 0.3 s'));
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('tokenCommand failures say how, not what it printed', async () => {
+    await expect(runTokenCommand('echo secret >&2; exit 3')).rejects.toThrow(new ConfigError('tokenCommand exited with status 3'));
+    await expect(runTokenCommand('true')).rejects.toThrow(new ConfigError('tokenCommand printed no token'));
+  });
+
+  it('--ca-file: missing, a directory, or without a PEM certificate is a ConfigError', async () => {
+    const flags = {...noFlags, url: 'https://x'};
+    const withToken = {...env, FZ_API_TOKEN: 't'};
+    await expect(resolveConnection({...flags, caFile: join(home, 'missing.pem')}, withToken))
+      .rejects.toThrow(new ConfigError(`Cannot read CA file ${join(home, 'missing.pem')}: ENOENT`));
+    await expect(resolveConnection({...flags, caFile: home}, withToken))
+      .rejects.toThrow(new ConfigError(`CA file ${home} is a directory, not a regular file`));
+    const notPem = join(home, 'notpem.pem');
+    writeFileSync(notPem, 'hello\n');
+    await expect(resolveConnection({...flags, caFile: notPem}, withToken))
+      .rejects.toThrow(new ConfigError(`CA file ${notPem} contains no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`));
+    const pem = join(home, 'ok.pem');
+    writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    expect(await resolveConnection({...flags, caFile: pem}, withToken)).toMatchObject({connection: {caFile: pem}});
   });
 });
