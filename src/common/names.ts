@@ -1,4 +1,4 @@
-// Device names the way Firezone 0.7.36 generates them (behaviour doc §4.7): "<adjective>-<noun>",
+// Device names the way Firezone 0.7.36 generates them (docs/firezone-0.7.36.md, "Device names"): "<adjective>-<noun>",
 // and when that is longer than 15 characters, the first 11 characters followed by the 4 upper-case
 // hex digits of `:erlang.phash2(name, 65536)`, so a name always fits a 15-character interface name.
 // Shared by the console (pre-filled form value) and the sandbox (server-side default).

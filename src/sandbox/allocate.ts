@@ -1,4 +1,4 @@
-// Device tunnel address allocation as 0.7.36 does it (behaviour doc §11.1,
+// Device tunnel address allocation as 0.7.36 does it (docs/firezone-0.7.36.md, "IP allocation";
 // Device.Query.next_available_address/3): pick a random offset o in [2, size-2], scan offsets
 // o … size-2 upwards, then o-1 … 2 downwards, and take the first address that no device uses in
 // that family and that is not the gateway. Offsets 0 and 1 and the broadcast address are never

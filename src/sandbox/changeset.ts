@@ -1,5 +1,5 @@
 // A small Ecto.Changeset (3.9) lookalike, so validation code can be written in the same order as
-// 0.7.36's changesets and produce the same 422 bodies (behaviour doc §1.7):
+// 0.7.36's changesets and produce the same 422 bodies (docs/firezone-0.7.36.md, "Validation errors (422)"):
 //   * cast: a key absent from params is no change; "" becomes the field's schema default; nil stays
 //     nil; a value equal to the current data is no change; a failed cast adds its error first and
 //     records no change (so later validations of that field do not run);
@@ -226,7 +226,7 @@ export function castEnum(values: readonly string[]): (value: unknown) => CastRes
 
 /**
  * Ecto {:array, type}: the value must be a list and every element must cast; empty-string elements
- * are dropped first (0.7.36 behaviour doc §14.17).
+ * are dropped first (docs/firezone-0.7.36.md, "Validation errors (422)"; quirk 17).
  */
 export function castArray(element: (value: unknown) => CastResult): (value: unknown) => CastResult {
   return (value) => {

@@ -1,4 +1,4 @@
-// `fz-console sandbox [options]` (design §3): runs the sandbox in the foreground. stdout carries
+// `fz-console sandbox [options]` (src/sandbox/README.md, "Command line"): runs the sandbox in the foreground. stdout carries
 // exactly the three FZ_ lines once listening; everything else goes to stderr.
 
 import {parseCidr} from './inet.js';

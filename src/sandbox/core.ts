@@ -1,5 +1,6 @@
 // State and helpers every resource module shares: the store, the resolved settings, the PRNG
-// streams, the server key, and 0.7.36's id-shape and permission rules (behaviour doc §2.4, §3.1).
+// streams, the server key, and 0.7.36's id-shape and permission rules
+// (docs/firezone-0.7.36.md, "Roles and permissions" and "Users: lookup by id or email").
 
 import {randomUUID} from 'node:crypto';
 import {Crash, Forbidden, NotFound} from './errors.js';

@@ -3,7 +3,7 @@
 /**
  * An unhandled exception in 0.7.36 (FunctionClauseError, MatchError, Ecto.CastError, a constraint
  * Ecto does not map, …). Rendering its error page raises again, so Cowboy answers a 500 with an
- * empty body (behaviour doc §1.8). `reason` only feeds the sandbox's diagnostic log.
+ * empty body (docs/firezone-0.7.36.md, "Empty-body 500s"). `reason` only feeds the sandbox's diagnostic log.
  */
 export class Crash extends Error {
   constructor(readonly reason: string) {

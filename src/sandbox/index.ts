@@ -1,4 +1,4 @@
-// The sandbox: a Firezone 0.7.36-compatible /v0 REST server (design §3), used by `npm start`
+// The sandbox: a Firezone 0.7.36-compatible /v0 REST server (contract: src/sandbox/README.md), used by `npm start`
 // (--demo), `fz-console sandbox`, every integration test and the benchmarks.
 
 export type {SandboxHandle, SandboxOptions} from './types.js';

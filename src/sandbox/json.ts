@@ -5,7 +5,7 @@
 // null-prototype so a `__proto__` key is just a key.
 //
 // Encoding sorts object keys ascending at every depth: Elixir maps of up to 32 keys are stored
-// sorted and Jason emits them in that order (behaviour doc §1.4). Strings are escaped like Jason's
+// sorted and Jason emits them in that order (docs/firezone-0.7.36.md, "Key order and JSON shapes"). Strings are escaped like Jason's
 // default (`/` and non-ASCII pass through), which JSON.stringify already does.
 
 export class JsonFloat {

@@ -1,4 +1,5 @@
-// FzHttp.Types.Int4Range as of 0.7.36: how a rule's `port_range` is cast (behaviour doc §5.2).
+// FzHttp.Types.Int4Range as of 0.7.36: how a rule's `port_range` is cast
+// (docs/firezone-0.7.36.md, "Rules: fields and port ranges").
 // Lenient on purpose: "-80" is "80", "80abc" is "80", "80-90-100" is "80 - 90".
 
 import {integerParse} from './inet.js';

@@ -1,5 +1,6 @@
 // The configuration embeds of 0.7.36: OpenID Connect providers, SAML identity providers and the logo
-// (behaviour doc §6.2), including the two checks the sandbox cannot copy (design §3): the OIDC
+// (docs/firezone-0.7.36.md, "Configuration and providers (wholesale replacement)"), including the two checks the
+// sandbox cannot copy (src/sandbox/README.md, "Deviations from 0.7.36"): the OIDC
 // discovery document is checked for an http(s) URL shape instead of being fetched, and SAML metadata
 // must be XML whose root is an EntityDescriptor with an IDPSSODescriptor child.
 

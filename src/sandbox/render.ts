@@ -1,4 +1,4 @@
-// The JSON views of 0.7.36 (behaviour doc §3.2, §4.1, §5.1, §6.1): every object with its keys in
+// The JSON views of 0.7.36 (docs/firezone-0.7.36.md, "Key order and JSON shapes"): every object with its keys in
 // ascending order. Devices use a hand-written writer with the 25 keys in wire order, because a list
 // of 50,000 of them is about 45 MB and is rendered on every poll; each row caches its rendering
 // for the current configuration version until the row changes.

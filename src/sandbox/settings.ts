@@ -1,4 +1,4 @@
-// Simulated server environment and 0.7.36's configuration resolution (behaviour doc §7):
+// Simulated server environment and 0.7.36's configuration resolution (docs/firezone-0.7.36.md, "Environment overrides"):
 // environment variable (upper-cased key, then legacy aliases) > non-null DB column > built-in
 // default. Environment values are validated at start like FzHttp.Config does at boot: an invalid
 // value stops the sandbox with a message naming the variable.

@@ -1,4 +1,4 @@
-// The stats collector of 0.7.36 (behaviour doc §11.4), simulated: every interval WireGuard reports
+// The stats collector of 0.7.36 (docs/firezone-0.7.36.md, "Stats writes bump updated_at"), simulated: every interval WireGuard reports
 // each peer and StatsUpdater writes latest_handshake (Unix seconds), remote_ip and rx/tx bytes of
 // the peers it saw; a write is an ordinary update, so updated_at moves too. Never-connected peers
 // are never written, idle ones report nothing new (an unchanged row is not updated).

@@ -1,4 +1,4 @@
-// The sandbox's in-memory database: the tables 0.7.36's API reads and writes (behaviour doc §8),
+// The sandbox's in-memory database: the tables 0.7.36's API reads and writes (docs/firezone-0.7.36.md, "Database tables"),
 // with the indexes its unique constraints and lookups need. Rows hold values in their stored
 // ("read") form; write responses that echo a cast value are built by the resource modules.
 

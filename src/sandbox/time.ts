@@ -1,5 +1,6 @@
 // Timestamps as 0.7.36 stores and renders them: `:utc_datetime_usec`, i.e. microseconds since the
-// Unix epoch, rendered ISO-8601 with exactly six fractional digits and `Z` (behaviour doc §1.5).
+// Unix epoch, rendered ISO-8601 with exactly six fractional digits and `Z` (docs/firezone-0.7.36.md,
+// "Scalar encodings and the lost /32").
 
 let lastMicros = 0;
 

@@ -1,4 +1,4 @@
-// The sandbox's public types (design §3); other modules and tests code against these.
+// The sandbox's public types (contract: src/sandbox/README.md); other modules and tests code against these.
 
 export interface SandboxOptions {
   /** Listen address; default 127.0.0.1. */

@@ -1,5 +1,5 @@
 // FzHttp.Validator and the FzHttp.Config.Definitions field rules of 0.7.36, reused for
-// configuration defaults, device fields and environment variables (behaviour doc §6.2).
+// configuration defaults, device fields and environment variables (docs/firezone-0.7.36.md, "Configuration: field rules").
 
 import {castInet, castIpPort, integerParse, parseAddress, sameInet, type Inet} from './inet.js';
 import {castArray, cast, type CastResult} from './changeset.js';
@@ -116,7 +116,7 @@ export function parseUri(value: string): {ok: ParsedUri} | {error: string} {
   return {ok: {scheme, host}};
 }
 
-/** FzHttp.Validator.validate_uri with 0.7.36's messages (behaviour doc §6.2). */
+/** FzHttp.Validator.validate_uri with 0.7.36's messages (docs/firezone-0.7.36.md, "Configuration and providers (wholesale replacement)"). */
 export function uriErrors(value: string, schemes: readonly string[] = ['http', 'https']): string[] {
   const parsed = parseUri(value);
   if ('error' in parsed) return [`is invalid. Error at ${parsed.error}`];

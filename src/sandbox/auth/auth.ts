@@ -1,5 +1,6 @@
-// The JSON auth pipeline of 0.7.36 (behaviour doc §2.3): VerifyHeader → EnsureAuthenticated →
-// LoadResource, with its three 401 types and the two ways it ends in an empty 500.
+// The JSON auth pipeline of 0.7.36 (docs/firezone-0.7.36.md, "Authentication and the three 401 shapes"):
+// VerifyHeader → EnsureAuthenticated → LoadResource, with its three 401 types and the two ways it
+// ends in an empty 500.
 
 import {dumpUuid, type SandboxCore, type Subject} from '../core.js';
 import type {TokenRow} from '../store.js';

@@ -1,4 +1,5 @@
-// HS512 JWTs as Guardian 2.3 / JOSE 1.11 produce and check them (behaviour doc §2.2, §2.3).
+// HS512 JWTs as Guardian 2.3 / JOSE 1.11 produce and check them (docs/firezone-0.7.36.md, "The bearer JWT" and
+// "Authentication and the three 401 shapes").
 // The HMAC key is the raw bytes of the secret string (GUARDIAN_SECRET_KEY is not base64-decoded).
 
 import {createHmac, randomUUID, timingSafeEqual} from 'node:crypto';

@@ -1,4 +1,4 @@
-// The /v0 request pipeline in 0.7.36's plug order (behaviour doc §1.1): path prefix → request id →
+// The /v0 request pipeline in 0.7.36's plug order (docs/firezone-0.7.36.md, "Request parsing"): path prefix → request id →
 // parsers → method override → HEAD → router (unknown routes rendered by Accept) → `accepts json` →
 // Guardian → controller (wrapper clause match) → FallbackController.
 
@@ -29,7 +29,7 @@ interface Route {
 
 const WRAPPERS: Record<Resource, string> = {configuration: 'configuration', users: 'user', devices: 'device', rules: 'rule'};
 
-/** The router of §0; `segments` are raw (still percent-encoded) and non-empty. */
+/** The router (docs/firezone-0.7.36.md, "Routes"); `segments` are raw (still percent-encoded) and non-empty. */
 export function matchRoute(method: string, segments: readonly string[]): Route | null {
   if (segments[0] !== 'v0' || segments.length < 2 || segments.length > 3) return null;
   const resource = segments[1];

@@ -1,4 +1,4 @@
-// The sandbox's own control API under /_sandbox (design §3): not part of Firezone, used by tests to
+// The sandbox's own control API under /_sandbox (src/sandbox/README.md): not part of Firezone, used by tests to
 // set device stats and user fields the /v0 API cannot write, to mint and revoke tokens, and to
 // inject faults. Admin token required; JSON in and out; bad input → 400 {"error": "<message>"}.
 

@@ -1,4 +1,4 @@
-// Injected failures for /v0 requests (design §3 control API), so clients can be tested against what
+// Injected failures for /v0 requests (control API, src/sandbox/README.md), so clients can be tested against what
 // a real deployment produces on a bad day: Phoenix's empty 500, a reverse proxy's 502 page, a JSON
 // body cut short, a connection reset mid-response, and a server that never answers.
 

@@ -1,6 +1,7 @@
-// Request parsing the way 0.7.36's Plug 1.14 / Phoenix 1.7 endpoint does it (behaviour doc §1.1,
-// §1.2): query strings and form bodies decoded like Plug.Conn.Query (nested `a[b][c]` keys, `a[]`
-// lists, the last duplicate wins), multipart text fields, JSON bodies, and Phoenix's `accepts/2`.
+// Request parsing the way 0.7.36's Plug 1.14 / Phoenix 1.7 endpoint does it
+// (docs/firezone-0.7.36.md, "Request parsing" and "Content negotiation"): query strings and form bodies
+// decoded like Plug.Conn.Query (nested `a[b][c]` keys, `a[]` lists, the last duplicate wins),
+// multipart text fields, JSON bodies, and Phoenix's `accepts/2`.
 
 import {isParamsMap, newParams, OpaqueValue, type Params} from '../json.js';
 

@@ -1,4 +1,4 @@
-// Response writing for the /v0 API with 0.7.36's headers (behaviour doc §1.3): JSON content type with
+// Response writing for the /v0 API with 0.7.36's headers (docs/firezone-0.7.36.md, "Response framing and headers"): JSON content type with
 // charset, Plug's default cache-control, x-request-id, Cowboy's server header, and the bare empty
 // 500 Cowboy sends when rendering an error page raises.
 

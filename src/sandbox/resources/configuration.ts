@@ -1,4 +1,6 @@
-// /v0/configuration as 0.7.36 implements it (behaviour doc §6; Config.Configuration.Changeset).
+// /v0/configuration as 0.7.36 implements it (docs/firezone-0.7.36.md, "Configuration: raw values",
+// "Configuration: field rules", "Configuration and providers (wholesale replacement)" and
+// "Environment overrides"; Config.Configuration.Changeset).
 
 import {Changeset, castBoolean, castInteger, castString, numberErrors} from '../changeset.js';
 import {requireAdmin, now, type SandboxCore, type Subject} from '../core.js';

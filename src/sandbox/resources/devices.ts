@@ -1,4 +1,5 @@
-// /v0/devices as 0.7.36 implements it (behaviour doc §4; Devices.Device.Changeset).
+// /v0/devices as 0.7.36 implements it (docs/firezone-0.7.36.md, "Devices: fields and effective values",
+// "Devices: create", "Devices: what an update applies"; Devices.Device.Changeset).
 
 import {randomBytes} from 'node:crypto';
 import {generateDeviceName} from '../../common/names.js';
@@ -120,7 +121,8 @@ export function createDevice(core: SandboxCore, subject: Subject, wrapper: unkno
     if (cs.get(`use_default_${field}`) !== true) continue;
     cs.validateChange(field, (v) => (Array.isArray(v) && v.length === 0 ? [] : ['must not be present']));
   }
-  // validate_exclusion against the gateway compares with an {:ok, inet} tuple and never matches (§14.7)
+  // validate_exclusion against the gateway compares with an {:ok, inet} tuple and never matches
+  // (docs/firezone-0.7.36.md, "Devices: create"; quirk 7)
   cs.validateChange('ipv4', (v) => networkErrors(settings.ipv4, v as Ip));
   cs.validateChange('ipv6', (v) => networkErrors(settings.ipv6, v as Ip));
   if (!cs.valid) throw new Invalid(cs.errorsJson());
@@ -171,7 +173,7 @@ export function createDevice(core: SandboxCore, subject: Subject, wrapper: unkno
   return {device, allowedIpsEcho: allowedIps};
 }
 
-/** Only `name` and `description` are applied (§4.4); every other attribute is silently ignored. */
+/** Only `name` and `description` are applied (docs/firezone-0.7.36.md, "Devices: what an update applies"); every other attribute is silently ignored. */
 export function updateDevice(core: SandboxCore, subject: Subject, id: string, wrapper: unknown): DeviceRow {
   const device = findDevice(core, subject, id);
   requireManage(core, subject, device);

@@ -1,5 +1,6 @@
-// /v0/rules as 0.7.36 implements it (behaviour doc §5; Rules.Rule.Changeset and the migration's
-// CHECK, EXCLUDE and FOREIGN KEY constraints).
+// /v0/rules as 0.7.36 implements it (docs/firezone-0.7.36.md, "Rules: fields and port ranges" and
+// "Rules: overlap constraints"; Rules.Rule.Changeset and the migration's CHECK, EXCLUDE and FOREIGN KEY
+// constraints).
 
 import {Changeset, castEnum, cast, type CastResult} from '../changeset.js';
 import {dumpUuid, isUuidShaped, newId, now, queryUuid, requireAdmin, type SandboxCore, type Subject} from '../core.js';
@@ -35,7 +36,7 @@ interface Candidate {
   userId: string | null;
 }
 
-/** The four exclusion constraints of §5.2: same partition, equal action, overlapping destination (and ports). */
+/** The four exclusion constraints (docs/firezone-0.7.36.md, "Rules: overlap constraints"): same partition, equal action, overlapping destination (and ports). */
 export function overlapsExisting(store: Store, rule: Candidate): boolean {
   for (const other of store.rules.values()) {
     if (other.id === rule.id) continue;

@@ -1,4 +1,5 @@
-// /v0/users as 0.7.36 implements it (behaviour doc §3; Users.User.Changeset).
+// /v0/users as 0.7.36 implements it (docs/firezone-0.7.36.md, "Users: lookup by id or email" and
+// "Users: create, update, delete"; Users.User.Changeset).
 
 import {createHash, randomBytes} from 'node:crypto';
 import {Changeset, castEnum, castString, trimString, valueEquals} from '../changeset.js';
