@@ -11,6 +11,35 @@ import {
 
 export type Section = 'defaults' | 'security';
 
+// ---- cursor entries of the Configuration screen ----------------------------------------------
+
+/** What the cursor on the Configuration screen can stand on. */
+export type ConfigEntry =
+  | {kind: 'defaults'}
+  | {kind: 'security'}
+  | {kind: 'oidc' | 'saml'; id: string}
+  | {kind: 'oidc-add'}
+  | {kind: 'saml-add'};
+
+/**
+ * A string key for an entry, for comparing cursor positions. The kind never contains `:` and the
+ * id is everything after the first one, so a provider id with colons (Firezone allows `corp:legacy`
+ * next to `corp`) stays distinct.
+ */
+export function entryKey(entry: ConfigEntry): string {
+  return entry.kind === 'oidc' || entry.kind === 'saml' ? `${entry.kind}:${entry.id}` : entry.kind;
+}
+
+export function parseEntryKey(key: string): ConfigEntry {
+  const sep = key.indexOf(':');
+  if (sep >= 0) {
+    const kind = key.slice(0, sep);
+    if (kind === 'oidc' || kind === 'saml') return {kind, id: key.slice(sep + 1)};
+  }
+  if (key === 'security' || key === 'oidc-add' || key === 'saml-add') return {kind: key};
+  return {kind: 'defaults'};
+}
+
 // ---- section forms ---------------------------------------------------------------------------
 
 export function defaultsSpecs(): FieldSpec[] {

@@ -2,10 +2,11 @@
 // (forms, pickers, dialogs, the new-device result) and the one key dispatcher driven by the
 // keymap table.
 import React, {useCallback, useEffect, useMemo, useRef, useState} from 'react';
-import {Box, Text, useApp, useInput, useStdout} from 'ink';
+import {Box, useApp, useInput, useStdout} from 'ink';
+import {Text} from './SafeText.js';
 import {ApiError, type Configuration, type ConfigurationUpdate, type FirezoneClient, type User} from '../api/index.js';
 import {
-  defaultsSpecs, diffConfigurations, diffUpdate, explainOverride, oidcFromValues, oidcInitial, oidcSpecs, providerUpdate, samlFromValues,
+  defaultsSpecs, diffConfigurations, parseEntryKey, diffUpdate, explainOverride, oidcFromValues, oidcInitial, oidcSpecs, providerUpdate, samlFromValues,
   samlInitial, samlSpecs, sectionInitial, sectionUpdate, securitySpecs, type ProviderKind, type ProviderOp, type Section,
 } from '../state/configuration.js';
 import {generateDeviceName} from '../common/names.js';
@@ -41,7 +42,8 @@ import {StatusBar, type StatusMessage} from './StatusBar.js';
 import {Table} from './table/Table.js';
 import {MIN_COLUMNS, MIN_ROWS, useTerminalSize} from './terminal.js';
 import {color} from './theme.js';
-import {truncate} from './text.js';
+import {displayWidth, padEnd, truncate} from './text.js';
+import {plainSafe} from '../common/display-safe.js';
 
 export interface AppSettings {
   label: string;
@@ -268,13 +270,17 @@ export function App({client, settings, writeRaw, firstData}: AppProps): React.JS
   const {listScreen, spec, listState, columns, view, selection, detailItem} = derive(ui, snapshot);
 
   const copy = useCallback((label: string, value: string) => {
-    const result = osc52Copy(value, process.env);
+    // The clipboard gets what the screen shows: control characters as visible escapes, never raw.
+    const {text, escaped} = plainSafe(value);
+    const result = osc52Copy(text, process.env);
     if (!result.ok) {
       setMessage({tone: 'error', text: result.message});
       return;
     }
     write(result.sequence);
-    setMessage({tone: 'ok', text: `Copied ${label} to the clipboard (OSC 52: your terminal must allow it)`});
+    setMessage(escaped > 0
+      ? {tone: 'warning', text: `Copied ${label} with ${escaped} control character${escaped === 1 ? '' : 's'} shown as escapes (OSC 52)`}
+      : {tone: 'ok', text: `Copied ${label} to the clipboard (OSC 52: your terminal must allow it)`});
   }, [write]);
 
   // ---- writes ------------------------------------------------------------------------------
@@ -514,7 +520,9 @@ export function App({client, settings, writeRaw, firstData}: AppProps): React.JS
 
   const configAction = (c: Configuration, entry: string, action: 'edit' | 'new' | 'delete') => {
     if (refusedReadOnly('changing the configuration')) return;
-    const [kind, id] = entry.includes(':') ? entry.split(':', 2) as [string, string] : [entry, null];
+    const parsed = parseEntryKey(entry);
+    const kind = parsed.kind;
+    const id = parsed.kind === 'oidc' || parsed.kind === 'saml' ? parsed.id : null;
     const providerKind: ProviderKind | null = kind.startsWith('oidc') ? 'oidc' : kind.startsWith('saml') ? 'saml' : null;
     if (action === 'delete') {
       if (!providerKind || id === null) {
@@ -1103,7 +1111,7 @@ function ConfigReviewView({review, width, height}: {review: ConfigReview; width:
 }
 
 function DetailView({lines, scroll, width, height, selectedEntry}: {lines: DetailLine[]; scroll: number; width: number; height: number; selectedEntry?: string}): React.JSX.Element {
-  const labelWidth = Math.min(26, Math.max(...lines.map((l) => (l.label?.length ?? 0))) + 2);
+  const labelWidth = Math.min(26, Math.max(...lines.map((l) => (l.label === undefined ? 0 : displayWidth(l.label)))) + 2);
   const start = Math.max(0, Math.min(scroll, lines.length - height));
   const visible = lines.slice(start, start + height);
   return (
@@ -1112,10 +1120,10 @@ function DetailView({lines, scroll, width, height, selectedEntry}: {lines: Detai
         line.heading
           ? <Text key={i} bold inverse={line.entry !== undefined && line.entry === selectedEntry} color={color('accent')} wrap="truncate">{truncate(line.value, width)}</Text>
           : line.entry !== undefined && line.entry === selectedEntry
-            ? <Text key={i} inverse wrap="truncate">{truncate(`${line.label !== undefined ? line.label.padEnd(labelWidth) : ''}${line.value}`, width)}</Text>
+            ? <Text key={i} inverse wrap="truncate">{truncate(`${line.label !== undefined ? padEnd(truncate(line.label, labelWidth - 1), labelWidth) : ''}${line.value}`, width)}</Text>
           : (
             <Text key={i} wrap="truncate">
-              {line.label !== undefined ? <Text color={color('muted')}>{truncate(line.label, labelWidth - 1).padEnd(labelWidth)}</Text> : null}
+              {line.label !== undefined ? <Text color={color('muted')}>{padEnd(truncate(line.label, labelWidth - 1), labelWidth)}</Text> : null}
               <Text color={line.tone ? color(line.tone) : undefined}>{truncate(line.value, Math.max(1, width - (line.label !== undefined ? labelWidth : 0)))}</Text>
             </Text>
           )

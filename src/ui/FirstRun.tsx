@@ -1,7 +1,8 @@
 // Shown when no server URL is configured anywhere: connect (optionally saving a profile)
 // or try the demo sandbox.
 import React, {useState} from 'react';
-import {Box, Text, useApp, useInput} from 'ink';
+import {Box, useApp, useInput} from 'ink';
+import {Text} from './SafeText.js';
 import {editText} from '../state/textedit.js';
 import {keyName} from './keymap.js';
 import {TextField} from './TextField.js';

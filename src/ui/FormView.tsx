@@ -1,7 +1,8 @@
 // Renders a FormState. Display only: every key, text editing included, goes through the
 // App's form scope (state/form.ts, state/textedit.ts).
 import React from 'react';
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
+import {Text} from './SafeText.js';
 import {fieldHelp, isDisabled, type FieldSpec, type FormState} from '../state/form.js';
 import {TextField} from './TextField.js';
 import {color} from './theme.js';

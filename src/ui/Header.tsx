@@ -1,5 +1,6 @@
 import React, {useEffect, useState} from 'react';
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
+import {Text} from './SafeText.js';
 import {liveLabel, needsClock, type PollStatus} from '../state/poller.js';
 import {color} from './theme.js';
 import {truncate} from './text.js';

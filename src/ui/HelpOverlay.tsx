@@ -1,5 +1,6 @@
 import React from 'react';
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
+import {Text} from './SafeText.js';
 import {helpSections} from './keymap.js';
 import {color} from './theme.js';
 import {truncate} from './text.js';

@@ -1,7 +1,8 @@
 // Dialogs, the user picker and the device-creation result screen. Display only; the App
 // owns their state and keys.
 import React from 'react';
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
+import {Text} from './SafeText.js';
 import type {User} from '../api/index.js';
 import {renderQr} from '../wireguard/index.js';
 import {TextField} from './TextField.js';

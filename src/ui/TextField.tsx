@@ -1,5 +1,5 @@
 import React from 'react';
-import {Text} from 'ink';
+import {Text} from './SafeText.js';
 import {color} from './theme.js';
 
 /** A one-line text value with a block cursor; the editing itself is state/textedit.ts. */

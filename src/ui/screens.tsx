@@ -4,6 +4,7 @@ import type {Configuration, Rule, User} from '../api/index.js';
 import {
   formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatSessionDuration, formatWhen, parseTime,
 } from '../state/format.js';
+import {entryKey} from '../state/configuration.js';
 import type {ColumnSpec} from '../state/list.js';
 import {
   currentRate, deviceState, explainRank, ruleRank, vpnStatus, VPN_STATUS_HELP, type DeviceRow, type Snapshot,
@@ -310,7 +311,7 @@ export function configurationLines(c: Configuration | null, now: number, reveal:
     {heading: true, value: `OpenID Connect providers (${c.openid_connect_providers.length})`},
   ];
   for (const p of c.openid_connect_providers) {
-    lines.push({label: p.id, value: `${p.label} · client ${p.client_id} · scope "${p.scope}" · auto-create ${p.auto_create_users ? 'yes' : 'no'}`, entry: `oidc:${p.id}`});
+    lines.push({label: p.id, value: `${p.label} · client ${p.client_id} · scope "${p.scope}" · auto-create ${p.auto_create_users ? 'yes' : 'no'}`, entry: entryKey({kind: 'oidc', id: p.id})});
     lines.push({label: '  discovery', value: p.discovery_document_uri});
     lines.push({label: '  client secret', value: reveal ? p.client_secret : '•••••••••••• (v reveals)'});
     if (p.redirect_uri) lines.push({label: '  redirect URI', value: p.redirect_uri});
@@ -319,7 +320,7 @@ export function configurationLines(c: Configuration | null, now: number, reveal:
   lines.push({heading: true, value: `SAML identity providers (${c.saml_identity_providers.length})`});
   for (const p of c.saml_identity_providers) {
     const entityId = /entityID="([^"]*)"/.exec(p.metadata)?.[1] ?? 'unknown entity';
-    lines.push({label: p.id, value: `${p.label} · base URL ${p.base_url ?? 'default'} · auto-create ${p.auto_create_users ? 'yes' : 'no'}`, entry: `saml:${p.id}`});
+    lines.push({label: p.id, value: `${p.label} · base URL ${p.base_url ?? 'default'} · auto-create ${p.auto_create_users ? 'yes' : 'no'}`, entry: entryKey({kind: 'saml', id: p.id})});
     lines.push({label: '  metadata', value: `${entityId} (${p.metadata.length} bytes of XML)`});
     lines.push({label: '  signing', value: `requests ${p.sign_requests ? 'signed' : 'unsigned'}, metadata ${p.sign_metadata ? 'signed' : 'unsigned'}, assertions ${p.signed_assertion_in_resp ? 'required signed' : 'may be unsigned'}, envelopes ${p.signed_envelopes_in_resp ? 'required signed' : 'may be unsigned'}`});
     if (reveal) lines.push({label: '  metadata XML', value: p.metadata.replace(/\s+/g, ' ')});

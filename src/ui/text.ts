@@ -4,68 +4,119 @@
 // wrapped or cut a second time. Printable ASCII, nearly all of the data, skips it entirely.
 
 import stringWidth from 'string-width';
+import {displaySafe, ESCAPE_CLOSE, ESCAPE_OPEN} from '../common/display-safe.js';
+
+// Every function here takes RAW text and works on its display-safe form (src/common/display-safe.ts):
+// unsafe characters are measured, cut and padded as the visible escapes they will be drawn as, and an
+// escape token is never split. Callers therefore never escape first; the Text component
+// (src/ui/SafeText.tsx) applies the same boundary to whatever reaches Ink.
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-// C0/C1 controls including ESC, TAB, CR, LF; DEL.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_ALL = /[\x00-\x1f\x7f-\x9f]/g;
 
 export const ELLIPSIS = '…';
 
 const segmenter = new Intl.Segmenter();
 
-/** Terminal cells `s` occupies (ANSI escape sequences count 0, as for Ink). */
+function safeWidth(safe: string): number {
+  if (PRINTABLE_ASCII.test(safe)) return safe.length;
+  // Markers are dropped before Ink sees the text; the token between them is printable ASCII.
+  return stringWidth(safe.includes(ESCAPE_OPEN) || safe.includes(ESCAPE_CLOSE) ? safe.replace(/[\ue000\ue001]/g, '') : safe);
+}
+
+/** Terminal cells `s` occupies once made display-safe (ANSI escape sequences of ours count 0, as for Ink). */
 export function displayWidth(s: string): number {
-  return PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s);
+  return PRINTABLE_ASCII.test(s) ? s.length : safeWidth(displaySafe(s));
+}
+
+/** Units that truncation never splits: one escape token, or one grapheme cluster. */
+function* units(safe: string): Generator<string> {
+  let i = 0;
+  while (i < safe.length) {
+    const open = safe.indexOf(ESCAPE_OPEN, i);
+    const end = open === -1 ? safe.length : open;
+    if (end > i) for (const {segment} of segmenter.segment(safe.slice(i, end))) yield segment;
+    if (open === -1) return;
+    const close = safe.indexOf(ESCAPE_CLOSE, open);
+    const stop = close === -1 ? safe.length : close + 1;
+    yield safe.slice(open, stop);
+    i = stop;
+  }
 }
 
 /**
- * `s` cut to at most `width` cells, ending in `…` when something was cut. A wide character that
- * would straddle the limit is dropped whole, so the result may be one cell short: pad it when
- * alignment matters (`fitCell`).
+ * `s` made display-safe and cut to at most `width` cells, ending in `…` when something was cut. A
+ * wide character or an escape token that would straddle the limit is dropped whole, so the result
+ * may be a little short: pad it when alignment matters (`fitCell`).
  */
 export function truncate(s: string, width: number): string {
   const max = Math.floor(width);
   if (max <= 0) return '';
   if (PRINTABLE_ASCII.test(s)) return s.length <= max ? s : `${s.slice(0, max - 1)}${ELLIPSIS}`;
-  if (stringWidth(s) <= max) return s;
+  const safe = displaySafe(s);
+  if (safeWidth(safe) <= max) return safe;
   const room = max - 1; // the ellipsis is one cell
   let out = '';
   let used = 0;
-  for (const {segment} of segmenter.segment(s)) {
-    const w = PRINTABLE_ASCII.test(segment) ? segment.length : stringWidth(segment);
+  for (const unit of units(safe)) {
+    const w = safeWidth(unit);
     if (used + w > room) break;
-    out += segment;
+    out += unit;
     used += w;
   }
   return `${out}${ELLIPSIS}`;
 }
 
-/** `s` followed by spaces up to `width` cells; unchanged when it is already that wide. */
+/** `s` (display-safe) followed by spaces up to `width` cells; not cut when it is wider. */
 export function padEnd(s: string, width: number): string {
-  const gap = Math.floor(width) - displayWidth(s);
-  return gap > 0 ? s + ' '.repeat(gap) : s;
+  const safe = displaySafe(s);
+  const gap = Math.floor(width) - safeWidth(safe);
+  return gap > 0 ? safe + ' '.repeat(gap) : safe;
 }
 
-/** Spaces then `s`, right-aligned in `width` cells; unchanged when it is already that wide. */
+/** Spaces then `s` (display-safe), right-aligned in `width` cells; not cut when it is wider. */
 export function padStart(s: string, width: number): string {
-  const gap = Math.floor(width) - displayWidth(s);
-  return gap > 0 ? ' '.repeat(gap) + s : s;
+  const safe = displaySafe(s);
+  const gap = Math.floor(width) - safeWidth(safe);
+  return gap > 0 ? ' '.repeat(gap) + safe : safe;
 }
 
-/** Exactly `width` cells: truncated with `…` or padded, on the side `align` says. */
+/** Exactly `width` cells: display-safe, truncated with `…` or padded, on the side `align` says. */
 export function fitCell(s: string, width: number, align: 'left' | 'right' = 'left'): string {
   const cut = truncate(s, width);
   return align === 'right' ? padStart(cut, width) : padEnd(cut, width);
 }
 
-/**
- * One safe line of server-supplied text: control characters (newline, tab, ESC…) become spaces.
- * A newline in a device description would otherwise add a row to the frame, and an ESC could
- * inject terminal escape sequences into the admin's terminal.
- */
-export function sanitizeLine(s: string): string {
-  return CONTROL.test(s) ? s.replace(CONTROL_ALL, ' ') : s;
+/** Text broken into lines of at most `width` cells (at spaces where possible), each display-safe. */
+export function wrapLines(s: string, width: number): string[] {
+  const max = Math.max(1, Math.floor(width));
+  const safe = displaySafe(s);
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  let lastSpace = -1; // index in `line` after the last space
+  let usedAtSpace = 0;
+  for (const unit of units(safe)) {
+    const w = safeWidth(unit);
+    if (used + w > max && line !== '') {
+      if (lastSpace > 0 && unit !== ' ') {
+        lines.push(line.slice(0, lastSpace).trimEnd());
+        line = line.slice(lastSpace);
+        used -= usedAtSpace;
+      } else {
+        lines.push(line.trimEnd());
+        line = '';
+        used = 0;
+      }
+      lastSpace = -1;
+      if (unit === ' ' && line === '') continue;
+    }
+    line += unit;
+    used += w;
+    if (unit === ' ') {
+      lastSpace = line.length;
+      usedAtSpace = used;
+    }
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
 }

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {displayWidth, fitCell, padEnd, padStart, sanitizeLine, truncate} from '../../src/ui/text.js';
+import {displayWidth, fitCell, padEnd, padStart, truncate, wrapLines} from '../../src/ui/text.js';
+import {ESCAPE_CLOSE as C, ESCAPE_OPEN as O} from '../../src/common/display-safe.js';
 
 describe('displayWidth', () => {
   it('counts ASCII by length and CJK/emoji as two cells', () => {
@@ -10,7 +11,8 @@ describe('displayWidth', () => {
     expect(displayWidth('📱 phone')).toBe(8);
     expect(displayWidth('e\u0301')).toBe(1); // combining accent
     expect(displayWidth('● ○ · ▲ …')).toBe(9);
-    expect(displayWidth('\x1b[31mred\x1b[39m')).toBe(3);
+    // Raw escape sequences are not ours: they are measured as the visible escapes they are drawn as.
+    expect(displayWidth('\x1b[31mred\x1b[39m')).toBe('\\e[31mred\\e[39m'.length);
   });
 });
 
@@ -54,10 +56,25 @@ describe('padding', () => {
   });
 });
 
-describe('sanitizeLine', () => {
-  it('turns control characters (newline, tab, ESC) into spaces', () => {
-    expect(sanitizeLine('a\nb\tc\x1b[2Jd')).toBe('a b c [2Jd');
-    const plain = 'plain';
-    expect(sanitizeLine(plain)).toBe(plain);
+describe('untrusted text', () => {
+  it('escapes controls before measuring, cutting and padding', () => {
+    expect(truncate('a\nb', 10)).toBe(`a${O}\\n${C}b`);
+    expect(displayWidth('a\nb')).toBe(4);
+    expect(displayWidth(padEnd('a\x1bb', 6))).toBe(6);
+    expect(fitCell('\u202eevil', 8)).toBe(`${O}\\u202e${C}e…`);
+    expect(fitCell('\u202eevil', 6)).toBe('…     ');
+  });
+  it('never splits an escape token: it goes whole or not at all', () => {
+    // "ab" + \u202e (6 cells) does not fit in 7 with the ellipsis: the token is dropped whole.
+    expect(truncate('ab\u202ecdef', 7)).toBe('ab…');
+    expect(truncate('ab\u202ecdef', 9)).toBe(`ab${O}\\u202e${C}…`);
+    // An OSC 52 payload cannot be cut into something a terminal would run.
+    const osc = 'x\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07y';
+    for (let w = 1; w < 40; w++) expect(truncate(osc, w)).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+  });
+  it('wraps long text at spaces within the width, escapes included', () => {
+    expect(wrapLines('one two three four', 9)).toEqual(['one two', 'three', 'four']);
+    expect(wrapLines('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    for (const line of wrapLines('x\ny '.repeat(20), 10)) expect(displayWidth(line)).toBeLessThanOrEqual(10);
   });
 });

@@ -10,7 +10,8 @@
 // from outside; `onTopChange` reports every change in both modes.
 
 import React, {memo, useEffect, useMemo, useState} from 'react';
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
+import {Text} from '../SafeText.js';
 import {computeWindow, type SortSpec} from '../../state/list.js';
 import {padEnd, truncate} from '../text.js';
 import {fitColumns, headerText, rowSegments, type FittedColumn, type TableColumn} from './layout.js';

@@ -1,7 +1,7 @@
 // Pure table layout: which columns fit a width, how wide each is, and the text of header and
 // row lines. No React here so it can be unit-tested and reused (e.g. a plain-text dump).
 
-import {fitCell, padEnd, sanitizeLine, truncate} from '../text.js';
+import {fitCell, padEnd, truncate} from '../text.js';
 
 /** Fixed cells, or a flexible column that starts at `min` and takes a `flex` share of the spare width up to `max`. */
 export type ColumnWidth = number | {min: number; max?: number; flex: number};
@@ -13,7 +13,7 @@ export interface TableColumn<T> {
   priority: number;
   width: ColumnWidth;
   align?: 'left' | 'right';
-  /** The cell text, plain (no ANSI). Control characters are replaced, overlong text ends in `…`. */
+  /** The cell text, plain (no ANSI). Unsafe characters are drawn as visible escapes, overlong text ends in `…`. */
   cell: (row: T) => string;
   /** An Ink colour for the cell (not applied on the selected row, which is drawn inverse). */
   color?: (row: T) => string | undefined;
@@ -130,7 +130,7 @@ export function headerText<T>(fitted: readonly FittedColumn<T>[], sort?: {key: s
   let line = '';
   for (let k = 0; k < fitted.length; k++) {
     const {column, width} = fitted[k]!;
-    let title = sanitizeLine(column.header);
+    let title = column.header;
     if (sort && sort.key === column.key) {
       const marker = sort.desc ? SORT_DESC : SORT_ASC;
       title = `${truncate(title.trimEnd(), width - 1)}${marker}`;
@@ -158,7 +158,7 @@ export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withC
   for (let k = 0; k < fitted.length; k++) {
     const {column, width} = fitted[k]!;
     if (k > 0) plain += ' '.repeat(COLUMN_GAP);
-    const text = fitCell(sanitizeLine(column.cell(row)), width, column.align ?? 'left');
+    const text = fitCell(column.cell(row), width, column.align ?? 'left');
     const color = withColor && column.color ? column.color(row) : undefined;
     if (color === undefined) {
       plain += text;

@@ -1,0 +1,28 @@
+// The only way text reaches Ink: Ink's <Text> with every string child made display-safe
+// (src/common/display-safe.ts). Server text is untrusted; the console's own strings pass through
+// unchanged. Escapes of unsafe characters are drawn underlined in the danger colour, so the admin
+// can tell that the data holds something odd (underline survives NO_COLOR). Lint forbids importing
+// Ink's Text anywhere else (eslint.config.js).
+import React from 'react';
+import {Text as InkText, type TextProps} from 'ink';
+import {displaySafe, isDisplaySafe, safeSegments} from '../common/display-safe.js';
+import {color} from './theme.js';
+
+function safeString(text: string): React.ReactNode {
+  const segments = safeSegments(displaySafe(text));
+  if (segments.length === 1 && !segments[0]!.escape) return segments[0]!.text;
+  return segments.map((seg, i) => (seg.escape
+    ? <InkText key={i} underline color={color('danger')}>{seg.text}</InkText>
+    : seg.text));
+}
+
+function safeChildren(children: React.ReactNode): React.ReactNode {
+  if (typeof children === 'string') return isDisplaySafe(children) && !children.includes('\ue000') ? children : safeString(children);
+  if (typeof children === 'number' || children === null || children === undefined || typeof children === 'boolean') return children;
+  // Children.map keys what it returns, so nested arrays never trip React's key warning.
+  return React.Children.map(children, (child) => (typeof child === 'string' ? safeString(child) : child));
+}
+
+export function Text({children, ...props}: TextProps): React.JSX.Element {
+  return <InkText {...props}>{safeChildren(children)}</InkText>;
+}

@@ -1,0 +1,41 @@
+import {describe, expect, it} from 'vitest';
+import {displaySafe, escapeCodePoint, ESCAPE_CLOSE as C, ESCAPE_OPEN as O, isDisplaySafe, plainSafe, safeSegments} from '../../src/common/display-safe.js';
+
+import {HOSTILE} from '../fixtures/hostile.js';
+
+const RAW_UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+describe('displaySafe', () => {
+  it('passes safe text through unchanged (and is idempotent)', () => {
+    for (const s of ['laptop', '日本語', '📱 phone', 'e\u0301', '👩‍💻 dev', '❤️‍🔥', '']) {
+      expect(displaySafe(s)).toBe(s);
+    }
+    for (const s of ['laptop', '日本語', '📱 phone', '']) expect(isDisplaySafe(s)).toBe(true);
+    for (const [, s] of HOSTILE) expect(displaySafe(displaySafe(s))).toBe(displaySafe(s));
+  });
+
+  it.each(HOSTILE)('%s: every unsafe character becomes a visible escape, nothing is dropped', (_name, s) => {
+    const safe = displaySafe(s);
+    expect(safe).not.toMatch(RAW_UNSAFE);
+    const plain = plainSafe(s);
+    expect(plain.text).not.toMatch(RAW_UNSAFE);
+    expect(plain.escaped).toBeGreaterThan(0);
+    // Every printable character of the input is still there, in order.
+    const printable = [...s].filter((ch) => !RAW_UNSAFE.test(ch)).join('');
+    expect(safeSegments(safe).filter((g) => !g.escape).map((g) => g.text).join('')).toBe(printable);
+  });
+
+  it('names the usual controls and spells out the rest', () => {
+    expect(displaySafe('a\x1bb')).toBe(`a${O}\\e${C}b`);
+    expect(plainSafe('a\nb\tc\x00\x07\x08\r').text).toBe('a\\nb\\tc\\0\\a\\b\\r');
+    expect(escapeCodePoint(0x85)).toBe('\\x85');
+    expect(escapeCodePoint(0x202e)).toBe('\\u202e');
+    expect(escapeCodePoint(0xe0041)).toBe('\\u{e0041}');
+  });
+
+  it('markers a hostile string brings along are harmless: at most styling, never control bytes', () => {
+    const fake = `${O}\\e${C}`;
+    expect(safeSegments(displaySafe(fake))).toEqual([{text: '\\e', escape: true}]);
+    expect(safeSegments(displaySafe(`${C}x${O}`))).toEqual([{text: 'x', escape: false}]);
+  });
+});
