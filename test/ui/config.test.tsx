@@ -156,4 +156,25 @@ describe('configuration panel', () => {
       await close(env);
     }
   });
+
+  it('providers are addressed structurally: with corp and corp:legacy side by side, d and Enter act on the one under the cursor', async () => {
+    const oidc = (id: string, label: string) => ({id, label, scope: 'openid email profile', response_type: 'code', client_id: `${id}-client`,
+      client_secret: 'secret-value', discovery_document_uri: 'https://idp.example/.well-known/openid-configuration', auto_create_users: false});
+    await h.client.updateConfiguration({openid_connect_providers: [oidc('corp', 'Corp'), oidc('corp:legacy', 'Corp legacy')]});
+    try {
+      const ui = await configScreen();
+      // cursor: defaults → security → corp → corp:legacy
+      await press(ui.stdin, KEY.down, KEY.down, KEY.down, KEY.enter);
+      await waitFor(ui.lastFrame, 'OIDC provider corp:legacy');
+      await press(ui.stdin, KEY.esc);
+      await waitFor(ui.lastFrame, 'OpenID Connect providers (2)');
+      await press(ui.stdin, 'd');
+      await waitFor(ui.lastFrame, 'Delete OIDC provider corp:legacy?');
+      await press(ui.stdin, 'y');
+      await waitFor(ui.lastFrame, 'Configuration saved');
+      expect((await h.client.getConfiguration()).data.openid_connect_providers.map((p) => p.id)).toEqual(['corp']);
+    } finally {
+      await h.client.updateConfiguration({openid_connect_providers: []});
+    }
+  });
 });
