@@ -4,9 +4,10 @@ import {render} from 'ink';
 import {FirezoneClient, type RequestEvent} from './api/index.js';
 import {HELP_TEXT, parseCommandLine, UsageError, type ConsoleFlags} from './config/args.js';
 import {
-  ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection,
+  ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection, type Resolution,
 } from './config/profile.js';
 import {DebugLog} from './config/debuglog.js';
+import {isPlainHttpToNetwork} from './config/transport.js';
 import type {EarlyStart} from './early.js';
 import type {FetchedData} from './state/resources.js';
 import {App, type AppSettings} from './ui/App.js';
@@ -24,6 +25,12 @@ interface Session {
   firstData?: Promise<FetchedData>;
 }
 
+/** Closes once: a signal handler and the normal teardown may both ask. */
+function closeOnce(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return () => (closing ??= close());
+}
+
 async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise<Session> {
   // Imported on demand: the sandbox is only part of a run with --demo.
   const {startSandbox} = await import('./sandbox/index.js');
@@ -32,34 +39,37 @@ async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise
     ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {})});
   return {
     client,
-    settings: {label: `demo sandbox ${sandbox.url}`, refreshSeconds: flags.refresh ?? 5, readOnly: flags.readOnly, insecure: false, demo: true},
-    close: async () => {
+    settings: {label: `demo sandbox ${sandbox.url}`, refreshSeconds: flags.refresh ?? 5, readOnly: flags.readOnly, insecure: false,
+      plainHttp: false, demo: true},
+    close: closeOnce(async () => {
       await client.close();
       await sandbox.close();
-    },
+    }),
   };
 }
 
-function connectionSession(connection: Connection, debug: DebugLog | null, early?: EarlyStart | null): Session {
-  if (early) {
-    return {
-      client: early.client, firstData: early.firstData,
-      settings: {label: connection.label, refreshSeconds: connection.refreshSeconds, readOnly: connection.readOnly,
-        insecure: connection.insecure, demo: false},
-      close: () => early.client.close(),
-    };
+function connectionSettings(connection: Connection): AppSettings {
+  return {label: connection.label, refreshSeconds: connection.refreshSeconds, readOnly: connection.readOnly,
+    insecure: connection.insecure, plainHttp: isPlainHttpToNetwork(connection.url), demo: false};
+}
+
+function connectionSession(connection: Connection, debug: DebugLog | null, started?: EarlyStart['started'] | null): Session {
+  if (started) {
+    const {client} = started;
+    return {client, firstData: started.firstData, settings: connectionSettings(connection), close: closeOnce(() => client.close())};
   }
-  const client = new FirezoneClient({
-    baseUrl: connection.url, token: connection.token, timeoutMs: connection.timeoutSeconds * 1000,
-    insecure: connection.insecure, ...(connection.caFile ? {caFile: connection.caFile} : {}),
-    ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {}),
-  });
-  return {
-    client,
-    settings: {label: connection.label, refreshSeconds: connection.refreshSeconds, readOnly: connection.readOnly,
-      insecure: connection.insecure, demo: false},
-    close: () => client.close(),
-  };
+  let client: FirezoneClient;
+  try {
+    client = new FirezoneClient({
+      baseUrl: connection.url, token: connection.token, timeoutMs: connection.timeoutSeconds * 1000,
+      insecure: connection.insecure, ...(connection.caFile ? {caFile: connection.caFile} : {}),
+      ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {}),
+    });
+  } catch (err) {
+    // A bad URL or CA file: a configuration problem, reported in one line.
+    throw new ConfigError((err as Error).message);
+  }
+  return {client, settings: connectionSettings(connection), close: closeOnce(() => client.close())};
 }
 
 let terminalTaken = false;
@@ -83,6 +93,17 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     process.stderr.write(`fz-console: not a terminal (${!process.stdin.isTTY ? 'stdin' : 'stdout'} is not a TTY); run it in an interactive terminal, or see fz-console --help\n`);
     return 2;
   }
+  // Resolved once: early.ts has done it in a terminal (a tokenCommand must not run twice), and
+  // its error, if any, is reported here as if it had happened here.
+  let resolution: Resolution | null = null;
+  if (!flags.demo) {
+    if (early) {
+      if (!early.resolution.ok) throw early.resolution.error;
+      resolution = early.resolution.value;
+    } else {
+      resolution = await resolveConnection(flags, process.env);
+    }
+  }
   configureColor(process.env);
   const debug = flags.debug ? await DebugLog.open(process.env) : null;
 
@@ -90,12 +111,10 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   let firstRunPath: string | null = null;
   if (flags.demo) {
     session = await demoSession(flags, debug);
-  } else if (early) {
-    session = connectionSession(early.connection, debug, early);
-  } else {
-    const resolution = await resolveConnection(flags, process.env);
-    if (resolution.kind === 'connection') session = connectionSession(resolution.connection, debug);
-    else firstRunPath = resolution.configPath;
+  } else if (resolution?.kind === 'connection') {
+    session = connectionSession(resolution.connection, debug, early?.started ?? null);
+  } else if (resolution) {
+    firstRunPath = resolution.configPath;
   }
 
   process.stdout.write(ENTER_ALT_SCREEN);
@@ -142,13 +161,26 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   };
 
   const instance = render(<Root />, {exitOnCtrlC: true, patchConsole: true, incrementalRendering: false, maxFps: 30});
+  let signalCode: number | null = null;
   const onSignal = (signal: NodeJS.Signals, code: number) => {
-    instance.unmount();
-    restoreTerminal();
-    void sessionBox.current?.close().finally(() => process.exit(code));
-    // Do not hang on a stuck socket after a hangup.
-    setTimeout(() => process.exit(code), 1000).unref();
+    if (signalCode !== null) return;
+    signalCode = code;
+    // From here on the only way out is exit(code), quietly: whatever fails while the UI, the
+    // sockets and the demo sandbox go down must not print over the restored terminal, nor
+    // change the status the shell sees.
+    const quietExit = () => process.exit(code);
+    process.on('uncaughtException', quietExit);
+    process.on('unhandledRejection', quietExit);
     debug?.line(`exit on ${signal}`);
+    try {
+      instance.unmount();
+    } catch {
+      // the UI is going away regardless
+    }
+    restoreTerminal();
+    // Do not hang on a stuck socket after a hangup.
+    setTimeout(quietExit, 1000).unref();
+    void Promise.allSettled([sessionBox.current?.close(), debug?.close()]).then(quietExit);
   };
   process.on('SIGTERM', () => onSignal('SIGTERM', 143));
   process.on('SIGHUP', () => onSignal('SIGHUP', 129));
@@ -156,12 +188,17 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
 
   try {
     await instance.waitUntilExit();
+  } catch (err) {
+    if (signalCode === null) throw err;
   } finally {
     restoreTerminal();
-    await sessionBox.current?.close();
-    await debug?.close();
+    // After a signal the handler above owns the teardown and the exit status.
+    if (signalCode === null) {
+      await sessionBox.current?.close();
+      await debug?.close();
+    }
   }
-  return 0;
+  return signalCode ?? 0;
 }
 
 async function saveProfile(name: string, url: string, token: string): Promise<void> {
@@ -202,14 +239,21 @@ export async function main(argv: string[], early: EarlyStart | null = null): Pro
   } catch (err) {
     restoreTerminal();
     if (err instanceof UsageError) {
-      process.stderr.write(`fz-console: ${err.message}\nTry fz-console --help\n`);
+      process.stderr.write(`fz-console: ${oneLineMessage(err.message)}\nTry fz-console --help\n`);
       return 2;
     }
     if (err instanceof ConfigError) {
-      process.stderr.write(`fz-console: ${err.message}\n`);
-      return 1;
+      // Found at start, before anything else ran: like a usage error, the admin has to fix how it was started.
+      process.stderr.write(`fz-console: ${oneLineMessage(err.message)}\n`);
+      return 2;
     }
     process.stderr.write(`fz-console: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
     return 1;
   }
+}
+
+/** Error text for stderr: control characters (from a path, a URL) cannot drive the terminal. */
+function oneLineMessage(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  return message.replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ');
 }

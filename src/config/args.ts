@@ -61,6 +61,8 @@ Precedence: flag > environment > profile. Get a token in the Firezone web UI und
 Settings → Account → API Tokens, or on the server with bin/create-api-token.
 
 Exit status: 0 after quitting, 1 on an error, 2 on a usage error or when not run in a terminal.
+A bad configuration, token file or CA file counts as a usage error (2); after SIGINT, SIGTERM
+or SIGHUP the status is 128 + the signal number (130, 143, 129).
 `;
 
 function parseSeconds(name: string, value: string | undefined, {min, allowZero}: {min: number; allowZero: boolean}): number | undefined {

@@ -1,0 +1,67 @@
+// SIGTERM, SIGHUP and SIGINT end the console quietly: the terminal is restored, nothing is
+// printed, and the shell sees 128 + the signal number. Run many times, against a sandbox
+// process and with --demo (an in-process sandbox, more to tear down), because the failure
+// this guards against (a second close() racing the first, printed as an error, exit 1) came
+// and went with timing.
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {BIN as BUILT, hasBinary, hasTmux, startSandboxProcess, Terminal, type SandboxProcess} from './harness.js';
+
+const enabled = hasTmux() && hasBinary();
+// FZ_E2E_BIN: run against another build (e.g. an older commit's, to see this test fail there).
+const BIN = process.env.FZ_E2E_BIN ?? BUILT;
+let sandbox: SandboxProcess;
+const terminals: Terminal[] = [];
+const STATUS: Record<string, number> = {SIGTERM: 143, SIGHUP: 129, SIGINT: 130};
+
+function terminal(): Terminal {
+  const t = Terminal.start({width: 100, height: 30, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});
+  terminals.push(t);
+  return t;
+}
+
+let run = 0;
+async function exitBySignal(t: Terminal, args: string, signal: NodeJS.Signals): Promise<void> {
+  const n = ++run;
+  t.run(`clear; node ${BIN} ${args}; echo "exit=$? run=${n}"`);
+  await t.waitFor(/1 Devices \d+/);
+  expect(t.altScreen).toBe(true);
+  const pid = t.childPid();
+  expect(pid).not.toBeNull();
+  process.kill(pid!, signal);
+  const screen = await t.waitFor(new RegExp(`exit=\\d+ run=${n}\\n`));
+  const context = `${signal} ${args || '(sandbox process)'} run ${n}; screen:\n${screen}`;
+  expect(screen, context).toContain(`exit=${STATUS[signal]} run=${n}`);
+  // Nothing but the command line, the status line and the prompt.
+  const lines = screen.split('\n').map((l) => l.trimEnd()).filter(Boolean);
+  expect(lines.filter((l) => !l.startsWith('SHELL-READY$') && !l.startsWith('exit=')), context).toEqual([]);
+  expect(screen, context).not.toMatch(/error|fz-console:|\bat /i);
+  expect(t.altScreen, context).toBe(false);
+  expect(t.cursorVisible, context).toBe(true);
+}
+
+describe.skipIf(!enabled)('signals end to end (tmux)', {timeout: 120_000}, () => {
+  beforeAll(async () => {
+    sandbox = await startSandboxProcess(['--seed', 'demo', '--stats-interval', '0']);
+  });
+  afterAll(async () => {
+    for (const t of terminals) t.kill();
+    await sandbox?.stop();
+  });
+
+  // Two terminals side by side keep the file well under a minute on two cores.
+  it('20 exits on SIGTERM and SIGHUP, with a server and with --demo: quiet, 143/129, terminal restored', async () => {
+    const plan: [string, NodeJS.Signals][] = [];
+    for (let i = 0; i < 5; i++) plan.push(['', 'SIGTERM'], ['--demo', 'SIGHUP'], ['--demo', 'SIGTERM'], ['', 'SIGHUP']);
+    const lanes = [terminal(), terminal()];
+    await Promise.all(lanes.map(async (t, lane) => {
+      for (let i = lane; i < plan.length; i += lanes.length) await exitBySignal(t, plan[i]![0], plan[i]![1]);
+    }));
+    expect(run).toBe(20);
+  });
+
+  it('SIGINT sent to the process: quiet, 130', async () => {
+    const t = terminal();
+    await exitBySignal(t, '', 'SIGINT');
+    await exitBySignal(t, '--demo', 'SIGINT');
+  });
+});

@@ -1,0 +1,100 @@
+// Start-up problems, in a real terminal (the connection is resolved only when stdin and stdout
+// are terminals): each is one line on stderr naming the problem, exit status 2, no stack trace,
+// no hang; a profile's tokenCommand runs once; the token never shows.
+import {execFileSync} from 'node:child_process';
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {BIN as BUILT, hasBinary, hasTmux, startSandboxProcess, Terminal, type SandboxProcess} from './harness.js';
+
+const enabled = hasTmux() && hasBinary();
+// FZ_E2E_BIN: run against another build (e.g. an older commit's, to see this test fail there).
+const BIN = process.env.FZ_E2E_BIN ?? BUILT;
+let sandbox: SandboxProcess;
+let term: Terminal;
+let dir: string;
+let config: string;
+let run = 0;
+
+/** Runs the binary in the pane with `env` and `args`; resolves to what it printed and its status. */
+async function start(env: string, args = ''): Promise<{status: number; output: string[]}> {
+  const n = ++run;
+  term.run(`clear; ${env} node ${BIN} ${args}; echo "exit=$? run=${n}"`);
+  const screen = await term.waitFor(new RegExp(`exit=\\d+ run=${n}\\n`), 10_000);
+  const lines = screen.split('\n').map((l) => l.trimEnd()).filter(Boolean);
+  const end = lines.findIndex((l) => l.startsWith('exit='));
+  expect(term.altScreen).toBe(false);
+  return {status: Number(/exit=(\d+)/.exec(lines[end]!)![1]), output: lines.slice(0, end)};
+}
+
+function writeProfile(profile: Record<string, unknown>): void {
+  mkdirSync(join(config, 'fz-console'), {recursive: true, mode: 0o700});
+  const path = join(config, 'fz-console', 'config.json');
+  writeFileSync(path, JSON.stringify({defaultProfile: 'p', profiles: {p: profile}}));
+  chmodSync(path, 0o600);
+}
+
+describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000}, () => {
+  beforeAll(async () => {
+    sandbox = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
+    dir = mkdtempSync(join(tmpdir(), 'fzc-startup-'));
+    config = join(dir, 'config');
+    // A wide pane: each message must fit on one screen line to be checked as one line.
+    term = Terminal.start({width: 250, height: 30, env: {NO_COLOR: '1', HOME: dir, XDG_CONFIG_HOME: config}});
+  });
+  afterAll(async () => {
+    term?.kill();
+    await sandbox?.stop();
+  });
+
+  const connect = () => `FZ_URL=${sandbox.url} FZ_API_TOKEN=${sandbox.adminToken}`;
+
+  it('--ca-file that is missing, a directory, or holds no certificate', async () => {
+    let r = await start(connect(), `--ca-file ${join(dir, 'missing.pem')}`);
+    expect(r).toEqual({status: 2, output: [`fz-console: Cannot read CA file ${join(dir, 'missing.pem')}: ENOENT`]});
+    r = await start(connect(), `--ca-file ${dir}`);
+    expect(r).toEqual({status: 2, output: [`fz-console: CA file ${dir} is a directory, not a regular file`]});
+    const notPem = join(dir, 'not.pem');
+    writeFileSync(notPem, 'this is not a certificate\n');
+    r = await start(connect(), `--ca-file ${notPem}`);
+    expect(r).toEqual({status: 2, output: [`fz-console: CA file ${notPem} contains no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`]});
+  });
+
+  it('FZ_API_TOKEN_FILE that is a directory or a FIFO (no hang)', async () => {
+    const tokenDir = join(dir, 'tokendir');
+    mkdirSync(tokenDir, {mode: 0o700});
+    let r = await start(`FZ_URL=${sandbox.url} FZ_API_TOKEN_FILE=${tokenDir}`);
+    expect(r).toEqual({status: 2, output: [`fz-console: Token file ${tokenDir} is a directory, not a regular file`]});
+    const fifo = join(dir, 'tokenfifo');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    r = await start(`FZ_URL=${sandbox.url} FZ_API_TOKEN_FILE=${fifo}`);
+    expect(r).toEqual({status: 2, output: [`fz-console: Token file ${fifo} is a named pipe (FIFO), not a regular file`]});
+  });
+
+  it('a token with a line break or a character outside Latin-1 is named at start, never shown', async () => {
+    let r = await start(`FZ_URL=${sandbox.url} FZ_API_TOKEN=$'secret-part-one\\nsecret-part-two'`);
+    expect(r).toEqual({status: 2, output: ['fz-console: The API token from FZ_API_TOKEN contains a line break; a token is one line']});
+    r = await start(`FZ_URL=${sandbox.url} FZ_API_TOKEN='secret-€-token'`);
+    expect(r).toEqual({status: 2, output: ['fz-console: The API token from FZ_API_TOKEN contains a character that cannot be sent in an HTTP header']});
+  });
+
+  it("a profile's failing tokenCommand runs once and is reported once", async () => {
+    const counter = join(dir, 'count-fail');
+    writeProfile({url: sandbox.url, tokenCommand: `echo ran >> ${counter}; exit 1`});
+    const r = await start('');
+    expect(r).toEqual({status: 2, output: ['fz-console: tokenCommand exited with status 1']});
+    expect(readFileSync(counter, 'utf8')).toBe('ran\n');
+  });
+
+  it("a profile's working tokenCommand runs once", async () => {
+    const counter = join(dir, 'count-ok');
+    writeProfile({url: sandbox.url, tokenCommand: `echo ran >> ${counter}; echo ${sandbox.adminToken}`});
+    const n = ++run;
+    term.run(`clear; node ${BIN}; echo "exit=$? run=${n}"`);
+    await term.waitFor(/1 Devices \d+/);
+    term.keys('q');
+    await term.waitFor(`exit=0 run=${n}`);
+    expect(readFileSync(counter, 'utf8')).toBe('ran\n');
+  });
+});
