@@ -1,6 +1,16 @@
 // The executable's entry. It answers --version and --help, and starts the sandbox, without
 // loading React, Ink or the API client: each part is a separate chunk loaded on demand.
+import * as nodeModule from 'node:module';
 import {HELP_TEXT} from './config/args.js';
+
+// Node ≥ 22.1 can keep the compiled bytecode of the chunks loaded below (React, Ink: most of
+// the start time) in its cache directory (under the OS temp dir unless NODE_COMPILE_CACHE says
+// otherwise; NODE_DISABLE_COMPILE_CACHE turns it off). Older Node has no such function.
+try {
+  (nodeModule as {enableCompileCache?: () => unknown}).enableCompileCache?.();
+} catch {
+  // a cache that cannot be written only costs speed
+}
 
 const argv = process.argv.slice(2);
 const first = argv[0];
@@ -19,6 +29,8 @@ async function run(): Promise<number> {
     await runSandboxCli(argv.slice(1));
     return 0;
   }
+  // In a terminal, the connection is resolved here, once (a profile's tokenCommand runs once),
+  // and handed to main() with its error if it failed.
   const {startEarly} = await import('./early.js');
   const early = await startEarly(argv);
   const {main} = await import('./cli.js');
