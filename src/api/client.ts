@@ -82,6 +82,9 @@ export class FirezoneClient {
 
   constructor(options: ClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    // Refused here, in words, rather than by undici on every request as "invalid authorization header".
+    if (/[\r\n]/.test(options.token)) throw new Error('The API token contains a line break; a token is one line');
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(options.token)) throw new Error('The API token contains a character that cannot be sent in an HTTP header');
     this.token = options.token;
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.onRequest = options.onRequest;

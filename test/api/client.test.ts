@@ -84,6 +84,17 @@ describe('base URL', () => {
   });
 });
 
+describe('token', () => {
+  it.each([
+    ['abc\ndef', 'The API token contains a line break; a token is one line'],
+    ['abc\rdef', 'The API token contains a line break; a token is one line'],
+    ['tok€n', 'The API token contains a character that cannot be sent in an HTTP header'],
+    ['tok\u0007en', 'The API token contains a character that cannot be sent in an HTTP header'],
+  ])('%j is refused when the client is made, without quoting it', (token, message) => {
+    expect(() => new FirezoneClient({baseUrl: sandbox.url, token})).toThrow(new Error(message));
+  });
+});
+
 describe('routes', () => {
   it('users: list, create (Location), get by id and by email (any case), update, delete', async () => {
     const created = await admin.createUser({email: 'ann@example.com', role: 'admin', password: 'correct horse battery', password_confirmation: 'correct horse battery'});
