@@ -6,8 +6,11 @@
 // UI produced must see no difference, quirks included (blank lines where a value is empty, an
 // unbracketed IPv6 endpoint getting `:51820` glued on). The quirks that yield a config a
 // client may not accept are reported separately by configWarnings() instead of being "fixed".
+//
+// Every server value is checked for its kind first (validate.ts): a value that is not refuses
+// the config with a ClientConfigError, so nothing the server sends can add a line to it.
 import {isIP, isIPv6} from 'node:net';
-import {isValidKey} from './keys.js';
+import {validateClientConfigDevice, validatePrivateKey} from './validate.js';
 
 /**
  * The device fields the template reads. Names and types match the `/v0` device JSON, so the
@@ -134,7 +137,9 @@ function resolveEndpoint(endpoint: string, port: number, fromDefault: boolean): 
     }
   }
   if (stringEndpointHasPort(endpoint)) return {text: endpoint, ambiguous: false};
-  return {text: `${endpoint}:${port}`, ambiguous: endpoint.includes(':')};
+  // `[v6]` without a port is completed into a well-formed `[v6]:port`; only an unbracketed
+  // address with colons ends up ambiguous.
+  return {text: `${endpoint}:${port}`, ambiguous: endpoint.includes(':') && !endpoint.trim().startsWith('[')};
 }
 
 /**
@@ -151,15 +156,17 @@ function address(device: ClientConfigDevice): string {
 
 /**
  * The client config for a device, byte-for-byte what Firezone 0.7.36's web UI offers for
- * download after "Generate Configuration" (ends with a newline). Throws if the private key
- * is not a WireGuard key or the port is out of range: a config with a broken key would fail
- * only later, on the user's machine.
+ * download after "Generate Configuration" (ends with a newline).
+ *
+ * Throws ClientConfigError, before rendering anything, when the private key is not a
+ * WireGuard key (a config with a broken key would fail only later, on the user's machine) or
+ * a server value is not of its kind (validateClientConfigDevice); RangeError when
+ * `wireguardPort` is out of range.
  */
 export function renderClientConfig(device: ClientConfigDevice, opts: RenderOptions): string {
-  if (!isValidKey(opts.privateKey)) {
-    throw new Error('renderClientConfig: privateKey is not a WireGuard key (44 characters of base64 encoding 32 bytes)');
-  }
+  validatePrivateKey(opts.privateKey);
   const port = checkPort(opts.wireguardPort ?? DEFAULT_WIREGUARD_PORT);
+  validateClientConfigDevice(device);
   const line = (key: string, value: string | number | readonly string[] | null, text: () => string) =>
     fieldEmpty(value) ? '' : `${key} = ${text()}`;
 
@@ -189,9 +196,13 @@ export function renderClientConfig(device: ClientConfigDevice, opts: RenderOptio
  * Human-readable problems with the config renderClientConfig() produces for this device —
  * the cases where mirroring 0.7.36 byte-for-byte yields a config a client will reject, misread
  * or cannot use. Empty when the config is fine. Shown next to the config, never instead of it.
+ *
+ * Throws like renderClientConfig() (ClientConfigError for a value that is not of its kind),
+ * so a warning never quotes an unchecked server value; call it after renderClientConfig().
  */
 export function configWarnings(device: ClientConfigDevice, opts: {wireguardPort?: number} = {}): string[] {
   const port = checkPort(opts.wireguardPort ?? DEFAULT_WIREGUARD_PORT);
+  validateClientConfigDevice(device);
   const warnings: string[] = [];
 
   if (device.ipv4 === null && device.ipv6 === null) {
@@ -199,6 +210,9 @@ export function configWarnings(device: ClientConfigDevice, opts: {wireguardPort?
   }
   if (fieldEmpty(device.server_public_key)) {
     warnings.push('The server public key is unknown (server_public_key is empty); the config has an empty PublicKey line, as Firezone 0.7.36 would render it, and cannot connect');
+  }
+  if (device.preshared_key === '') {
+    warnings.push('The preshared key is empty (preshared_key is ""); the config has an empty PresharedKey line, as Firezone 0.7.36 would render it, which WireGuard rejects');
   }
   if (fieldEmpty(device.allowed_ips)) {
     warnings.push('AllowedIPs is empty, so the config has no AllowedIPs line and the client routes no traffic through the tunnel');

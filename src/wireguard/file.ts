@@ -104,10 +104,12 @@ export async function writeConfigFile(path: string, text: string, opts: {overwri
  * character outside `A–Z a–z 0–9 _ = + . -` replaced by `_`. That set is what wg-quick allows
  * in the interface name it derives from the file name, and it is safe on every file system
  * and in a shell. A leading dot (hidden file) is replaced too, and the name is capped so the
- * file name stays within 255 bytes.
+ * file name stays within 255 bytes. No name (null) gives `./device.conf`.
  */
-export function defaultConfigFileName(deviceName: string): string {
-  let name = deviceName.trim().replace(/[^A-Za-z0-9_=+.-]/gu, '_').replace(/^\./, '_');
+export function defaultConfigFileName(deviceName: string | null | undefined): string {
+  // The name comes from the server: the allow-list below is also what keeps control
+  // characters, path separators and terminal sequences out of the prompt and the file system.
+  let name = (typeof deviceName === 'string' ? deviceName : '').trim().replace(/[^A-Za-z0-9_=+.-]/gu, '_').replace(/^\./, '_');
   if (name === '') name = 'device';
   return `./${name.slice(0, 250)}.conf`;
 }

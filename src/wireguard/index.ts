@@ -4,6 +4,7 @@ export {generateKeyPair, generatePresharedKey, InvalidKeyError, isValidKey, KEY_
 export type {KeyPair} from './keys.js';
 export {configWarnings, DEFAULT_WIREGUARD_PORT, renderClientConfig} from './config.js';
 export type {ClientConfigDevice, RenderOptions} from './config.js';
+export {ClientConfigError, KEEPALIVE_MAX, KEEPALIVE_MIN, MTU_MAX, MTU_MIN, validateClientConfigDevice} from './validate.js';
 export {DEFAULT_QUIET_ZONE, ECC_ORDER, qrTextSize, renderQr} from './qr.js';
 export type {QrEcc, QrOptions, QrPolarity, QrRendered, QrResult, QrTooLarge} from './qr.js';
 export {OSC52_DEFAULT_LIMIT, osc52Copy, osc52Mode} from './osc52.js';

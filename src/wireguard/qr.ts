@@ -132,6 +132,16 @@ function draw(symbol: EncodedSymbol, quietZone: number, polarity: QrPolarity): s
   return lines;
 }
 
+// C0 controls but LF, DEL and C1 controls, format characters (bidi overrides, zero-width),
+// the Unicode line and paragraph separators, and lone surrogates.
+function hasUnsafeCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit !== 0x0a && (unit < 0x20 || (unit >= 0x7f && unit <= 0x9f))) return true;
+  }
+  return /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u.test(text);
+}
+
 function fits(size: {rows: number; cols: number}, opts: QrOptions): boolean {
   return (opts.maxRows === undefined || size.rows <= opts.maxRows) && (opts.maxCols === undefined || size.cols <= opts.maxCols);
 }
@@ -142,6 +152,9 @@ function fits(size: {rows: number; cols: number}, opts: QrOptions): boolean {
  */
 export function renderQr(text: string, opts: QrOptions = {}): QrResult {
   if (text.length === 0) throw new Error('renderQr: nothing to encode');
+  // The text is a client config (validated printable ASCII lines): anything else that a
+  // scanner's config parser could read as a line break or a hidden character is refused.
+  if (hasUnsafeCharacter(text)) throw new RangeError('renderQr: the text contains control or invisible characters other than line feeds');
   const quietZone = opts.quietZone ?? DEFAULT_QUIET_ZONE;
   if (!Number.isInteger(quietZone) || quietZone < 0) throw new RangeError(`renderQr: quietZone must be a whole number ≥ 0, got ${quietZone}`);
   const polarity = opts.polarity ?? 'dark-terminal';

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import type {Device} from '../../src/api/index.js';
 import {configWarnings, renderClientConfig, type ClientConfigDevice} from '../../src/wireguard/config.js';
+import {ClientConfigError} from '../../src/wireguard/validate.js';
 import {generateKeyPair, generatePresharedKey} from '../../src/wireguard/keys.js';
 import {device as apiDevice} from '../fixtures/data.js';
 
@@ -89,6 +90,7 @@ describe('renderClientConfig', () => {
     expect(configWarnings(typical({server_public_key: null}))[0]).toMatch(/empty PublicKey line/);
     // psk_config/1 tests truthiness, so only null drops the line; a blank PSK prints as is.
     expect(lineOf(renderClientConfig(typical({preshared_key: ''}), {privateKey: PRIVATE}), L.psk)).toBe('PresharedKey = ');
+    expect(configWarnings(typical({preshared_key: ''}))).toEqual([expect.stringMatching(/empty PresharedKey line/)]);
   });
 
   describe('endpoint port completion (0.7.36 maybe_add_port)', () => {
@@ -106,6 +108,7 @@ describe('renderClientConfig', () => {
     });
     it('[v6] without a port gets one', () => {
       expect(endpointLine({endpoint: '[2001:db8::1]'})).toBe('Endpoint = [2001:db8::1]:51820');
+      expect(configWarnings(typical({endpoint: '[2001:db8::1]'}))).toEqual([]);
     });
     it('a bare hostname gets :51820, hostname:port is kept', () => {
       expect(endpointLine({endpoint: 'vpn.example.com'})).toBe('Endpoint = vpn.example.com:51820');
@@ -125,9 +128,9 @@ describe('renderClientConfig', () => {
       expect(endpointLine({endpoint: 'fd00::1', use_default_endpoint: true})).toBe('Endpoint = [fd00::1]:51820');
       expect(configWarnings(typical({endpoint: 'fd00::1', use_default_endpoint: true}))).toEqual([]);
     });
-    it('other multi-colon strings get the port appended and a warning', () => {
-      expect(endpointLine({endpoint: 'a:b:c'})).toBe('Endpoint = a:b:c:51820');
-      expect(configWarnings(typical({endpoint: 'a:b:c'}))[0]).toMatch(/more than one ":"/);
+    it('other multi-colon strings are not endpoints and refuse the config (and the warnings)', () => {
+      expect(() => endpointLine({endpoint: 'a:b:c'})).toThrow(ClientConfigError);
+      expect(() => configWarnings(typical({endpoint: 'a:b:c'}))).toThrow(/Endpoint endpoint .*: "a:b:c"$/);
     });
     it('an empty endpoint gives a blank line and a warning', () => {
       expect(endpointLine({endpoint: null})).toBe('');
@@ -144,6 +147,7 @@ describe('renderClientConfig', () => {
 
   it('refuses a private key that is not a WireGuard key and an out-of-range port', () => {
     expect(() => renderClientConfig(typical(), {privateKey: 'REPLACE_ME'})).toThrow(/not a WireGuard key/);
+    expect(() => renderClientConfig(typical(), {privateKey: 'REPLACE_ME'})).toThrow(ClientConfigError);
     expect(() => renderClientConfig(typical(), {privateKey: PRIVATE, wireguardPort: 0})).toThrow(RangeError);
     expect(() => renderClientConfig(typical(), {privateKey: PRIVATE, wireguardPort: 65536})).toThrow(/1 to 65535/);
   });
