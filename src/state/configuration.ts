@@ -206,7 +206,7 @@ export function samlSpecs(): FieldSpec[] {
     {key: 'label', label: 'Label', kind: 'text', help: 'Sign in button text.', validate: (v) => validateRequired(String(v))},
     {key: 'base_url', label: 'Base URL', kind: 'text', placeholder: 'blank: <EXTERNAL_URL>/auth/saml',
       help: "Base URL for the ACS URL; in most cases this shouldn't be changed.", validate: (v) => validateRedirectUri(String(v), {required: false})},
-    {key: 'metadata', label: 'Metadata XML', kind: 'text', help: 'IdP metadata XML (paste it on one line; newlines become spaces).',
+    {key: 'metadata', label: 'Metadata XML', kind: 'text', multiline: true, help: 'IdP metadata XML: paste it as it is (its lines are kept).',
       validate: (v) => validateRequired(String(v))},
     {key: 'sign_requests', label: 'Sign requests', kind: 'toggle'},
     {key: 'sign_metadata', label: 'Sign metadata', kind: 'toggle'},

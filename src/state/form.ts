@@ -19,6 +19,8 @@ export interface FieldSpec {
   kind: 'text' | 'secret' | 'toggle' | 'choice' | 'picker';
   choices?: readonly Choice[];
   placeholder?: string;
+  /** Text that keeps its line breaks (SAML metadata XML); every other text field is one line. */
+  multiline?: boolean;
   /** Help under the field; may depend on the other values (e.g. "Default: 1280"). */
   help?: string | ((values: Values) => string);
   /** A reason string disables the field and is shown instead of its input. */
@@ -92,7 +94,7 @@ export function setValue(form: FormState, key: string, value: FieldValue): FormS
 export function editFocused(form: FormState, name: string, input: string): FormState | null {
   const spec = focusedSpec(form);
   if (!spec || (spec.kind !== 'text' && spec.kind !== 'secret') || isDisabled(spec, form.values) !== null) return null;
-  const next = editText({value: String(form.values[spec.key] ?? ''), cursor: form.cursor}, name, input);
+  const next = editText({value: String(form.values[spec.key] ?? ''), cursor: form.cursor}, name, input, {multiline: spec.multiline === true});
   if (!next) return null;
   return {...setValue(form, spec.key, next.value), cursor: next.cursor};
 }

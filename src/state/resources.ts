@@ -29,9 +29,18 @@ export interface DeviceRow {
   readonly txRate: number | null;
 }
 
+/** A user with the counts the Users list shows; built once per poll. */
+export interface UserRow {
+  readonly user: User;
+  readonly devices: number;
+  readonly rules: number;
+}
+
 export interface Snapshot {
   devices: readonly DeviceRow[];
   users: readonly User[];
+  userRows: readonly UserRow[];
+  /** In the order Firezone's nftables layout applies them (`sortRulesByPrecedence`). */
   rules: readonly Rule[];
   configuration: Configuration | null;
   usersById: ReadonlyMap<string, User>;
@@ -147,19 +156,36 @@ export interface FetchedData {
   issues: readonly SchemaIssue[];
 }
 
+/** User rows of a new poll; a user whose object and counts did not change keeps its row object. */
+function deriveUserRows(users: readonly User[], devices: ReadonlyMap<string, number>, rules: ReadonlyMap<string, number>,
+  previous: readonly UserRow[] | null): UserRow[] {
+  const before = new Map<User, UserRow>();
+  if (previous) for (const row of previous) before.set(row.user, row);
+  return users.map((user) => {
+    const d = devices.get(user.id) ?? 0;
+    const r = rules.get(user.id) ?? 0;
+    const old = before.get(user);
+    return old && old.devices === d && old.rules === r ? old : {user, devices: d, rules: r};
+  });
+}
+
 export function buildSnapshot(data: FetchedData, previous: Snapshot | null, fetchedAt: number): Snapshot {
   const usersById = new Map(data.users.map((u) => [u.id, u]));
   const previousRows = new Map<string, DeviceRow>();
   if (previous) for (const row of previous.devices) previousRows.set(row.id, row);
   const devices = deriveDeviceRows(data.devices, usersById, previousRows);
+  const deviceCountByUser = countBy(data.devices, (d) => d.user_id);
+  const ruleCountByUser = countBy(data.rules, (r) => r.user_id);
+  const emailOf = (id: string) => usersById.get(id)?.email ?? id;
   return {
     devices,
     users: data.users,
-    rules: data.rules,
+    userRows: deriveUserRows(data.users, deviceCountByUser, ruleCountByUser, previous?.userRows ?? null),
+    rules: sortRulesByPrecedence(data.rules, emailOf),
     configuration: data.configuration,
     usersById,
-    deviceCountByUser: countBy(data.devices, (d) => d.user_id),
-    ruleCountByUser: countBy(data.rules, (r) => r.user_id),
+    deviceCountByUser,
+    ruleCountByUser,
     fetchedAt,
     issues: data.issues,
   };
@@ -214,7 +240,7 @@ export function explainRank(rule: Pick<Rule, 'user_id' | 'action' | 'port_type'>
 
 export function sortRulesByPrecedence(rules: readonly Rule[], emailOf: (id: string) => string): Rule[] {
   return [...rules].sort((a, b) => ruleRank(a) - ruleRank(b)
-    || (a.user_id === null ? 0 : emailOf(a.user_id).localeCompare(emailOf(b.user_id ?? '')))
+    || (a.user_id === null || b.user_id === null ? 0 : emailOf(a.user_id).localeCompare(emailOf(b.user_id)))
     || a.destination.localeCompare(b.destination)
     || a.inserted_at.localeCompare(b.inserted_at));
 }

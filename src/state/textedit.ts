@@ -18,7 +18,7 @@ export function isPrintable(input: string): boolean {
 }
 
 /** Applies one key (normalised name + raw input) to the text; returns null if the key is not an edit. */
-export function editText(state: TextEdit, name: string, input: string): TextEdit | null {
+export function editText(state: TextEdit, name: string, input: string, opts: {multiline?: boolean} = {}): TextEdit | null {
   const chars = [...state.value];
   const cursor = Math.max(0, Math.min(state.cursor, chars.length));
   switch (name) {
@@ -52,7 +52,8 @@ export function editText(state: TextEdit, name: string, input: string): TextEdit
   }
   // Printable text, possibly several characters at once (paste); control bytes never enter a field.
   if (name.startsWith('ctrl+') || !isPrintable(input)) return null;
-  const insert = [...input.replace(/[\r\n\t]+/g, ' ')];
+  // A paste into a one-line field becomes one line; a multi-line field (SAML metadata) keeps its lines.
+  const insert = [...(opts.multiline ? input.replace(/\r\n?/g, '\n').replace(/\t/g, ' ') : input.replace(/[\r\n\t]+/g, ' '))];
   chars.splice(cursor, 0, ...insert);
   return {value: chars.join(''), cursor: cursor + insert.length};
 }

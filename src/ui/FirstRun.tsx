@@ -7,7 +7,7 @@
 import React, {useReducer, useRef} from 'react';
 import {Box, useApp, useInput} from 'ink';
 import {editText} from '../state/textedit.js';
-import {keyName, splitChunk} from './keymap.js';
+import {keyName, splitChunk} from './keys.js';
 import {Text} from './SafeText.js';
 import {TextField} from './TextField.js';
 import {color} from './theme.js';

@@ -4,12 +4,7 @@ import {Text} from './SafeText.js';
 import {color} from './theme.js';
 import {displayWidth, truncate} from './text.js';
 
-export type Tone = 'info' | 'ok' | 'error' | 'warning';
-
-export interface StatusMessage {
-  text: string;
-  tone: Tone;
-}
+import type {StatusMessage} from '../state/console.js';
 
 const TONE_COLOR = {info: undefined, ok: 'ok', error: 'danger', warning: 'warning'} as const;
 

@@ -40,6 +40,7 @@ export class OutputGuard {
     let i = 0;
     const n = chunk.length;
     // Fast path: no escape, no control other than \n and \r, no C1.
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     if (this.inString === null && !/[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(chunk)) return chunk;
     while (i < n) {
       if (this.inString !== null) {

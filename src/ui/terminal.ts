@@ -15,18 +15,13 @@ export interface TerminalSize {
 
 export function useTerminalSize(): TerminalSize {
   const {stdout} = useStdout();
-  const read = (): TerminalSize => ({
-    columns: stdout.columns || FALLBACK.columns,
-    rows: stdout.rows || FALLBACK.rows,
-  });
-  const [size, setSize] = useState(read);
+  const [size, setSize] = useState<TerminalSize>(() => ({columns: stdout.columns || FALLBACK.columns, rows: stdout.rows || FALLBACK.rows}));
   useEffect(() => {
-    const onResize = () => setSize(read());
+    const onResize = () => setSize({columns: stdout.columns || FALLBACK.columns, rows: stdout.rows || FALLBACK.rows});
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);
     };
-    // `read` closes over stdout only, which is the dependency.
   }, [stdout]);
   return size;
 }

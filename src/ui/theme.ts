@@ -1,7 +1,9 @@
 // Colours in one place so NO_COLOR can turn them all off (chalk, under Ink, does not read
 // NO_COLOR). Bold, dim and inverse are not colour and stay on.
 
-export type ColorName = 'online' | 'idle' | 'never' | 'accent' | 'danger' | 'warning' | 'ok' | 'muted' | 'badge';
+import type {Tone} from '../state/console.js';
+
+export type ColorName = Tone;
 
 const PALETTE: Record<ColorName, string> = {
   online: 'green',

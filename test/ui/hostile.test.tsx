@@ -34,6 +34,7 @@ function publicKey(): string {
   return Buffer.from(key.export({format: 'jwk'}).x!, 'base64url').toString('base64');
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- sandbox JSON; the assertions check its shape
 async function admin(method: string, path: string, body?: unknown): Promise<{status: number; json: any}> {
   const res = await fetch(`${sandbox.url}${path}`, {method,
     headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
@@ -139,6 +140,7 @@ describe('hostile server text never drives the terminal', {timeout: 60_000}, () 
     frame = await waitFor(ui.lastFrame, /Copied email with \d+ control characters? shown as escapes/);
     expect(clipboard.length).toBe(2);
     for (const seq of clipboard) {
+      // eslint-disable-next-line no-control-regex -- the OSC 52 framing
       const payload = /\x1b\]52;c;([A-Za-z0-9+/=]*)\x07/.exec(seq)?.[1];
       expect(payload).toBeDefined();
       expect(Buffer.from(payload!, 'base64').toString('utf8')).not.toMatch(/[\p{Cc}\p{Cf}]/u);

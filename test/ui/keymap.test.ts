@@ -1,7 +1,8 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import type {Key} from 'ink';
-import {actionFor, BINDINGS, keyName, keymapMarkdown} from '../../src/ui/keymap.js';
+import {actionFor, BINDINGS, keymapMarkdown} from '../../src/state/keymap.js';
+import {keyName} from '../../src/ui/keys.js';
 
 const README = new URL('../../README.md', import.meta.url);
 const START = /<!-- keymap:start[^>]*-->\n/;
@@ -54,7 +55,7 @@ describe('keymap', () => {
 
 describe('splitChunk', () => {
   it('splits control characters out of a chunk and keeps printable runs together', async () => {
-    const {splitChunk} = await import('../../src/ui/keymap.js');
+    const {splitChunk} = await import('../../src/ui/keys.js');
     expect(splitChunk('\t\tab\x13\x7f\r')).toEqual([
       {input: '\t', name: 'tab'}, {input: '\t', name: 'tab'}, {input: 'ab', name: 'ab'}, {input: 's', name: 'ctrl+s'},
       {input: '\x7f', name: 'backspace'}, {input: '\r', name: 'enter'},

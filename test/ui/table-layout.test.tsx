@@ -68,7 +68,7 @@ describe('fitColumns', () => {
 });
 
 describe('line text', () => {
-  const columns = [col('name', 1, 8), col('rx', 1, 6, {align: 'right'}), col('owner', 2, 5, {color: () => 'green'})];
+  const columns = [col('name', 1, 8), col('rx', 1, 6, {align: 'right'}), col('owner', 2, 5, {tone: () => 'ok'})];
   const fitted = fitColumns(columns, 40);
   const row: Row = {name: 'a-very-long-name', owner: 'ann', ip: '', rx: '1.0 K'};
 
@@ -82,8 +82,8 @@ describe('line text', () => {
     expect(rowSegments(row, fitted, false)).toEqual([{text: 'a-very-…  1.0 K ann'}]);
   });
 
-  it('replaces control characters so a row stays one line', () => {
-    expect(rowText({...row, name: 'x\ny'}, fitted, 0)).toMatch(/^x y {6}/);
+  it('shows control characters as escapes so a row stays one line', () => {
+    expect(rowText({...row, name: 'x\ny'}, fitted, 0)).toMatch(/^x\uE000\\n\uE001y {5}/);
   });
 
   it('marks the sorted column, even when its title is cut', () => {

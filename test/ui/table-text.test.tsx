@@ -70,6 +70,7 @@ describe('untrusted text', () => {
     expect(truncate('ab\u202ecdef', 9)).toBe(`ab${O}\\u202e${C}…`);
     // An OSC 52 payload cannot be cut into something a terminal would run.
     const osc = 'x\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07y';
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     for (let w = 1; w < 40; w++) expect(truncate(osc, w)).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
   });
   it('wraps long text at spaces within the width, escapes included', () => {

@@ -35,7 +35,7 @@ interface Dev {
 const INVERSE = '\x1b[7m';
 
 const columns: Array<TableColumn<Dev> & ColumnSpec<Dev>> = [
-  {key: 'state', header: ' ', priority: 1, width: 1, cell: (d) => (d.rx > 0 ? '●' : '·'), color: (d) => (d.rx > 0 ? 'green' : undefined)},
+  {key: 'state', header: ' ', priority: 1, width: 1, cell: (d) => (d.rx > 0 ? '●' : '·'), tone: (d) => (d.rx > 0 ? 'online' : undefined)},
   {key: 'name', header: 'NAME', priority: 1, width: {min: 12, max: 32, flex: 2}, cell: (d) => d.name, sortValue: (d) => d.name, searchText: (d) => d.name},
   {key: 'owner', header: 'OWNER', priority: 2, width: {min: 14, max: 34, flex: 2}, cell: (d) => d.owner, sortValue: (d) => d.owner, searchText: (d) => d.owner},
   {key: 'ip', header: 'IPV4', priority: 3, width: 15, cell: (d) => d.ip},
@@ -179,7 +179,7 @@ describe('Table', () => {
       const ui = render(<Table rows={rows} columns={columns} getId={getId} selectedId="id-4" width={100} height={height} />);
       const frame = plainLines(ui.lastFrame());
       expect(frame.length).toBeLessThanOrEqual(height);
-      if (height >= 2) expect(selectedLine(ui.lastFrame())).toContain('multi line');
+      if (height >= 2) expect(selectedLine(ui.lastFrame())).toContain('multi\\nline\\r');
       cleanup();
     }
   });

@@ -90,7 +90,7 @@ function TableImpl<T>({
     [fitted, sortKey, sortDesc],
   );
   // A new cache whenever the layout changes; rows are then rebuilt lazily, only when visible.
-  const rowCache = useMemo(() => new WeakMap<object, CachedRow>(), [fitted]);
+  const rowCache = useMemo(() => ({fitted, rows: new WeakMap<object, CachedRow>()}), [fitted]);
   const selectedIndex = useMemo(
     () => (selectedId === null ? -1 : indexOf ? indexOf(selectedId) : findIndex(rows, getId, selectedId)),
     [rows, getId, selectedId, indexOf],
@@ -118,10 +118,10 @@ function TableImpl<T>({
     const end = Math.min(rows.length, top + bodyRows);
     for (let i = top; i < end; i++) {
       const row = rows[i]!;
-      let cached = typeof row === 'object' && row !== null ? rowCache.get(row) : undefined;
+      let cached = typeof row === 'object' && row !== null ? rowCache.rows.get(row) : undefined;
       if (!cached) {
-        cached = buildRow(row, getId(row), fitted);
-        if (typeof row === 'object' && row !== null) rowCache.set(row, cached);
+        cached = buildRow(row, getId(row), rowCache.fitted);
+        if (typeof row === 'object' && row !== null) rowCache.rows.set(row, cached);
       }
       lines.push(i === selectedIndex
         // Full-width inverse bar, no cell colours: a coloured cell in inverse becomes a coloured block.

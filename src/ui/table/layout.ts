@@ -1,7 +1,9 @@
 // Pure table layout: which columns fit a width, how wide each is, and the text of header and
 // row lines. No React here so it can be unit-tested and reused (e.g. a plain-text dump).
 
+import type {Tone} from '../../state/console.js';
 import {fitCell, padEnd, truncate} from '../text.js';
+import {color as colorOf} from '../theme.js';
 
 /** Fixed cells, or a flexible column that starts at `min` and takes a `flex` share of the spare width up to `max`. */
 export type ColumnWidth = number | {min: number; max?: number; flex: number};
@@ -15,8 +17,8 @@ export interface TableColumn<T> {
   align?: 'left' | 'right';
   /** The cell text, plain (no ANSI). Unsafe characters are drawn as visible escapes, overlong text ends in `…`. */
   cell: (row: T) => string;
-  /** An Ink colour for the cell (not applied on the selected row, which is drawn inverse). */
-  color?: (row: T) => string | undefined;
+  /** The cell's colour role (not applied on the selected row, which is drawn inverse). */
+  tone?: (row: T) => Tone | undefined;
 }
 
 export interface FittedColumn<T> {
@@ -159,7 +161,8 @@ export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withC
     const {column, width} = fitted[k]!;
     if (k > 0) plain += ' '.repeat(COLUMN_GAP);
     const text = fitCell(column.cell(row), width, column.align ?? 'left');
-    const color = withColor && column.color ? column.color(row) : undefined;
+    const tone = withColor && column.tone ? column.tone(row) : undefined;
+    const color = tone ? colorOf(tone) : undefined;
     if (color === undefined) {
       plain += text;
     } else {

@@ -1,0 +1,200 @@
+// The one keymap table. Key handling (src/state/controller.ts), the status-bar hints, the `?`
+// help and the README's key table are all generated from BINDINGS, so they cannot drift apart.
+// Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
+
+/** Where a key press is resolved, innermost first: see `Controller.scopes()`. */
+export type Scope =
+  | 'global' | 'help' | 'list' | 'detail' | 'configuration' | 'filter' | 'form' | 'picker' | 'dialog' | 'result' | 'prompt';
+
+export type Action =
+  | 'screen1' | 'screen2' | 'screen3' | 'screen4' | 'nextScreen' | 'prevScreen'
+  | 'help' | 'quit' | 'quitNow' | 'back'
+  | 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end'
+  | 'filter' | 'sortNext' | 'sortReverse' | 'open' | 'refresh' | 'pause' | 'copy'
+  | 'new' | 'edit' | 'delete' | 'reveal' | 'role'
+  | 'filterAccept' | 'filterClear'
+  | 'nextField' | 'prevField' | 'toggle' | 'choiceNext' | 'choicePrev' | 'save' | 'pick' | 'cancel'
+  | 'writeFile' | 'copyConfig' | 'qr' | 'done'
+  | 'accept' | 'confirm' | 'reapply' | 'reload';
+
+export interface Binding {
+  scope: Scope;
+  action: Action;
+  /** Normalised key names. The first is the one shown in hints. */
+  keys: string[];
+  /** The help text (also the README's). */
+  help: string;
+  /** A short label for the status bar; bindings without one are listed in help only. */
+  hint?: string;
+  /** Sends a write to the server: refused in read-only mode, and its hint is hidden there. */
+  writes?: boolean;
+}
+
+export const BINDINGS: readonly Binding[] = [
+  {scope: 'global', action: 'screen1', keys: ['1'], help: 'Devices'},
+  {scope: 'global', action: 'screen2', keys: ['2'], help: 'Users'},
+  {scope: 'global', action: 'screen3', keys: ['3'], help: 'Rules'},
+  {scope: 'global', action: 'screen4', keys: ['4'], help: 'Configuration'},
+  {scope: 'global', action: 'nextScreen', keys: ['tab'], help: 'next screen'},
+  {scope: 'global', action: 'prevScreen', keys: ['shift+tab'], help: 'previous screen'},
+  {scope: 'global', action: 'help', keys: ['?'], help: 'this help', hint: 'help'},
+  {scope: 'global', action: 'quit', keys: ['q'], help: 'quit (asks if a form has unsaved changes)'},
+  {scope: 'global', action: 'quitNow', keys: ['ctrl+c'], help: 'quit now'},
+  {scope: 'global', action: 'back', keys: ['esc'], help: 'back / close / cancel'},
+  {scope: 'global', action: 'refresh', keys: ['r'], help: 'refresh now'},
+  {scope: 'global', action: 'pause', keys: ['p'], help: 'pause / resume live updates', hint: 'pause'},
+
+  {scope: 'help', action: 'down', keys: ['down', 'j'], help: 'scroll the help down'},
+  {scope: 'help', action: 'up', keys: ['up', 'k'], help: 'scroll the help up'},
+  {scope: 'help', action: 'pageDown', keys: ['pagedown', ' '], help: 'next page of help'},
+  {scope: 'help', action: 'pageUp', keys: ['pageup'], help: 'previous page of help'},
+  {scope: 'help', action: 'back', keys: ['esc', '?'], help: 'close the help', hint: 'close'},
+
+  {scope: 'list', action: 'up', keys: ['up', 'k'], help: 'move up'},
+  {scope: 'list', action: 'down', keys: ['down', 'j'], help: 'move down'},
+  {scope: 'list', action: 'pageUp', keys: ['pageup', 'ctrl+b'], help: 'page up'},
+  {scope: 'list', action: 'pageDown', keys: ['pagedown', 'ctrl+f'], help: 'page down'},
+  {scope: 'list', action: 'home', keys: ['home', 'g'], help: 'first row'},
+  {scope: 'list', action: 'end', keys: ['end', 'G'], help: 'last row'},
+  {scope: 'list', action: 'filter', keys: ['/'], help: 'filter (case-insensitive substring; Esc clears)', hint: 'filter'},
+  {scope: 'list', action: 'sortNext', keys: ['o'], help: 'sort by the next column'},
+  {scope: 'list', action: 'sortReverse', keys: ['O'], help: 'reverse the sort'},
+  {scope: 'list', action: 'open', keys: ['enter'], help: 'details', hint: 'details'},
+  {scope: 'list', action: 'copy', keys: ['c'], help: "copy the selected item's key value (OSC 52)"},
+  {scope: 'list', action: 'new', keys: ['n'], help: 'new user / device / rule', hint: 'new', writes: true},
+  {scope: 'list', action: 'edit', keys: ['e'], help: 'edit the selected item', writes: true},
+  {scope: 'list', action: 'delete', keys: ['d'], help: 'delete the selected item (asks first)', writes: true},
+  {scope: 'list', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', writes: true},
+
+  {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
+  {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down'},
+  {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit (users: email/password; devices: name/description)', hint: 'edit', writes: true},
+  {scope: 'detail', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', hint: 'role', writes: true},
+  {scope: 'detail', action: 'new', keys: ['n'], help: 'users: new device for this user', hint: 'device', writes: true},
+  {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)', hint: 'delete', writes: true},
+  {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key)', hint: 'reveal'},
+  {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)', hint: 'copy'},
+  {scope: 'detail', action: 'back', keys: ['esc'], help: 'back to the list', hint: 'back'},
+
+  {scope: 'configuration', action: 'up', keys: ['up', 'k'], help: 'previous entry', hint: 'move'},
+  {scope: 'configuration', action: 'down', keys: ['down', 'j'], help: 'next entry'},
+  {scope: 'configuration', action: 'home', keys: ['home', 'g'], help: 'first entry'},
+  {scope: 'configuration', action: 'end', keys: ['end', 'G'], help: 'last entry'},
+  {scope: 'configuration', action: 'edit', keys: ['enter', 'e'], help: 'edit the entry under the cursor', hint: 'edit', writes: true},
+  {scope: 'configuration', action: 'new', keys: ['n'], help: 'add a provider of the kind under the cursor', hint: 'add provider', writes: true},
+  {scope: 'configuration', action: 'delete', keys: ['d'], help: 'delete the provider under the cursor (asks first)', hint: 'delete provider', writes: true},
+  {scope: 'configuration', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (client secrets, SAML metadata)', hint: 'reveal'},
+
+  {scope: 'filter', action: 'filterAccept', keys: ['enter'], help: 'keep the filter and return to the list', hint: 'keep'},
+  {scope: 'filter', action: 'filterClear', keys: ['esc'], help: 'clear the filter', hint: 'clear'},
+  {scope: 'filter', action: 'up', keys: ['up'], help: 'move up in the matches'},
+  {scope: 'filter', action: 'down', keys: ['down'], help: 'move down in the matches'},
+
+  {scope: 'form', action: 'nextField', keys: ['tab', 'down'], help: 'next field', hint: 'next'},
+  {scope: 'form', action: 'prevField', keys: ['shift+tab', 'up'], help: 'previous field'},
+  {scope: 'form', action: 'toggle', keys: [' '], help: 'toggle a yes/no field'},
+  {scope: 'form', action: 'choicePrev', keys: ['left'], help: 'previous value of a choice'},
+  {scope: 'form', action: 'choiceNext', keys: ['right'], help: 'next value of a choice'},
+  {scope: 'form', action: 'pick', keys: ['enter'], help: 'open a picker (typing on a picker field opens it too) / next field'},
+  {scope: 'form', action: 'save', keys: ['ctrl+s'], help: 'save', hint: 'save', writes: true},
+  {scope: 'form', action: 'cancel', keys: ['esc'], help: 'cancel (asks if there are unsaved changes)', hint: 'cancel'},
+
+  {scope: 'picker', action: 'up', keys: ['up'], help: 'move up'},
+  {scope: 'picker', action: 'down', keys: ['down'], help: 'move down'},
+  {scope: 'picker', action: 'pick', keys: ['enter'], help: 'pick', hint: 'pick'},
+  {scope: 'picker', action: 'cancel', keys: ['esc'], help: 'back to the form (typing filters)', hint: 'back'},
+
+  {scope: 'dialog', action: 'confirm', keys: ['y'], help: 'confirm (the dialog says what: delete, save, discard, leave, overwrite)'},
+  {scope: 'dialog', action: 'cancel', keys: ['n', 'esc'], help: 'cancel (the default)'},
+  {scope: 'dialog', action: 'reapply', keys: ['a'], help: 'configuration changed meanwhile: re-apply your edit on top of it'},
+  {scope: 'dialog', action: 'reload', keys: ['r'], help: 'configuration changed meanwhile: reload it and drop your edit'},
+
+  {scope: 'result', action: 'writeFile', keys: ['w'], help: 'write the config to a file (0600)', hint: 'file'},
+  {scope: 'result', action: 'copyConfig', keys: ['c'], help: 'copy the config (OSC 52)', hint: 'copy'},
+  {scope: 'result', action: 'qr', keys: ['Q'], help: 'QR code / config text', hint: 'QR'},
+  {scope: 'result', action: 'done', keys: ['esc'], help: 'done (warns: the private key is not shown again)', hint: 'done'},
+
+  {scope: 'prompt', action: 'accept', keys: ['enter'], help: 'accept (e.g. write the file)', hint: 'accept'},
+  {scope: 'prompt', action: 'cancel', keys: ['esc'], help: 'cancel', hint: 'cancel'},
+];
+
+export const SCOPE_TITLES: Record<Scope, string> = {
+  global: 'Everywhere',
+  help: 'In this help',
+  list: 'Lists',
+  detail: 'Detail views',
+  configuration: 'Configuration',
+  filter: 'While typing a filter',
+  form: 'Forms',
+  picker: 'Pickers (owner, user scope)',
+  dialog: 'Dialogs',
+  result: 'New device result',
+  prompt: 'Prompts (file path)',
+};
+
+const index = new Map<string, Binding>();
+for (const b of BINDINGS) for (const k of b.keys) if (!index.has(`${b.scope} ${k}`)) index.set(`${b.scope} ${k}`, b);
+
+/** The first binding of `name` in `scopes`, searched in order. */
+export function bindingFor(scopes: readonly Scope[], name: string): Binding | undefined {
+  for (const scope of scopes) {
+    const b = index.get(`${scope} ${name}`);
+    if (b) return b;
+  }
+  return undefined;
+}
+
+export function actionFor(scopes: readonly Scope[], name: string): Action | undefined {
+  return bindingFor(scopes, name)?.action;
+}
+
+/** The key that triggers `action` in `scope` (the first listed), for tests and hints. */
+export function keyFor(scope: Scope, action: Action): string | undefined {
+  return BINDINGS.find((b) => b.scope === scope && b.action === action)?.keys[0];
+}
+
+const DISPLAY: Record<string, string> = {
+  up: '↑', down: '↓', left: '←', right: '→', pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End',
+  enter: 'Enter', esc: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', 'ctrl+b': 'Ctrl-B',
+  'ctrl+f': 'Ctrl-F', 'ctrl+s': 'Ctrl-S', backspace: 'Backspace', ' ': 'Space',
+};
+
+export function displayKey(name: string): string {
+  return DISPLAY[name] ?? name;
+}
+
+/**
+ * The status-bar hints for the active scopes: bindings with a hint, in scope order, that
+ * `available` allows (read-only mode hides writes; screens without an action hide it).
+ */
+export function hintsFor(scopes: readonly Scope[], available: (b: Binding) => boolean): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const scope of scopes) {
+    for (const b of BINDINGS) {
+      if (b.scope !== scope || b.hint === undefined || seen.has(b.action) || !available(b)) continue;
+      seen.add(b.action);
+      parts.push(`${displayKey(b.keys[0]!)} ${b.hint}`);
+    }
+  }
+  return parts.join('  ');
+}
+
+/** The help text as rows of `keys  description`, grouped by scope. */
+export function helpSections(): Array<{title: string; rows: Array<{keys: string; help: string}>}> {
+  return (Object.keys(SCOPE_TITLES) as Scope[]).map((scope) => ({
+    title: SCOPE_TITLES[scope],
+    rows: BINDINGS.filter((b) => b.scope === scope).map((b) => ({keys: b.keys.map(displayKey).join(' '), help: b.help})),
+  }));
+}
+
+/** The README's key table, generated; a test keeps the README in step. */
+export function keymapMarkdown(): string {
+  const lines = ['| where | keys | action |', '|---|---|---|'];
+  for (const section of helpSections()) {
+    for (const row of section.rows) {
+      lines.push(`| ${section.title} | ${row.keys.split(' ').map((k) => `\`${k === '|' ? '\\|' : k}\``).join(' ')} | ${row.help} |`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,82 @@
+// What a resource module provides to the generic list, detail and form hosts: its columns (by
+// priority), detail lines, the value `c` copies, and its actions. A new action on a screen is a
+// new function in that resource's module (see docs/architecture.md, "Adding an action").
+import type {ColumnSpec} from '../list.js';
+import type {Snapshot} from '../resources.js';
+import type {
+  ConsoleClient, ConsoleState, DialogModal, FormModal, ListScreenId, ResultModal, StatusMessage, Tone,
+} from '../console.js';
+
+export type ColumnWidth = number | {min: number; max?: number; flex: number};
+
+export interface ResourceColumn<T> extends ColumnSpec<T> {
+  header: string;
+  /** 1 = kept longest; columns are dropped from the highest number down when the width runs out. */
+  priority: number;
+  width: ColumnWidth;
+  align?: 'left' | 'right';
+  /** The cell text, raw: the UI makes it display-safe. */
+  cell: (row: T) => string;
+  tone?: (row: T) => Tone | undefined;
+}
+
+export interface DetailLine {
+  label?: string;
+  value: string;
+  tone?: Tone;
+  heading?: boolean;
+  /** Configuration screen: the cursor entry this line stands for. */
+  entry?: string;
+  /** Users: the device this line lists (Enter opens it). */
+  deviceId?: string;
+}
+
+export interface DetailContext {
+  snapshot: Snapshot;
+  now: number;
+  reveal: boolean;
+}
+
+/** What actions may do; implemented by the Controller. */
+export interface ActionContext {
+  readonly state: ConsoleState;
+  readonly snapshot: Snapshot;
+  readonly client: ConsoleClient;
+  openForm(modal: Omit<FormModal, 'kind'>): void;
+  openDialog(modal: Omit<DialogModal, 'kind'>): void;
+  openResult(modal: Omit<ResultModal, 'kind'>): void;
+  /** Closes the innermost modal. */
+  close(): void;
+  message(message: StatusMessage): void;
+  /** After a successful write: the message, a refresh, and (for a new item) the cursor on it. */
+  afterWrite(text: string, select?: {screen: ListScreenId; id: string}): void;
+  /** Leaves a detail whose item was deleted. */
+  leaveDetail(screen: ListScreenId): void;
+  openDetail(screen: ListScreenId, id: string): void;
+}
+
+export interface ResourceSpec<T> {
+  id: ListScreenId;
+  noun: string;
+  items(snapshot: Snapshot): readonly T[];
+  getId(item: T): string;
+  columns(snapshot: Snapshot): ResourceColumn<T>[];
+  defaultSort: {key: string; desc: boolean} | null;
+  title(item: T, snapshot: Snapshot): string;
+  detail(item: T, ctx: DetailContext): DetailLine[];
+  copyValue(item: T): {label: string; value: string} | null;
+  /** Whether the detail has secrets behind `v`. */
+  revealable?: boolean;
+  actions: {
+    new?: (ctx: ActionContext) => void;
+    edit?: (ctx: ActionContext, item: T) => void;
+    delete?: (ctx: ActionContext, item: T) => void;
+    role?: (ctx: ActionContext, item: T) => void;
+    /** `n` in the detail view. */
+    newFromDetail?: (ctx: ActionContext, item: T) => void;
+  };
+}
+
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

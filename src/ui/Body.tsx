@@ -1,0 +1,46 @@
+// What the body area shows for the state: the innermost modal, help, or the active screen; and the
+// info line under it.
+import React from 'react';
+import {Box} from 'ink';
+import {topModal, type ConsoleState, type PromptModal} from '../state/console.js';
+import type {Controller} from '../state/controller.js';
+import {isDirty} from '../state/form.js';
+import {configurationLines} from '../state/resources/configuration.js';
+import {FormView} from './FormView.js';
+import {HelpOverlay} from './HelpOverlay.js';
+import {Text} from './SafeText.js';
+import {color} from './theme.js';
+import {DetailView} from './views/DetailView.js';
+import {DeviceResult} from './views/DeviceResult.js';
+import {Dialog} from './views/Dialog.js';
+import {ListScreen, listInfo} from './views/ListScreen.js';
+import {Picker} from './views/Picker.js';
+
+export function bodyFor(controller: Controller, state: ConsoleState, width: number, height: number): {body: React.JSX.Element; info: string} {
+  const top = topModal(state);
+  const snapshot = state.snapshot;
+  // The view a prompt or dialog belongs to is drawn under it (the result under its path prompt).
+  const below = state.modals[state.modals.length - 2] ?? null;
+  if (top?.kind === 'dialog') return {body: <Dialog dialog={top} width={width} />, info: top.busy ?? ''};
+  if (top?.kind === 'picker') return {body: <Picker picker={top} users={snapshot?.users ?? []} width={width} height={height} />, info: 'Pick a user'};
+  const result = top?.kind === 'result' ? top : top?.kind === 'prompt' && below?.kind === 'result' ? below : null;
+  if (result) {
+    const prompt = top?.kind === 'prompt' ? (top as PromptModal) : null;
+    return {body: <DeviceResult result={result} prompt={prompt} width={width} height={height} />, info: 'New device'};
+  }
+  if (top?.kind === 'form') {
+    return {body: <FormView title={top.title} form={top.form} notes={top.notes} width={width} height={height} />,
+      info: top.form.submitting ? 'Saving… (the server has not answered yet)' : isDirty(top.form) ? 'unsaved changes' : ''};
+  }
+  if (state.help.open) return {body: <HelpOverlay width={width} height={height} scroll={state.help.scroll} />, info: 'Help'};
+  if (!snapshot) {
+    return {body: <Box height={height}><Text color={color('muted')}>{state.poll.failures > 0 ? 'Cannot load data yet; retrying by itself (see the status bar).' : 'Loading…'}</Text></Box>, info: ''};
+  }
+  if (state.screen === 'configuration') {
+    const lines = configurationLines(snapshot.configuration, snapshot.fetchedAt, state.configuration.reveal);
+    return {body: <DetailView lines={lines} scroll={0} selectedEntry={state.configuration.entry} width={width} height={height} />, info: 'Configuration'};
+  }
+  const list = controller.list(state.screen, state);
+  if (!list) return {body: <Box height={height} />, info: ''};
+  return {body: <ListScreen list={list} snapshot={snapshot} width={width} height={height} />, info: listInfo(list, snapshot)};
+}

@@ -1,0 +1,45 @@
+// A resource list or its detail, on the generic table and detail views.
+import React from 'react';
+import {Box} from 'ink';
+import type {ListDerived} from '../../state/controller.js';
+import type {Snapshot} from '../../state/resources.js';
+import {Text} from '../SafeText.js';
+import {Table} from '../table/Table.js';
+import {color} from '../theme.js';
+import {DetailView} from './DetailView.js';
+
+export function listInfo(list: ListDerived, snapshot: Snapshot): string {
+  const {spec, state, view, selection} = list;
+  if (state.detailId) {
+    const noun = `${spec.noun[0]!.toUpperCase()}${spec.noun.slice(1)}`;
+    return list.detailItem ? `${noun} › ${spec.title(list.detailItem, snapshot)}` : `${spec.noun} gone`;
+  }
+  const total = spec.items(snapshot).length;
+  const position = selection.index >= 0 ? `${selection.index + 1}/${view.rows.length}` : `0/${view.rows.length}`;
+  const filterText = state.filtering ? `/${state.filter}▌` : state.filter ? `filter "${state.filter}" (Esc clears)` : '';
+  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s`;
+}
+
+export function ListScreen({list, snapshot, width, height}: {list: ListDerived; snapshot: Snapshot; width: number; height: number}): React.JSX.Element {
+  const {spec, state, view, selection, columns} = list;
+  if (state.detailId) {
+    if (!list.detailItem) {
+      return <Box height={height}><Text color={color('warning')}>{`This ${spec.noun} no longer exists on the server (deleted elsewhere). Esc returns to the list.`}</Text></Box>;
+    }
+    const lines = spec.detail(list.detailItem, {snapshot, now: snapshot.fetchedAt, reveal: state.reveal});
+    return <DetailView lines={lines} scroll={state.detailScroll} width={width} height={height} />;
+  }
+  return (
+    <Table
+      rows={view.rows}
+      columns={columns}
+      getId={spec.getId}
+      indexOf={view.indexOf}
+      selectedId={selection.id}
+      width={width}
+      height={height}
+      sort={state.sort ?? undefined}
+      emptyText={state.filter ? `No ${spec.noun}s match "${state.filter}".` : `No ${spec.noun}s.`}
+    />
+  );
+}
