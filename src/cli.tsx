@@ -12,7 +12,8 @@ import type {EarlyStart} from './early.js';
 import type {FetchedData} from './state/resources.js';
 import {App, type AppSettings} from './ui/App.js';
 import {FirstRun} from './ui/FirstRun.js';
-import {ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
+import {guardedStream, OutputGuard} from './ui/output-guard.js';
+import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
 import {configureColor} from './ui/theme.js';
 
 const VERSION = process.env.FZ_CONSOLE_VERSION ?? '0.0.0-dev';
@@ -82,7 +83,7 @@ function restoreTerminal(): void {
     // stdin may already be closed (SIGHUP): nothing left to restore there
   }
   try {
-    process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
+    process.stdout.write(BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN);
   } catch {
     // stdout gone with the terminal
   }
@@ -117,17 +118,47 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     firstRunPath = resolution.configPath;
   }
 
-  process.stdout.write(ENTER_ALT_SCREEN);
+  const profiles = firstRunPath ? Object.keys((await readConfigFile(firstRunPath).catch(() => null))?.profiles ?? {}) : [];
+  process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON);
   terminalTaken = true;
   process.on('exit', restoreTerminal);
 
   const sessionBox: {current: Session | null} = {current: session};
   const Root = (): React.JSX.Element => {
     const [active, setActive] = useState<Session | null>(session);
-    if (active) return <App client={active.client} settings={active.settings} {...(active.firstData ? {firstData: active.firstData} : {})} />;
+    if (active) {
+      return <App client={active.client} settings={active.settings} writeRaw={writeRaw} {...(active.firstData ? {firstData: active.firstData} : {})} />;
+    }
+    /** Checks the connection, then (unless `before` fails) switches to the console. */
+    const open = async (candidate: Session, before?: () => Promise<string | null>): Promise<string | null> => {
+      try {
+        await candidate.client.getConfiguration();
+      } catch (err) {
+        await candidate.close();
+        return (err as Error).message;
+      }
+      const failed = before ? await before() : null;
+      if (failed) {
+        await candidate.close();
+        return failed;
+      }
+      sessionBox.current = candidate;
+      setActive(candidate);
+      return null;
+    };
     return (
       <FirstRun
         configPath={firstRunPath ?? configPath(process.env)}
+        profiles={profiles}
+        onProfile={async (name) => {
+          try {
+            const chosen = await resolveConnection({...flags, profile: name}, process.env);
+            if (chosen.kind !== 'connection') return `Profile ${name} has no server URL`;
+            return await open(connectionSession(chosen.connection, debug));
+          } catch (err) {
+            return (err as Error).message;
+          }
+        }}
         onDemo={() => {
           void demoSession(flags, debug).then((s) => {
             sessionBox.current = s;
@@ -141,26 +172,30 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
           let candidate: Session;
           try {
             candidate = connectionSession(connection, debug);
-            await candidate.client.getConfiguration();
           } catch (err) {
             return (err as Error).message;
           }
-          if (profile) {
+          return open(candidate, async () => {
+            if (!profile) return null;
             try {
               await saveProfile(profile, url, token);
+              return null;
             } catch (err) {
               return `Connected, but saving the profile failed: ${(err as Error).message}`;
             }
-          }
-          sessionBox.current = candidate;
-          setActive(candidate);
-          return null;
+          });
         }}
       />
     );
   };
 
-  const instance = render(<Root />, {exitOnCtrlC: true, patchConsole: true, incrementalRendering: false, maxFps: 30});
+  // Ink's frames go through the output guard; the console's own OSC 52 (copy) goes past it.
+  const guard = new OutputGuard((kind) => debug?.line(`output guard dropped ${kind}`));
+  const writeRaw = (data: string) => {
+    process.stdout.write(data);
+  };
+  const instance = render(<Root />, {stdout: guardedStream(process.stdout, guard), exitOnCtrlC: true, patchConsole: true,
+    incrementalRendering: false, maxFps: 30});
   let signalCode: number | null = null;
   const onSignal = (signal: NodeJS.Signals, code: number) => {
     if (signalCode !== null) return;

@@ -50,7 +50,7 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
           {`${focused ? '›' : ' '} ${truncate(spec.label, LABEL_WIDTH - 3).padEnd(LABEL_WIDTH - 2)}`}
         </Text>
         {textual ? (
-          <TextField value={String(value)} cursor={form.cursor} focused={focused} mask={spec.kind === 'secret'}
+          <TextField value={spec.multiline ? String(value).replace(/\r?\n/g, '↵') : String(value)} cursor={form.cursor} focused={focused} mask={spec.kind === 'secret'}
             width={inputWidth} {...(spec.placeholder ? {placeholder: spec.placeholder} : {})} />
         ) : (
           <Text color={disabled !== null ? color('muted') : undefined} inverse={focused && spec.kind !== 'text' && spec.kind !== 'secret'}>

@@ -1,0 +1,64 @@
+// Bracketed paste in a real terminal: tmux pastes with the markers (paste-buffer -p) because the
+// console turned the mode on. A multi-line SAML metadata XML arrives whole in its field, lines
+// kept; a multi-line paste into a one-line field becomes one line and never acts as Enter.
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {BIN, hasBinary, hasTmux, startSandboxProcess, Terminal, type SandboxProcess} from './harness.js';
+
+const enabled = hasTmux() && hasBinary();
+let sandbox: SandboxProcess;
+let term: Terminal | null = null;
+
+const METADATA = [
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http://idp.example/pasted">',
+  '  <md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">',
+  '    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="https://idp.example/sso"/>',
+  '  </md:IDPSSODescriptor>',
+  '</md:EntityDescriptor>',
+].join('\n');
+
+async function configuration(): Promise<{saml_identity_providers: Array<{id: string; label: string; metadata: string}>}> {
+  const res = await fetch(`${sandbox.url}/v0/configuration`, {headers: {authorization: `Bearer ${sandbox.adminToken}`}});
+  return ((await res.json()) as {data: {saml_identity_providers: Array<{id: string; label: string; metadata: string}>}}).data;
+}
+
+describe.skipIf(!enabled)('bracketed paste end to end (tmux)', {timeout: 60_000}, () => {
+  beforeAll(async () => {
+    sandbox = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
+  });
+  afterAll(async () => {
+    term?.kill();
+    await sandbox?.stop();
+  });
+
+  it('a 6-line SAML metadata paste arrives whole; a paste into a one-line field stays one line', async () => {
+    const t = Terminal.start({width: 120, height: 40, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});
+    term = t;
+    t.run(`node ${BIN} --refresh 0`);
+    await t.waitFor(/Devices \d+/);
+    // Configuration: defaults → security → + add OIDC → + add SAML, Enter opens the form.
+    t.keys('4', 'Down', 'Down', 'Down', 'Enter');
+    await t.waitFor('Add SAML identity provider');
+    t.keys('C-u');
+    t.type('pasted');
+    t.keys('Tab');
+    // A two-line paste into the one-line Label field: one line, and no Enter (no field change).
+    t.tmux('set-buffer', 'Pasted\nIdP');
+    t.tmux('paste-buffer', '-p', '-t', t.name);
+    await t.waitFor(/› Label\s+Pasted IdP/);
+    t.keys('Tab', 'Tab');
+    await t.waitFor(/› Metadata XML/);
+    t.tmux('set-buffer', METADATA);
+    t.tmux('paste-buffer', '-p', '-t', t.name);
+    await t.waitFor('IDPSSODescriptor');
+    t.keys('C-s');
+    await t.waitFor('Save these changes to the configuration?');
+    t.keys('y');
+    await t.waitFor('Configuration saved');
+    const provider = (await configuration()).saml_identity_providers.find((p) => p.id === 'pasted');
+    expect(provider?.label).toBe('Pasted IdP');
+    expect(provider?.metadata).toBe(METADATA);
+    t.keys('q');
+    await t.waitFor('SHELL-READY$');
+  });
+});
