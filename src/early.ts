@@ -1,6 +1,7 @@
 // Resolves the connection once, in a terminal, and starts the first fetch while the UI code
 // (React, Ink: the largest chunk) is still loading, so the network and JSON parsing overlap
-// module loading (design §7, start → first frame). Whatever the resolution gave — a
+// module loading (the "start → first frame" figure of README.md, "Performance"). Whatever
+// the resolution gave — a
 // connection, first-run, or the error it threw — is handed to main() in cli.tsx, which reports
 // it and never resolves again (a profile's tokenCommand runs exactly once). Returns null when
 // there is nothing to resolve here (not a terminal, not the console, --demo, a usage error):

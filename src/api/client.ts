@@ -1,4 +1,4 @@
-// The /v0 client: one method per route of behaviour doc §0, on undici.
+// The /v0 client: one method per route of docs/firezone-0.7.36.md ("Routes"), on undici.
 import {closeSync, constants, fstatSync, openSync, readFileSync} from 'node:fs';
 import {Agent, EnvHttpProxyAgent, request, type Dispatcher} from 'undici';
 import type {z} from 'zod';
@@ -135,7 +135,7 @@ export class FirezoneClient {
   listUsers(): Promise<ApiResult<User[]>> {
     return this.list('/users', User);
   }
-  /** `idOrEmail`: 0.7.36 looks the user up by UUID or by case-insensitive email (§3.1). */
+  /** `idOrEmail`: 0.7.36 looks the user up by UUID or by case-insensitive email (docs/firezone-0.7.36.md, "Users: lookup by id or email"). */
   getUser(idOrEmail: string): Promise<ApiResult<User>> {
     return this.one('GET', `/users/${seg(idOrEmail)}`, User);
   }
@@ -170,7 +170,7 @@ export class FirezoneClient {
   getConfiguration(): Promise<ApiResult<Configuration>> {
     return this.one('GET', '/configuration', Configuration);
   }
-  /** Provider lists are replaced wholesale by the server (§6.2): send complete arrays. */
+  /** Provider lists are replaced wholesale by the server (docs/firezone-0.7.36.md, "Configuration and providers (wholesale replacement)"): send complete arrays. */
   updateConfiguration(body: ConfigurationUpdate): Promise<ApiResult<Configuration>> {
     return this.one('PATCH', '/configuration', Configuration, {configuration: ConfigurationUpdate.parse(body)});
   }

@@ -1,6 +1,8 @@
 // One error type for every way a /v0 call can fail, with a one-line message fit for the
-// status bar. The shapes are the ones Firezone 0.7.36 produces (behaviour doc §1.7, §1.8,
-// §2.3, §2.4) plus what sits between the console and the server (proxies, sockets, TLS).
+// status bar. The shapes are the ones Firezone 0.7.36 produces (docs/firezone-0.7.36.md: "Error responses
+// at a glance", "Validation errors (422)", "Empty-body 500s", "Authentication and the three 401
+// shapes", "Roles and permissions") plus what sits between the console and the server (proxies,
+// sockets, TLS).
 
 export type ApiErrorKind =
   | 'unauthenticated' // 401 {"errors":{"auth":"unauthenticated"}}: no token reached the server

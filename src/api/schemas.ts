@@ -1,5 +1,5 @@
 // zod schemas for everything that crosses the /v0 boundary: the four resources as
-// Firezone 0.7.36 renders them (behaviour doc §3.2, §4.1, §5.1, §6.1) and the request
+// Firezone 0.7.36 renders them (docs/firezone-0.7.36.md, "Key order and JSON shapes") and the request
 // bodies the console sends. zod's default object mode strips unknown keys, which is
 // exactly the "unknown response fields are ignored" rule.
 import {z} from 'zod';
@@ -124,7 +124,7 @@ export const SamlProvider = z.object({
 });
 export type SamlProvider = z.infer<typeof SamlProvider>;
 
-// `{}` when unset, otherwise {data, type, url} (behaviour doc §6.1).
+// `{}` when unset, otherwise {data, type, url} (docs/firezone-0.7.36.md, "Key order and JSON shapes").
 export const Logo = z.object({
   url: nullableString.optional(),
   data: nullableString.optional(),
@@ -132,7 +132,8 @@ export const Logo = z.object({
 });
 export type Logo = z.infer<typeof Logo>;
 
-// GET /v0/configuration renders raw DB values, so every default may be null (§6.1, §14.15).
+// GET /v0/configuration renders raw DB values, so every default may be null
+// (docs/firezone-0.7.36.md, "Configuration: raw values").
 export const Configuration = z.object({
   id: z.string(),
   allow_unprivileged_device_configuration: z.boolean().nullable(),
@@ -178,7 +179,8 @@ export const DeviceCreate = z.object({
 }).strict();
 export type DeviceCreate = z.infer<typeof DeviceCreate>;
 
-// 0.7.36 applies only name and description on update (§4.4); sending anything else would
+// 0.7.36 applies only name and description on update (docs/firezone-0.7.36.md, "Devices: what an
+// update applies"); sending anything else would
 // be silently ignored, so the console's type does not allow it.
 export const DeviceUpdate = z.object({
   name: z.string().nullable().optional(),

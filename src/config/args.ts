@@ -1,5 +1,6 @@
-// Command-line parsing for `fz-console` (design §2). Pure: returns a description of what
-// to do, or a usage error; never touches the terminal or the network.
+// Command-line parsing for `fz-console` (the flags of README.md, "Connecting to a real server",
+// and `fz-console --help`). Pure: returns a description of what to do, or a usage error; never
+// touches the terminal or the network.
 import {parseArgs} from 'node:util';
 
 export interface ConsoleFlags {

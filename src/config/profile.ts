@@ -1,4 +1,5 @@
-// Connection settings: flags > environment > profile in the config file (design §2).
+// Connection settings: flags > environment > profile in the config file (README.md,
+// "Connecting to a real server").
 import {spawn} from 'node:child_process';
 import {constants, promises as fs, type Stats} from 'node:fs';
 import {homedir} from 'node:os';

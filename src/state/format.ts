@@ -68,7 +68,7 @@ export function formatKeepalive(seconds: number | null): string {
   return seconds === 0 ? 'Disabled' : `Every ${seconds} seconds`;
 }
 
-/** The web UI's VPN session presets (admin UI doc §1.10). */
+/** The web UI's VPN session presets (docs/firezone-0.7.36.md, "VPN session duration and the ENABLED/DISABLED/EXPIRED tag"). */
 export const SESSION_PRESETS: ReadonlyArray<{label: string; seconds: number}> = [
   {label: 'Never', seconds: 0},
   {label: 'Once', seconds: 2147483647},

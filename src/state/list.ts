@@ -1,5 +1,6 @@
 // The list-view model behind every table: filter, sort, selection tied to ids, and the scroll
-// window. Plain TypeScript, no React, sized for 50,000 items (design §7): a filter keystroke must
+// window. Plain TypeScript, no React, sized for 50,000 items (README.md, "Performance";
+// docs/architecture.md, "Performance notes"): a filter keystroke must
 // stay well under 50 ms and a cursor move must not touch the whole list.
 
 export interface ColumnSpec<T> {
@@ -307,7 +308,8 @@ export function buildListView<T>(items: readonly T[], opts: ListViewOptions<T>):
 }
 
 // ---------------------------------------------------------------------------------------------
-// Selection, tied to ids (design §5; k9s#334/#1593: selection drift made admins act on the wrong row)
+// Selection, tied to ids, never to row numbers: refreshes, sorting and filtering must not move the
+// cursor to another item (k9s#334/#1593: selection drift made admins act on the wrong row)
 
 export type SelectionMove = number | 'home' | 'end' | {page: number; pageSize: number};
 

@@ -158,7 +158,7 @@ export function deviceCreateBody(values: Values, userId: string, publicKey: stri
   return body;
 }
 
-/** 0.7.36 reports a duplicate device name under `user_id` (§4.3); show it on the name. */
+/** 0.7.36 reports a duplicate device name under `user_id` (docs/firezone-0.7.36.md, "Devices: create"); show it on the name. */
 export const DEVICE_ERROR_ALIASES = {
   user_id: {field: 'name', note: 'this user already has a device with this name'},
 };

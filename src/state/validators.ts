@@ -1,4 +1,5 @@
-// Client-side checks that mirror Firezone 0.7.36's rules and wording (behaviour doc §3–§6),
+// Client-side checks that mirror Firezone 0.7.36's rules and wording (docs/firezone-0.7.36.md: the
+// sections on users, devices, rules and configuration),
 // so most mistakes never leave the terminal. The server stays the authority: anything these
 // accept may still come back as a 422, which the forms show the same way.
 
@@ -50,7 +51,7 @@ export function isCidrOrIP(s: string): boolean {
 
 const FQDN = /^[a-zA-Z0-9._-]+$/;
 
-/** Endpoint: IP, [IPv6]:port, IP:port, or FQDN-ish with an optional :port (§6.2). */
+/** Endpoint: IP, [IPv6]:port, IP:port, or FQDN-ish with an optional :port (docs/firezone-0.7.36.md, "Configuration: field rules"). */
 export function validateEndpoint(value: string): Messages {
   const v = value.trim();
   if (v === '') return [];
@@ -74,7 +75,7 @@ export function validateEndpoint(value: string): Messages {
   return [`${v} is not a valid FQDN`, generic];
 }
 
-/** DNS servers: IP or FQDN-ish, no port, no duplicates (§6.2). */
+/** DNS servers: IP or FQDN-ish, no port, no duplicates (docs/firezone-0.7.36.md, "Configuration: field rules"). */
 export function validateDnsList(values: readonly string[]): Messages {
   const specific: string[] = [];
   for (const raw of values) {
@@ -137,7 +138,10 @@ export function validateEmail(value: string): Messages {
   return [];
 }
 
-/** Password rules (§3.4): optional; when given, 12–64 characters and a matching confirmation. */
+/**
+ * Password rules (docs/firezone-0.7.36.md, "Users: create, update, delete"): optional; when given,
+ * 12–64 characters and a matching confirmation.
+ */
 export function validatePassword(password: string, confirmation: string): {password: Messages; password_confirmation: Messages} {
   if (password === '') return {password: [], password_confirmation: []};
   const length = [...new Intl.Segmenter().segment(password)].length;
@@ -188,7 +192,7 @@ export function validatePortRange(value: string): Messages {
   return [];
 }
 
-/** Both or neither of port type and port range (§5.2). */
+/** Both or neither of port type and port range (docs/firezone-0.7.36.md, "Rules: fields and port ranges"). */
 export function validatePortPair(portType: string | null, portRange: string): {port_type: Messages; port_range: Messages} {
   const hasType = portType !== null && portType !== '';
   const hasRange = portRange.trim() !== '';

@@ -1,6 +1,6 @@
 // The WireGuard client config exactly as Firezone 0.7.36's web UI produces it
 // (`fz_http_web/views/wireguard_config_view.ex` at tag 0.7.36, plus the browser's
-// `REPLACE_ME` substitution in `js/wg_conf.js`; admin UI doc §2.4, behaviour doc §11.5).
+// `REPLACE_ME` substitution in `js/wg_conf.js`; docs/firezone-0.7.36.md, "The WireGuard client config").
 //
 // Byte-for-byte fidelity is the point: an admin comparing the console's file with one the web
 // UI produced must see no difference, quirks included (blank lines where a value is empty, an
@@ -43,7 +43,8 @@ export interface RenderOptions {
   privateKey: string;
   /**
    * The server's WIREGUARD_PORT, used for endpoints without a port. The API does not expose
-   * it (admin UI doc §2.6), so the caller assumes 51820 unless the admin configured another.
+   * it (docs/firezone-0.7.36.md, "The WireGuard client config"), so the caller assumes 51820 unless the admin
+   * configured another.
    */
   wireguardPort?: number;
 }
@@ -145,7 +146,8 @@ function resolveEndpoint(endpoint: string, port: number, fromDefault: boolean): 
 /**
  * 0.7.36 `Devices.inet/1`: IPv4 `/32` first, then IPv6 `/128`, joined by "," without a space.
  * The server includes a family when it is enabled; the API does not say which are, so a
- * family counts as enabled when the device has an address in it (admin UI doc §2.6).
+ * family counts as enabled when the device has an address in it (docs/firezone-0.7.36.md, "The WireGuard
+ * client config").
  */
 function address(device: ClientConfigDevice): string {
   const parts: string[] = [];

@@ -1,6 +1,7 @@
 // Writing a client config (it holds the device's private key) to disk: owner-only from the
 // first byte, never clobbering an existing file unless the admin said so, and reporting
-// failures as values the UI can show next to the path prompt (design §4, §6).
+// failures as values the UI can show next to the path prompt (the `w` key of the new-device
+// result screen).
 import {randomBytes} from 'node:crypto';
 import {promises as fs} from 'node:fs';
 import {homedir} from 'node:os';
@@ -100,7 +101,7 @@ export async function writeConfigFile(path: string, text: string, opts: {overwri
 }
 
 /**
- * `./<device name>.conf`, the web UI's download name (admin UI doc §2.5), with every
+ * `./<device name>.conf`, the web UI's download name (docs/firezone-0.7.36.md, "Device creation in the web UI"), with every
  * character outside `A–Z a–z 0–9 _ = + . -` replaced by `_`. That set is what wg-quick allows
  * in the interface name it derives from the file name, and it is safe on every file system
  * and in a shell. A leading dot (hidden file) is replaced too, and the name is capped so the

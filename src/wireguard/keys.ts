@@ -1,6 +1,7 @@
 // WireGuard key material with node:crypto only (no native addon, no tweetnacl): X25519 is
 // the curve WireGuard uses, and OpenSSL's implementation is what `wg` and Firezone's
-// browser code (tweetnacl box.keyPair) compute too (ink-6 notes §2.9, admin UI doc §2.2).
+// browser code (tweetnacl box.keyPair) compute too (docs/terminal-notes.md, "WireGuard keys
+// with node:crypto"; docs/firezone-0.7.36.md, "Device creation in the web UI").
 //
 // Keys live only in memory: nothing here writes, logs or caches them. The caller decides
 // when a private key reaches a file (file.ts writes 0600) or the clipboard (osc52.ts).

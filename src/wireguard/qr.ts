@@ -1,10 +1,10 @@
 // A client config as a terminal QR code for the WireGuard mobile apps' "scan from QR code"
-// (Firezone 0.7.36 encodes the entire config text too; admin UI doc §2.5).
+// (Firezone 0.7.36 encodes the entire config text too; docs/firezone-0.7.36.md, "Device creation in the web UI").
 //
 // Rendering: half blocks, two module rows per character row, because a terminal cell is
 // about twice as tall as wide — a module becomes a roughly square half cell and a version-12
 // code (a ~355-byte full-tunnel config at ECC L) fits in 35 rows × 69 columns instead of 69 ×
-// 138 (ink-6 notes §2.8).
+// 138 (docs/terminal-notes.md, "QR code sizes").
 //
 // Polarity (decided here, not left to the terminal): by default the glyphs draw the LIGHT
 // modules and the quiet zone, and spaces are the DARK modules. On a dark-background terminal

@@ -4,8 +4,9 @@
 // `1.1.1.1\nPostUp = curl … | sh` would otherwise add a PostUp line that wg-quick runs as root
 // on the user's machine. A value that is not of its kind refuses the whole config.
 //
-// The rules accept everything Firezone 0.7.36 itself lets through validation (behaviour doc
-// §6.2, FzHttp.Validator), so real data renders exactly as before; they are stricter only where
+// The rules accept everything Firezone 0.7.36 itself lets through validation (docs/firezone-0.7.36.md,
+// "Configuration: field rules" and "Devices: create"; FzHttp.Validator), so real data renders
+// exactly as before; they are stricter only where
 // 0.7.36 would write a config no WireGuard client can use anyway. Every accepted value is
 // printable ASCII without spaces, so no accepted value can carry a line break or a terminal
 // control sequence into the file, the screen, the clipboard or the QR code.

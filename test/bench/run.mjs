@@ -1,4 +1,4 @@
-// `npm run bench`: the performance figures of design §7 against sandbox processes seeded
+// `npm run bench`: the performance figures of README.md, "Performance", against sandbox processes seeded
 // with 1k, 10k and 50k devices (plus 2k users and 1k rules). Prints a table; with
 // --write-readme also replaces the table in README.md.
 //

@@ -83,7 +83,8 @@ export class Terminal {
     const envArgs = Object.entries({
       TERM: 'xterm-256color', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', ...opts.env,
     }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    // env -u: Ink renders only the last frame when it detects CI (ink-6 notes §2.1).
+    // env -u: Ink renders only the last frame when it detects CI (docs/terminal-notes.md,
+    // "CI mode renders only the last frame").
     term.tmux('-f', '/dev/null', 'new-session', '-d', '-s', term.name, '-x', String(opts.width), '-y', String(opts.height), ...envArgs,
       // bash drops a PS1 handed in through tmux's environment; one set on exec sticks.
       `env -u CI -u CONTINUOUS_INTEGRATION -u GITHUB_ACTIONS -u BUILD_NUMBER -u RUN_ID bash --norc --noprofile -c 'PS1="SHELL-READY$ " exec bash --norc --noprofile'`);

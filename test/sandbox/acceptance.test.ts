@@ -1,16 +1,19 @@
-// Acceptance suite for the sandbox: every case of the behaviour doc's §15 from "Authentication"
-// through "Protocol-level" (cases 1–101; /work/shared/api/firezone-0.7.36-behavior.md), run over
-// real HTTP against an in-process sandbox. The sandbox copies Firezone 0.7.36, quirks included, so
-// where §15 says "0.7.36: X (successor: Y)" these tests assert X. Design doc §3 (console.md) adds
-// two departures: OIDC discovery_document_uri is shape-checked, not fetched, and SAML metadata must
-// parse as XML with an EntityDescriptor root containing an IDPSSODescriptor.
+// Acceptance suite for the sandbox: every acceptance case from "Authentication" through
+// "Protocol-level" (cases 1–101), run over real HTTP against an in-process sandbox. This file is
+// the executable form of docs/firezone-0.7.36.md (its "Acceptance cases" section describes the suite). The
+// sandbox copies Firezone 0.7.36, quirks included, so where a case says "0.7.36: X (successor: Y)"
+// these tests assert X. Two departures, listed in src/sandbox/README.md, "Deviations from 0.7.36":
+// OIDC discovery_document_uri is shape-checked, not fetched, and SAML metadata must parse as XML
+// with an EntityDescriptor root containing an IDPSSODescriptor.
 //
-// Each `it` title starts with the §15 case number ("15.23 …"). Unless a case says otherwise,
-// requests carry `Accept: application/json` and `Content-Type: application/json` (§15
-// conventions). Every JSON response is checked for `content-type: application/json;
-// charset=utf-8`, an `x-request-id` header and keys in ascending order at every depth (§1.3, §1.4,
-// case 101); "exactly" bodies are compared whole and byte for byte against the compact,
-// key-sorted encoding Jason produces.
+// Each `it` title starts with its case number ("15.23 …") and each `describe` with "§15": both are
+// the numbering of the upstream behaviour notes the sandbox was built from, kept so that cases can
+// be looked up by number; "§14.N" is item N of the doc's "Quirk index". Unless a case says
+// otherwise, requests carry `Accept: application/json` and `Content-Type: application/json` (the
+// conventions in "Acceptance cases"). Every JSON response is checked for `content-type:
+// application/json; charset=utf-8`, an `x-request-id` header and keys in ascending order at every
+// depth ("Response framing and headers", "Key order and JSON shapes", case 101); "exactly" bodies
+// are compared whole and byte for byte against the compact, key-sorted encoding Jason produces.
 //
 // One sandbox (seed 'empty') serves most cases with fresh objects per test. Cases that need a
 // pristine store (exact list contents, the configuration singleton) or a simulated server
@@ -35,7 +38,7 @@ const KEY_RE = /^[A-Za-z0-9+/]{43}=$/;
 const UNKNOWN_UUID = '003da73d-2dd9-4492-8136-3282843545e8';
 const NON_HEX_UUID = 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz';
 
-// §3.2, §4.1, §5.1, §6.1: wire order (ascending).
+// Wire order, ascending (docs/firezone-0.7.36.md, "Key order and JSON shapes").
 const USER_KEYS = ['disabled_at', 'email', 'id', 'inserted_at', 'last_signed_in_at', 'last_signed_in_method', 'role', 'updated_at'];
 const DEVICE_KEYS = [
   'allowed_ips', 'description', 'dns', 'endpoint', 'id', 'inserted_at', 'ipv4', 'ipv6', 'latest_handshake', 'mtu',
@@ -125,7 +128,7 @@ function expectStatus(res: HttpResponse, status: number): void {
   expect(res.status, describeResponse(res)).toBe(status);
 }
 
-/** Keys in ascending byte order in every object at every depth (§1.4). */
+/** Keys in ascending byte order in every object at every depth (docs/firezone-0.7.36.md, "Key order and JSON shapes"). */
 function expectSortedKeys(value: unknown, where = '$'): void {
   if (Array.isArray(value)) {
     value.forEach((item, i) => expectSortedKeys(item, `${where}[${i}]`));
@@ -136,7 +139,10 @@ function expectSortedKeys(value: unknown, where = '$'): void {
   }
 }
 
-/** The compact, key-sorted encoding Jason emits (§1.3, §1.4). */
+/**
+ * The compact, key-sorted encoding Jason emits (docs/firezone-0.7.36.md, "Response framing and
+ * headers", "Key order and JSON shapes").
+ */
 function canonical(value: unknown): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
@@ -179,14 +185,14 @@ function expectList(res: HttpResponse): Row[] {
   return json.data as Row[];
 }
 
-/** The 0.7.36 double fault (§1.8): HTTP 500, empty body, content-length 0. */
+/** The 0.7.36 double fault (docs/firezone-0.7.36.md, "Empty-body 500s"): HTTP 500, empty body, content-length 0. */
 function expectEmpty500(res: HttpResponse): void {
   expectStatus(res, 500);
   expect(res.text, describeResponse(res)).toBe('');
   expect(res.headers.get('content-length'), describeResponse(res)).toBe('0');
 }
 
-/** DELETE success (§1.3): 204, empty body; content-type only on users DELETE. */
+/** DELETE success (docs/firezone-0.7.36.md, "Response framing and headers"): 204, empty body; content-type only on users DELETE. */
 function expectNoContent(res: HttpResponse, contentType: string | null): void {
   expectStatus(res, 204);
   expect(res.text).toBe('');
@@ -257,7 +263,7 @@ async function adminWithToken(ctx: Ctx): Promise<Principal & {tokenId: string}> 
   return {label: 'admin', id: String(user.id), token: row.token, tokenId: row.id, client: ctx.as(row.token)};
 }
 
-/** `U` (§15 conventions): an admin's token, the admin then demoted to unprivileged. */
+/** `U` (the conventions in docs/firezone-0.7.36.md, "Acceptance cases"): an admin's token, the admin then demoted to unprivileged. */
 async function demoted(ctx: Ctx): Promise<Principal> {
   const p = await adminWithToken(ctx);
   expectJson(await p.client.get('/v0/users'), 200); // it worked while the user was an admin
@@ -349,7 +355,7 @@ function ipv6Hextets(ip: string): number[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JWTs (§2.2): HS512, key = the raw bytes of the secret string.
+// JWTs (docs/firezone-0.7.36.md, "The bearer JWT"): HS512, key = the raw bytes of the secret string.
 
 function signJwt(claims: Row, secret = JWT_SECRET, alg: 'HS512' | 'HS256' = 'HS512'): string {
   const header = Buffer.from(JSON.stringify({alg, typ: 'JWT'})).toString('base64url');
@@ -489,7 +495,7 @@ describe('§15 Permissions (token U; the seed unprivileged token must behave the
     }
   });
 
-  // §15 says "Same as 20"; the evident meaning is case 16 (U renaming an own device).
+  // The upstream case list says "Same as 20"; the evident meaning is case 16 (U renaming an own device).
   it('15.17 case 16 with ALLOW_UNPRIVILEGED_DEVICE_MANAGEMENT=false → 401 {"error":"Unauthorized"}', async () => {
     const ctx = await fresh({env: {ALLOW_UNPRIVILEGED_DEVICE_MANAGEMENT: 'false'}});
     for (const p of await principals(ctx)) {
@@ -644,7 +650,7 @@ describe('§15 Users', () => {
     expect(String(updated.updated_at) > String(user.updated_at)).toBe(true);
   });
 
-  // §15 says "as in case 28"; the evident meaning is case 23 (same body, same errors).
+  // The upstream case list says "as in case 28"; the evident meaning is case 23 (same body, same errors).
   it('15.38 PUT /v0/users/<own id> {"user":{"email":"test@test.com","password":"test1234"}} → 422 the case-23 errors', async () => {
     const p = await adminWithToken(main);
     const before = expectData(await main.admin.get(`/v0/users/${p.id}`));
@@ -706,7 +712,7 @@ describe('§15 Devices', () => {
     expect(expectData(await main.admin.get(`/v0/devices/${device.id}`))).toEqual(device);
   });
 
-  // §15 says "Same as 56"; the evident meaning is case 44 (the full DCT params).
+  // The upstream case list says "Same as 56"; the evident meaning is case 44 (the full DCT params).
   it('15.45 case 44 for the caller\'s own user and for another admin → 201', async () => {
     const otherAdmin = await createUser(main, {role: 'admin'});
     for (const userId of [main.adminId, String(otherAdmin.id)]) {
@@ -726,7 +732,7 @@ describe('§15 Devices', () => {
     expect(Object.keys(device)).toEqual(DEVICE_KEYS);
     expect(device.public_key).toBe(key);
     expect(device.user_id).toBe(user.id);
-    // §4.7: "<adjective>-<noun>" (words may themselves be hyphenated), shortened to 11 chars + 4
+    // docs/firezone-0.7.36.md, "Device names": "<adjective>-<noun>" (words may themselves be hyphenated), shortened to 11 chars + 4
     // upper-case hex digits when longer than 15.
     expect(device.name).toMatch(/^(?:[a-z]+(?:-[a-z]+)+|.{11}[0-9A-F]{4})$/);
     expect(String(device.name).length).toBeLessThanOrEqual(15);
@@ -736,7 +742,7 @@ describe('§15 Devices', () => {
     for (const flag of ['use_default_allowed_ips', 'use_default_dns', 'use_default_endpoint', 'use_default_mtu', 'use_default_persistent_keepalive']) {
       expect(device[flag], flag).toBe(true);
     }
-    // ipv4 inside NET4 (10.3.2.0/24), never network, gateway (.1) or broadcast (§11.1).
+    // ipv4 inside NET4 (10.3.2.0/24), never network, gateway (.1) or broadcast (docs/firezone-0.7.36.md, "IP allocation").
     const v4 = ipv4ToInt(String(device.ipv4));
     expect(v4).toBeGreaterThanOrEqual(ipv4ToInt('10.3.2.2'));
     expect(v4).toBeLessThanOrEqual(ipv4ToInt('10.3.2.254'));
@@ -745,7 +751,7 @@ describe('§15 Devices', () => {
     expect(v6.slice(0, 7)).toEqual([0xfd00, 0, 0, 0, 0, 3, 2]);
     expect(v6[7]).toBeGreaterThanOrEqual(2);
     expect(v6[7]).toBeLessThanOrEqual(0xfe);
-    // Effective values = the configured defaults (fresh install: §6.1 / case 84).
+    // Effective values = the configured defaults (fresh install: docs/firezone-0.7.36.md, "Configuration: raw values" / case 84).
     expect(device.endpoint).toBe(config.default_client_endpoint);
     expect(device.dns).toEqual(config.default_client_dns);
     expect(device.allowed_ips).toEqual(config.default_client_allowed_ips);
@@ -862,7 +868,7 @@ describe('§15 Devices', () => {
 
   it('15.61 with MAX_DEVICES_PER_USER=1 and one existing device → create → 422 exactly the device-limit error', async () => {
     const limit = {base: ['Maximum device limit reached. Remove an existing device before creating a new one.']};
-    // Both ways the contract offers to set the limit; the limit applies to admins too (§4.3).
+    // Both ways the contract offers to set the limit; the limit applies to admins too (docs/firezone-0.7.36.md, "Devices: create").
     for (const options of [{maxDevicesPerUser: 1}, {env: {MAX_DEVICES_PER_USER: '1'}}] satisfies SandboxOptions[]) {
       const ctx = await fresh(options);
       const user = await createUser(ctx);
@@ -939,7 +945,8 @@ describe('§15 Devices', () => {
 });
 
 describe('§15 Rules', () => {
-  // Overlap constraints are global (§5.2): every case starts from an empty rule table.
+  // Overlap constraints are global (docs/firezone-0.7.36.md, "Rules: overlap constraints"): every
+  // case starts from an empty rule table.
   beforeEach(async () => {
     for (const id of await listIds(main.admin, '/v0/rules')) expectStatus(await main.admin.delete(`/v0/rules/${id}`), 204);
   });
@@ -989,7 +996,7 @@ describe('§15 Rules', () => {
     await createRule(main, {destination: '10.10.10.1/24', action: 'drop'});
     expect(await createRule(main, {destination: '10.10.10.1/24', action: 'accept'})).toMatchObject({action: 'accept', user_id: null});
     expect(await createRule(main, {destination: '10.10.10.1/24', action: 'drop', user_id: user.id})).toMatchObject({action: 'drop', user_id: user.id});
-    // Control (§5.2): within the same partition an overlapping rule is refused.
+    // Control (docs/firezone-0.7.36.md, "Rules: overlap constraints"): within the same partition an overlapping rule is refused.
     expect422(await main.admin.post('/v0/rules', {rule: {destination: '10.10.10.0/24', action: 'drop'}}), {
       destination: ['destination overlaps with an existing rule'],
     });
@@ -1000,7 +1007,7 @@ describe('§15 Rules', () => {
     expect((await createRule(main, {destination: '10.77.2.0/24', port_type: 'tcp', port_range: '100-200'})).port_range).toBe('100 - 200');
   });
 
-  // §15 says "the accept params of case 91"; the evident meaning is case 70.
+  // The upstream case list says "the accept params of case 91"; the evident meaning is case 70.
   it('15.78 PUT /v0/rules/<id> with the case-70 accept params minus user_id → 200 echoed; GET shows the same', async () => {
     const rule = await createRule(main, {destination: '10.78.0.0/16', action: 'drop'});
     const attrs = {destination: '1.1.1.1/24', action: 'accept', port_type: 'udp', port_range: '1 - 2'};
@@ -1104,7 +1111,8 @@ describe('§15 Configuration (each case on a sandbox of its own: the configurati
     expect(expectData(await ctx.admin.put('/v0/configuration', {configuration: {logo: {url}}})).logo).toEqual(logo);
     const res = await ctx.admin.get('/v0/configuration');
     expect(expectData(res).logo).toEqual(logo);
-    expect(res.text).toContain(`"logo":{"data":null,"type":null,"url":"${url}"}`); // `/` not escaped (§1.3)
+    // `/` not escaped (docs/firezone-0.7.36.md, "Response framing and headers").
+    expect(res.text).toContain(`"logo":{"data":null,"type":null,"url":"${url}"}`);
   });
 
   it('15.86 PUT /v0/configuration with the full CCT attrs → 200; response minus id/timestamps/logo equals them', async () => {
@@ -1143,7 +1151,7 @@ describe('§15 Configuration (each case on a sandbox of its own: the configurati
     expect422(await ctx.admin.put('/v0/configuration', {configuration: {local_auth_enabled: false}}), {
       local_auth_enabled: ['cannot be changed; it is overridden by LOCAL_AUTH_ENABLED environment variable'],
     });
-    // Control (§6.2): the guard applies only to fields that actually change.
+    // Control (docs/firezone-0.7.36.md, "Environment overrides"): the guard applies only to fields that actually change.
     expect(expectData(await ctx.admin.put('/v0/configuration', {configuration: {local_auth_enabled: true}})).local_auth_enabled).toBe(true);
   });
 
@@ -1223,7 +1231,8 @@ describe('§15 Configuration (each case on a sandbox of its own: the configurati
     expect({...put, updated_at: null}).toEqual({...patched, updated_at: null});
     expect422(await ctx.admin.patch('/v0/configuration', {configuration: {local_auth_enabled: 123}}), {local_auth_enabled: ['is invalid']});
     expectAuthError(await ctx.anon.patch('/v0/configuration', {configuration: {default_client_mtu: 1300}}), 'unauthenticated');
-    expectEmpty500(await ctx.admin.patch('/v0/configuration', {default_client_mtu: 1300})); // missing wrapper, as for PUT (§1.8)
+    // Missing wrapper, as for PUT (docs/firezone-0.7.36.md, "Empty-body 500s").
+    expectEmpty500(await ctx.admin.patch('/v0/configuration', {default_client_mtu: 1300}));
   });
 });
 
@@ -1236,7 +1245,8 @@ describe('§15 Protocol-level', () => {
 
   it('15.98 DELETE /v0/configuration with Accept: application/json → 404 {"error":"not_found"}', async () => {
     expectNotFound(await main.admin.delete('/v0/configuration', {accept: 'application/json'}));
-    // §1.8: the same unknown route without a JSON Accept renders the html error page → empty 500.
+    // docs/firezone-0.7.36.md, "Routes", "Empty-body 500s": the same unknown route without a JSON Accept renders the
+    // html error page → empty 500.
     expectEmpty500(await main.admin.delete('/v0/configuration', {accept: '*/*'}));
   });
 
@@ -1289,7 +1299,8 @@ describe('§15 Protocol-level', () => {
       expect(res.status, describeResponse(res)).toBeGreaterThanOrEqual(200);
       expect(res.status, describeResponse(res)).toBeLessThan(300);
       expectJson(res, res.status);
-      expect(res.headers.get('cache-control'), describeResponse(res)).toBe('max-age=0, private, must-revalidate'); // §1.3
+      // docs/firezone-0.7.36.md, "Response framing and headers"
+      expect(res.headers.get('cache-control'), describeResponse(res)).toBe('max-age=0, private, must-revalidate');
       requestIds.add(String(res.headers.get('x-request-id')));
     }
     expect(requestIds.size).toBe(responses.length); // a fresh id per request

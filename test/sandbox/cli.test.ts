@@ -6,6 +6,7 @@ describe('fz-console sandbox arguments', () => {
     expect(parseSandboxArgs([])).toEqual({help: false, options: {seed: 'demo'}});
   });
 
+  // "design §3": the console design notes' sandbox flags, now src/sandbox/README.md, "Command line".
   it('maps every flag of design §3 onto SandboxOptions', () => {
     const parsed = parseSandboxArgs([
       '--host', '0.0.0.0', '--port', '0', '--seed', 'empty', '--devices', '50000', '--users', '2000', '--rules', '1000',

@@ -145,6 +145,7 @@ describe('demo seed', () => {
   });
 });
 
+// "§11.4" (upstream numbering) = docs/firezone-0.7.36.md, "Stats writes bump updated_at".
 describe('stats simulation (§11.4)', () => {
   function core(devices: DeviceRow[]): SandboxCore {
     const settings = new Settings({env: {}, externalUrl: 'http://127.0.0.1:1'});

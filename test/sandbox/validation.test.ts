@@ -1,4 +1,5 @@
-// Property: whatever a client sends, a 422 has the §1.7 shape, and every empty 500 is one of the
+// Property: whatever a client sends, a 422 has the shape of docs/firezone-0.7.36.md, "Validation errors (422)",
+// and every empty 500 is one of the
 // deliberate 0.7.36 crashes (never a sandbox bug).
 import fc from 'fast-check';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -54,6 +55,7 @@ const RULE_KEYS = ['action', 'destination', 'port_type', 'port_range', 'user_id'
 const CONFIG_KEYS = ['local_auth_enabled', 'allow_unprivileged_device_management', 'default_client_mtu', 'default_client_persistent_keepalive',
   'default_client_endpoint', 'default_client_dns', 'default_client_allowed_ips', 'vpn_session_duration', 'logo', 'openid_connect_providers', 'saml_identity_providers'];
 
+// "§1.7" (upstream numbering) = docs/firezone-0.7.36.md, "Validation errors (422)".
 describe('422 bodies (§1.7)', () => {
   it('always have the documented shape, and every 500 is a deliberate crash', async () => {
     await fc.assert(fc.asyncProperty(

@@ -1,5 +1,5 @@
 // Smoke check of the caching that keeps a filter keystroke cheap at 50k items. Timing is the
-// bench's job (design §7); this only asserts that haystacks are computed once per object.
+// bench's job (README.md, "Performance"); this only asserts that haystacks are computed once per object.
 import {describe, expect, it} from 'vitest';
 import {buildListView, warmSearch, type ColumnSpec} from '../../src/state/list.js';
 

@@ -9,7 +9,8 @@ const PRIVATE = generateKeyPair().privateKey;
 const SERVER = generateKeyPair().publicKey;
 const PSK = generatePresharedKey();
 
-// The admin UI doc §2.4 "typical default-valued output" device, as the /v0 JSON carries it.
+// The "typical default-valued result" device of docs/firezone-0.7.36.md, "The WireGuard client config", as the
+// /v0 JSON carries it.
 function typical(overrides: Partial<ClientConfigDevice> = {}): ClientConfigDevice {
   return {
     ipv4: '10.3.2.7', ipv6: 'fd00::3:2:7', mtu: 1280, persistent_keepalive: 25, dns: ['1.1.1.1', '1.0.0.1'],

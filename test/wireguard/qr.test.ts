@@ -14,7 +14,7 @@ const qrcode = createRequire(import.meta.url)('qrcode') as {
   create(text: string, opts: {errorCorrectionLevel: string}): {version: number; modules: {size: number; data: Uint8Array}};
 };
 
-// A typical full-tunnel 0.7.36 config with real-length keys (admin UI doc §2.4): 352 bytes.
+// A typical full-tunnel 0.7.36 config with real-length keys (docs/firezone-0.7.36.md, "The WireGuard client config"): 352 bytes.
 const SAMPLE = renderClientConfig({
   ipv4: '10.3.2.7', ipv6: 'fd00::3:2:7', mtu: 1280, persistent_keepalive: 25, dns: ['1.1.1.1', '1.0.0.1'],
   allowed_ips: ['0.0.0.0/0', '::/0'], endpoint: 'vpn.example.com:51820', preshared_key: generatePresharedKey(),
