@@ -44,16 +44,16 @@ export function parseEntryKey(key: string): ConfigEntry {
 
 export function defaultsSpecs(): FieldSpec[] {
   return [
-    {key: 'default_client_allowed_ips', label: 'Allowed IPs', kind: 'text', placeholder: '0.0.0.0/0, ::/0',
+    {key: 'default_client_allowed_ips', label: 'Allowed IPs', kind: 'text', placeholder: 'e.g. 0.0.0.0/0, ::/0',
       help: 'Comma-separated IPs/CIDRs routed through the VPN; 0.0.0.0/0, ::/0 sends all traffic.',
       validate: (v) => validateAllowedIps(parseList(String(v)))},
-    {key: 'default_client_dns', label: 'DNS servers', kind: 'text', placeholder: '1.1.1.1, 1.0.0.1',
+    {key: 'default_client_dns', label: 'DNS servers', kind: 'text', placeholder: 'e.g. 1.1.1.1, 1.0.0.1',
       help: 'Comma-separated; blank omits DNS from generated configs.', validate: (v) => validateDnsList(parseList(String(v)))},
-    {key: 'default_client_endpoint', label: 'Endpoint', kind: 'text', placeholder: 'vpn.example.com:51820',
+    {key: 'default_client_endpoint', label: 'Endpoint', kind: 'text', placeholder: 'e.g. vpn.example.com:51820',
       help: "IPv4, IPv6 or FQDN (optional :port) devices connect to.", validate: (v) => validateEndpoint(String(v))},
-    {key: 'default_client_mtu', label: 'MTU', kind: 'text', placeholder: '1280',
+    {key: 'default_client_mtu', label: 'MTU', kind: 'text', placeholder: 'e.g. 1280',
       help: '576–1500. 1280 is a safe bet for most networks. Blank falls back to the built-in 1280.', validate: (v) => validateMtu(String(v))},
-    {key: 'default_client_persistent_keepalive', label: 'Persistent keepalive', kind: 'text', placeholder: '25',
+    {key: 'default_client_persistent_keepalive', label: 'Persistent keepalive', kind: 'text', placeholder: 'e.g. 25',
       help: '0–120 seconds; 0 disables. Blank falls back to the built-in 25.', validate: (v) => validateKeepalive(String(v))},
   ];
 }
@@ -72,7 +72,7 @@ export function securitySpecs(): FieldSpec[] {
     {key: 'session_preset', label: 'Require auth for VPN', kind: 'choice',
       choices: [...SESSION_PRESETS.map((p) => ({value: String(p.seconds), label: p.label})), {value: CUSTOM, label: 'Every N seconds…'}],
       help: 'Users re-authenticate in the web UI this often to keep their VPN session. ←/→ to change.'},
-    {key: 'session_seconds', label: '  seconds', kind: 'text', placeholder: '3600',
+    {key: 'session_seconds', label: '  seconds', kind: 'text', placeholder: 'e.g. 3600',
       disabledWhen: (v) => (str(v, 'session_preset') === CUSTOM ? null : 'set by the preset'),
       validate: (v) => validateSessionDuration(String(v))},
   ];
@@ -171,13 +171,13 @@ export function oidcSpecs(externalHint: string): FieldSpec[] {
     {key: 'id', label: 'Config ID', kind: 'text', help: 'A unique ID used to generate login URLs for this provider.',
       validate: (v) => validateProviderId(String(v))},
     {key: 'label', label: 'Label', kind: 'text', help: 'Text on the login button.', validate: (v) => validateRequired(String(v))},
-    {key: 'scope', label: 'Scope', kind: 'text', placeholder: 'openid email profile',
+    {key: 'scope', label: 'Scope', kind: 'text', placeholder: 'e.g. openid email profile',
       help: 'Space-delimited OpenID scopes; openid and email are required.', validate: (v) => validateScope(String(v))},
     {key: 'response_type', label: 'Response type', kind: 'text', disabledWhen: () => 'code (the only type Firezone supports)'},
     {key: 'client_id', label: 'Client ID', kind: 'text', validate: (v) => validateRequired(String(v))},
     {key: 'client_secret', label: 'Client secret', kind: 'secret', validate: (v) => validateRequired(String(v))},
     {key: 'discovery_document_uri', label: 'Discovery document URI', kind: 'text',
-      placeholder: 'https://accounts.google.com/.well-known/openid-configuration',
+      placeholder: 'e.g. https://accounts.google.com/.well-known/openid-configuration',
       validate: (v) => validateRedirectUri(String(v), {required: true})},
     {key: 'redirect_uri', label: 'Redirect URI', kind: 'text', placeholder: `optional (default ${externalHint}auth/oidc/<id>/callback/)`,
       validate: (v) => validateRedirectUri(String(v), {required: false})},

@@ -25,7 +25,8 @@ import {rules} from './resources/rules.js';
 import type {ActionContext, ResourceColumn, ResourceSpec} from './resources/spec.js';
 import {users} from './resources/users.js';
 import {editText, isPrintable} from './textedit.js';
-import {effectiveSelection, flipSort, initialListState, ListViewCache, moveCursor, nextSort, type ListUiState, type Move} from './view.js';
+import {flipSortDirection, stepSort} from './sorting.js';
+import {effectiveSelection, initialListState, ListViewCache, moveCursor, type ListUiState, type Move} from './view.js';
 import {pickerEntries} from './picker.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -105,8 +106,21 @@ export class Controller implements ActionContext {
     this.store.update(change);
   }
 
+  /** Info and success messages fade after this long so the key hints come back; errors stay. */
+  static readonly MESSAGE_FADE_MS = 6000;
+  private fadeTimer: ReturnType<typeof setTimeout> | null = null;
+
   message(message: StatusMessage | null): void {
     this.set((s) => ({...s, message}));
+    if (this.fadeTimer) clearTimeout(this.fadeTimer);
+    this.fadeTimer = null;
+    if (message && (message.tone === 'info' || message.tone === 'ok')) {
+      this.fadeTimer = setTimeout(() => {
+        this.fadeTimer = null;
+        if (this.state.message === message) this.set((s) => ({...s, message: null}));
+      }, Controller.MESSAGE_FADE_MS);
+      this.fadeTimer.unref?.();
+    }
   }
 
   setViewport(columns: number, rows: number): void {
@@ -153,6 +167,7 @@ export class Controller implements ActionContext {
   }
 
   stop(): void {
+    if (this.fadeTimer) clearTimeout(this.fadeTimer);
     this.poller?.stop();
     this.unsubscribeHold?.();
   }
@@ -240,6 +255,9 @@ export class Controller implements ActionContext {
       this.io.exit();
       return;
     }
+    // Where text goes, a printable key is text even if a binding uses it elsewhere (Space toggles
+    // a yes/no field, but types a space into a text field).
+    if (typed(name, input) && this.acceptsText() && this.typeInto(name, input)) return;
     const scopes = this.scopes();
     const inner = bindingFor(scopes.slice(0, 1), name);
     if (!inner && this.typeInto(name, input)) return;
@@ -457,7 +475,7 @@ export class Controller implements ActionContext {
     const pageSize = Math.max(1, this.bodyHeight() - 2);
     const move = (m: Move) => this.updateList(screen, (st) => moveCursor(list.view, st, m));
     const selected = list.selection.index >= 0 ? list.view.rows[list.selection.index] : undefined;
-    const sortable = list.columns.filter((c) => c.sortValue).map((c) => c.key);
+    const sortable = list.columns.filter((c) => c.sortValue);
     switch (action) {
       case 'up': return move(-1);
       case 'down': return move(1);
@@ -466,8 +484,10 @@ export class Controller implements ActionContext {
       case 'home': return move('home');
       case 'end': return move('end');
       case 'filter': return this.updateList(screen, (st) => ({...st, filtering: true}));
-      case 'sortNext': return this.updateList(screen, (st) => nextSort(st, sortable));
-      case 'sortReverse': return this.updateList(screen, (st) => flipSort(st, sortable));
+      case 'sortNext':
+      case 'sortPrev':
+        return this.updateList(screen, (st) => ({...st, sort: stepSort(st.sort, sortable, action === 'sortNext' ? 1 : -1)}));
+      case 'sortReverse': return this.updateList(screen, (st) => ({...st, sort: flipSortDirection(st.sort, sortable)}));
       case 'open':
         if (list.selection.id) this.openDetail(screen, list.selection.id);
         return;

@@ -10,7 +10,7 @@ export type Action =
   | 'screen1' | 'screen2' | 'screen3' | 'screen4' | 'nextScreen' | 'prevScreen'
   | 'help' | 'quit' | 'quitNow' | 'back'
   | 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end'
-  | 'filter' | 'sortNext' | 'sortReverse' | 'open' | 'refresh' | 'pause' | 'copy'
+  | 'filter' | 'sortNext' | 'sortPrev' | 'sortReverse' | 'open' | 'refresh' | 'pause' | 'copy'
   | 'new' | 'edit' | 'delete' | 'reveal' | 'role'
   | 'filterAccept' | 'filterClear'
   | 'nextField' | 'prevField' | 'toggle' | 'choiceNext' | 'choicePrev' | 'save' | 'pick' | 'cancel'
@@ -56,8 +56,10 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'list', action: 'pageDown', keys: ['pagedown', 'ctrl+f'], help: 'page down'},
   {scope: 'list', action: 'home', keys: ['home', 'g'], help: 'first row'},
   {scope: 'list', action: 'end', keys: ['end', 'G'], help: 'last row'},
-  {scope: 'list', action: 'filter', keys: ['/'], help: 'filter (case-insensitive substring; Esc clears)', hint: 'filter'},
-  {scope: 'list', action: 'sortNext', keys: ['o'], help: 'sort by the next column'},
+  {scope: 'list', action: 'filter', keys: ['/'], hint: 'filter',
+    help: 'filter (case-insensitive substring; Esc clears). Searches devices by name, description, public key, owner, IPv4, IPv6 and remote IP; users by email, role, VPN status and sign-in method; rules by action, destination, ports and scope'},
+  {scope: 'list', action: 'sortNext', keys: ['>', 'o'], help: 'sort by the next column (▲ ascending, ▼ descending; traffic and times start ▼)', hint: 'sort'},
+  {scope: 'list', action: 'sortPrev', keys: ['<'], help: 'sort by the previous column'},
   {scope: 'list', action: 'sortReverse', keys: ['O'], help: 'reverse the sort'},
   {scope: 'list', action: 'open', keys: ['enter'], help: 'details', hint: 'details'},
   {scope: 'list', action: 'copy', keys: ['c'], help: "copy the selected item's key value (OSC 52)"},
@@ -80,6 +82,8 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'configuration', action: 'down', keys: ['down', 'j'], help: 'next entry'},
   {scope: 'configuration', action: 'home', keys: ['home', 'g'], help: 'first entry'},
   {scope: 'configuration', action: 'end', keys: ['end', 'G'], help: 'last entry'},
+  {scope: 'configuration', action: 'pageDown', keys: ['pagedown', 'ctrl+f'], help: 'entries a page further down'},
+  {scope: 'configuration', action: 'pageUp', keys: ['pageup', 'ctrl+b'], help: 'entries a page further up'},
   {scope: 'configuration', action: 'edit', keys: ['enter', 'e'], help: 'edit the entry under the cursor', hint: 'edit', writes: true},
   {scope: 'configuration', action: 'new', keys: ['n'], help: 'add a provider of the kind under the cursor', hint: 'add provider', writes: true},
   {scope: 'configuration', action: 'delete', keys: ['d'], help: 'delete the provider under the cursor (asks first)', hint: 'delete provider', writes: true},

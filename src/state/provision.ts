@@ -13,7 +13,7 @@ import {
 
 export function userFormSpecs(mode: 'create' | 'edit'): FieldSpec[] {
   const specs: FieldSpec[] = [
-    {key: 'email', label: 'Email', kind: 'text', placeholder: 'name@example.com', validate: (v) => validateEmail(String(v))},
+    {key: 'email', label: 'Email', kind: 'text', placeholder: 'e.g. name@example.com', validate: (v) => validateEmail(String(v))},
   ];
   if (mode === 'create') {
     specs.push({key: 'role', label: 'Role', kind: 'choice', choices: [{value: 'unprivileged', label: 'unprivileged'}, {value: 'admin', label: 'admin'}],
@@ -66,15 +66,15 @@ interface DefaultPair {
 }
 
 const DEFAULT_PAIRS: readonly DefaultPair[] = [
-  {key: 'allowed_ips', toggleLabel: 'Use default Allowed IPs', label: 'Allowed IPs', placeholder: '0.0.0.0/0, ::/0',
+  {key: 'allowed_ips', toggleLabel: 'Use default Allowed IPs', label: 'Allowed IPs', placeholder: 'e.g. 0.0.0.0/0, ::/0',
     defaultText: (c) => formatList(c?.default_client_allowed_ips ?? null), validate: (t) => validateAllowedIps(parseList(t))},
-  {key: 'dns', toggleLabel: 'Use default DNS servers', label: 'DNS servers', placeholder: '1.1.1.1, 1.0.0.1',
+  {key: 'dns', toggleLabel: 'Use default DNS servers', label: 'DNS servers', placeholder: 'e.g. 1.1.1.1, 1.0.0.1',
     defaultText: (c) => formatList(c?.default_client_dns ?? null), validate: (t) => validateDnsList(parseList(t))},
-  {key: 'endpoint', toggleLabel: 'Use default endpoint', label: 'Server endpoint', placeholder: 'vpn.example.com:51820',
+  {key: 'endpoint', toggleLabel: 'Use default endpoint', label: 'Server endpoint', placeholder: 'e.g. vpn.example.com:51820',
     defaultText: (c) => c?.default_client_endpoint || 'None', validate: (t) => (t.trim() === '' ? ["can't be blank"] : validateEndpoint(t))},
-  {key: 'mtu', toggleLabel: 'Use default MTU', label: 'Interface MTU', placeholder: '1280',
+  {key: 'mtu', toggleLabel: 'Use default MTU', label: 'Interface MTU', placeholder: 'e.g. 1280',
     defaultText: (c) => String(c?.default_client_mtu ?? '1280 (built-in)'), validate: (t) => validateMtu(t)},
-  {key: 'persistent_keepalive', toggleLabel: 'Use default keepalive', label: 'Persistent keepalive', placeholder: '25',
+  {key: 'persistent_keepalive', toggleLabel: 'Use default keepalive', label: 'Persistent keepalive', placeholder: 'e.g. 25',
     defaultText: (c) => (c?.default_client_persistent_keepalive === null || c === null ? '25 (built-in)' : formatKeepalive(c.default_client_persistent_keepalive)),
     validate: (t) => validateKeepalive(t)},
 ];
@@ -186,7 +186,7 @@ export function ruleFormSpecs(): FieldSpec[] {
     {key: 'port_type', label: 'Port type', kind: 'choice',
       choices: [{value: '', label: 'All protocols'}, {value: 'tcp', label: 'TCP'}, {value: 'udp', label: 'UDP'}],
       validate: (v, all) => validatePortPair(String(v) || null, str(all, 'port_range')).port_type},
-    {key: 'port_range', label: 'Port range', kind: 'text', placeholder: '23000-24000',
+    {key: 'port_range', label: 'Port range', kind: 'text', placeholder: 'e.g. 23000-24000',
       disabledWhen: (v) => (str(v, 'port_type') === '' ? 'all ports (choose a port type first)' : null),
       validate: (v, all) => validatePortPair(str(all, 'port_type') || null, String(v)).port_range},
     {key: 'user', label: 'User', kind: 'picker', help: 'Enter opens the user picker; none = all users.'},

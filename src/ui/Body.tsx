@@ -42,5 +42,5 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   }
   const list = controller.list(state.screen, state);
   if (!list) return {body: <Box height={height} />, info: ''};
-  return {body: <ListScreen list={list} snapshot={snapshot} width={width} height={height} />, info: listInfo(list, snapshot)};
+  return {body: <ListScreen list={list} snapshot={snapshot} width={width} height={height} />, info: listInfo(list, snapshot, width)};
 }

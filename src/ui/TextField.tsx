@@ -7,11 +7,14 @@ export function TextField({value, cursor, focused, mask, placeholder, width}: {
   value: string; cursor: number; focused: boolean; mask?: boolean; placeholder?: string; width: number;
 }): React.JSX.Element {
   let chars = [...(mask ? '•'.repeat([...value].length) : value)];
+  // A placeholder is a hint, never a value: dim, italic and in parentheses, so it reads as one
+  // without colour too (NO_COLOR), and examples start with "e.g.".
+  const hint = placeholder ? `(${placeholder})` : '';
   if (chars.length === 0 && !focused) {
-    return <Text color={color('muted')} wrap="truncate">{placeholder ?? ''}</Text>;
+    return <Text color={color('muted')} dimColor italic wrap="truncate">{hint}</Text>;
   }
   if (chars.length === 0 && focused) {
-    return <Text wrap="truncate"><Text inverse> </Text><Text color={color('muted')}>{placeholder ? ` ${placeholder}` : ''}</Text></Text>;
+    return <Text wrap="truncate"><Text inverse> </Text><Text color={color('muted')} dimColor italic>{hint ? ` ${hint}` : ''}</Text></Text>;
   }
   // Keep the cursor visible in a long value by scrolling the window.
   let offset = 0;

@@ -227,6 +227,8 @@ export const configurationResource = {
       case 'down': return go(at + 1);
       case 'home': return go(0);
       case 'end': return go(entries.length - 1);
+      case 'pageDown': return go(at + 5);
+      case 'pageUp': return go(at - 5);
       case 'reveal':
         host.store.update((s) => ({...s, configuration: {...s.configuration, reveal: !s.configuration.reveal}}));
         return;

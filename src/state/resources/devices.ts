@@ -20,10 +20,6 @@ function sinceDefault<T>(value: T, useDefault: boolean, format: (v: T) => string
   return `${format(value)}${useDefault ? '  (default)' : ''}`;
 }
 
-function negOrNull(n: number | null): number | null {
-  return n === null ? null : -n;
-}
-
 /** Sorts dotted quads numerically: `10.3.2.10` after `10.3.2.9`. */
 function ipSortKey(ip: string | null): string | null {
   if (ip === null) return null;
@@ -79,28 +75,29 @@ export const devices: ResourceSpec<DeviceRow> = {
     const now = s.fetchedAt;
     return [
       {key: 'state', header: ' ', priority: 1, width: 1, cell: (r) => STATE_GLYPH[deviceState(r, now)],
-        tone: (r) => STATE_TONE[deviceState(r, now)], sortValue: (r) => (r.handshakeAt === null ? null : -r.handshakeAt)},
+        tone: (r) => STATE_TONE[deviceState(r, now)], sortValue: (r) => r.handshakeAt, defaultDesc: true},
       {key: 'name', header: 'NAME', priority: 1, width: {min: 12, max: 32, flex: 2}, cell: (r) => r.device.name,
-        sortValue: (r) => r.device.name.toLowerCase(), searchText: (r) => r.device.name},
+        // The filter also finds a device by its description and public key (as `wg show` prints it).
+        sortValue: (r) => r.device.name.toLowerCase(), searchText: (r) => `${r.device.name}\u0000${r.device.description ?? ''}\u0000${r.device.public_key}`},
       {key: 'owner', header: 'OWNER', priority: 2, width: {min: 14, max: 34, flex: 2}, cell: (r) => r.ownerEmail,
         sortValue: (r) => r.ownerEmail.toLowerCase(), searchText: (r) => r.ownerEmail},
       {key: 'ipv4', header: 'IPV4', priority: 3, width: 15, cell: (r) => r.device.ipv4 ?? '',
         sortValue: (r) => ipSortKey(r.device.ipv4), searchText: (r) => r.device.ipv4 ?? ''},
       {key: 'handshake', header: 'HANDSHAKE', priority: 4, width: 9, align: 'right', cell: (r) => formatAge(r.handshakeAt, now),
-        sortValue: (r) => (r.handshakeAt === null ? null : -r.handshakeAt)},
+        sortValue: (r) => r.handshakeAt, defaultDesc: true},
       {key: 'rx', header: 'RX', priority: 5, width: 11, align: 'right', cell: (r) => formatBytes(r.device.rx_bytes),
-        sortValue: (r) => negOrNull(r.device.rx_bytes)},
+        sortValue: (r) => r.device.rx_bytes, defaultDesc: true},
       {key: 'tx', header: 'TX', priority: 5, width: 11, align: 'right', cell: (r) => formatBytes(r.device.tx_bytes),
-        sortValue: (r) => negOrNull(r.device.tx_bytes)},
+        sortValue: (r) => r.device.tx_bytes, defaultDesc: true},
       {key: 'rxRate', header: 'RX/S', priority: 6, width: 12, align: 'right', cell: (r) => formatRate(currentRate(r, 'rx', now)),
-        sortValue: (r) => negOrNull(currentRate(r, 'rx', now))},
+        sortValue: (r) => currentRate(r, 'rx', now), defaultDesc: true},
       {key: 'txRate', header: 'TX/S', priority: 6, width: 12, align: 'right', cell: (r) => formatRate(currentRate(r, 'tx', now)),
-        sortValue: (r) => negOrNull(currentRate(r, 'tx', now))},
+        sortValue: (r) => currentRate(r, 'tx', now), defaultDesc: true},
       {key: 'remote', header: 'REMOTE IP', priority: 7, width: {min: 15, max: 39, flex: 1}, cell: (r) => r.device.remote_ip ?? '',
         sortValue: (r) => r.device.remote_ip, searchText: (r) => r.device.remote_ip ?? ''},
       {key: 'ipv6', header: 'IPV6', priority: 8, width: {min: 16, max: 39, flex: 1}, cell: (r) => r.device.ipv6 ?? '',
         sortValue: (r) => r.device.ipv6, searchText: (r) => r.device.ipv6 ?? ''},
-      {key: 'created', header: 'CREATED', priority: 9, width: 10, cell: (r) => formatDate(r.createdAt), sortValue: (r) => -r.createdAt},
+      {key: 'created', header: 'CREATED', priority: 9, width: 10, cell: (r) => formatDate(r.createdAt), sortValue: (r) => r.createdAt, defaultDesc: true},
     ];
   },
   title: (r) => `${r.device.name} (${r.ownerEmail})`,

@@ -49,7 +49,8 @@ export const rules: ResourceSpec<Rule> = {
       searchText: (r) => `${r.port_type ?? ''} ${r.port_range ?? ''}`},
     {key: 'scope', header: 'SCOPE', priority: 2, width: {min: 12, max: 40, flex: 2}, cell: (r) => scopeOf(s, r.user_id),
       sortValue: (r) => scopeOf(s, r.user_id), searchText: (r) => scopeOf(s, r.user_id)},
-    {key: 'created', header: 'CREATED', priority: 3, width: 10, cell: (r) => formatDate(parseTime(r.inserted_at) ?? 0), sortValue: (r) => r.inserted_at},
+    {key: 'created', header: 'CREATED', priority: 3, width: 10, cell: (r) => formatDate(parseTime(r.inserted_at) ?? 0), sortValue: (r) => r.inserted_at,
+      defaultDesc: true},
   ],
   title: (r) => ruleSummary(r),
   detail: (r, {snapshot, now}) => [

@@ -15,6 +15,8 @@ export interface ResourceColumn<T> extends ColumnSpec<T> {
   priority: number;
   width: ColumnWidth;
   align?: 'left' | 'right';
+  /** Sorting starts descending (▼) on this column: traffic, rates, counts, most recent first. */
+  defaultDesc?: boolean;
   /** The cell text, raw: the UI makes it display-safe. */
   cell: (row: T) => string;
   tone?: (row: T) => Tone | undefined;

@@ -8,7 +8,32 @@ import {truncate, wrapLines} from '../text.js';
 import {color} from '../theme.js';
 import {Prompt} from './Prompt.js';
 
+/** The QR code gets the whole body (one line of keys under it); a quiet zone of 1 when 2 does not fit. */
+function QrView({config, width, height}: {config: string; width: number; height: number}): React.JSX.Element {
+  const rows = Math.max(1, height - 1);
+  let qr = renderQr(config, {maxRows: rows, maxCols: width});
+  if (!qr.ok) qr = renderQr(config, {maxRows: rows, maxCols: width, quietZone: 1});
+  const keys = <Text color={color('muted')} wrap="truncate">{truncate('Q config text · w write file · c copy config · Esc done', width)}</Text>;
+  if (!qr.ok) {
+    // Terminal size needed: the code, its line of keys, and the console's header, tabs, info and status lines.
+    const need = `${qr.needCols} columns × ${qr.needRows + 1 + 5} rows`;
+    return (
+      <Box flexDirection="column" width={width} height={height}>
+        <Text color={color('warning')} wrap="wrap">{`The QR code needs a terminal of at least ${need} (this one is ${width} × ${height + 5}). Enlarge the window, or write the file (w) / copy the config (c) instead.`}</Text>
+        {keys}
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Box flexDirection="column" height={rows}>{qr.lines.map((line, i) => <Text key={i} color="white" backgroundColor="black">{line}</Text>)}</Box>
+      {keys}
+    </Box>
+  );
+}
+
 export function DeviceResult({result, prompt, width, height}: {result: ResultModal; prompt: PromptModal | null; width: number; height: number}): React.JSX.Element {
+  if (result.view === 'qr' && result.config !== null && !prompt) return <QrView config={result.config} width={width} height={height} />;
   const header = [
     <Text key="title" bold color={color(result.refused ? 'danger' : 'ok')} wrap="truncate">{truncate(`Device added: ${result.deviceName} (${result.ownerEmail})`, width)}</Text>,
     ...(result.config !== null
@@ -28,11 +53,6 @@ export function DeviceResult({result, prompt, width, height}: {result: ResultMod
     const lines = [...wrapLines(result.refused ?? 'No client config.', width), '',
       ...wrapLines('Nothing was written. The device exists on the server; delete it (Devices, d) or fix the server values and create it again.', width)];
     body = <Box flexDirection="column">{lines.slice(0, bodyHeight).map((l, i) => <Text key={i} color={color('danger')}>{l === '' ? ' ' : l}</Text>)}</Box>;
-  } else if (result.view === 'qr') {
-    const qr = renderQr(result.config, {maxRows: bodyHeight, maxCols: width});
-    body = qr.ok
-      ? <Box flexDirection="column">{qr.lines.map((line, i) => <Text key={i} color="white" backgroundColor="black">{line}</Text>)}</Box>
-      : <Text color={color('warning')} wrap="wrap">{`The QR code needs ${qr.needCols} columns × ${qr.needRows + (height - bodyHeight) + 5} rows (this terminal is ${width}×${height + 5}). Enlarge the window, or write the file (w) / copy the config (c) instead.`}</Text>;
   } else {
     const lines = result.config.split('\n');
     body = <Box flexDirection="column">{lines.slice(0, bodyHeight).map((line, i) => <Text key={i} wrap="truncate">{line === '' ? ' ' : truncate(line, width)}</Text>)}</Box>;

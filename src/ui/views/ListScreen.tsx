@@ -4,11 +4,11 @@ import {Box} from 'ink';
 import type {ListDerived} from '../../state/controller.js';
 import type {Snapshot} from '../../state/resources.js';
 import {Text} from '../SafeText.js';
-import {Table} from '../table/Table.js';
+import {fitColumns, SORT_ASC, SORT_DESC, Table} from '../table/Table.js';
 import {color} from '../theme.js';
 import {DetailView} from './DetailView.js';
 
-export function listInfo(list: ListDerived, snapshot: Snapshot): string {
+export function listInfo(list: ListDerived, snapshot: Snapshot, width: number): string {
   const {spec, state, view, selection} = list;
   if (state.detailId) {
     const noun = `${spec.noun[0]!.toUpperCase()}${spec.noun.slice(1)}`;
@@ -17,7 +17,11 @@ export function listInfo(list: ListDerived, snapshot: Snapshot): string {
   const total = spec.items(snapshot).length;
   const position = selection.index >= 0 ? `${selection.index + 1}/${view.rows.length}` : `0/${view.rows.length}`;
   const filterText = state.filtering ? `/${state.filter}▌` : state.filter ? `filter "${state.filter}" (Esc clears)` : '';
-  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s`;
+  // The sorted column may be one the width hides: say so rather than show an order with no arrow.
+  const sorted = state.sort ? list.columns.find((c) => c.key === state.sort!.key) : undefined;
+  const hidden = sorted && !fitColumns(list.columns, width).some((f) => f.column.key === sorted.key)
+    ? `  · sorted by ${sorted.header.trim() || sorted.key} ${state.sort!.desc ? SORT_DESC : SORT_ASC} (hidden column)` : '';
+  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s${hidden}`;
 }
 
 export function ListScreen({list, snapshot, width, height}: {list: ListDerived; snapshot: Snapshot; width: number; height: number}): React.JSX.Element {
