@@ -143,7 +143,7 @@ export function toSamlWrite(p: SamlProvider): SamlProviderWrite {
 }
 
 /**
- * The complete provider array to send (0.7.36 replaces the list wholesale, §6.2), built by
+ * The complete provider array to send (0.7.36 replaces the list wholesale: docs/firezone-0.7.36.md, "Configuration and providers (wholesale replacement)"), built by
  * applying the admin's operation to `base`. Re-applying the same operation to a newer base is
  * how an edit survives someone else's change to another provider.
  */

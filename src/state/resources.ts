@@ -69,7 +69,7 @@ function sameStrings(a: readonly string[] | null, b: readonly string[] | null): 
   return true;
 }
 
-/** Field-by-field equality: effective defaults can change without `updated_at` moving (§4.6). */
+/** Field-by-field equality: effective defaults can change without `updated_at` moving (docs/firezone-0.7.36.md, "Devices: fields and effective values"). */
 export function sameDevice(a: Device, b: Device): boolean {
   for (const key of Object.keys(a) as (keyof Device)[]) {
     const x = a[key];
@@ -195,12 +195,12 @@ export function buildSnapshot(data: FetchedData, previous: Snapshot | null, fetc
 
 export type VpnStatus = 'ENABLED' | 'DISABLED' | 'EXPIRED';
 
-/** Sessions expire only when 0 < duration < 2147483647 (behaviour doc §6.3). */
+/** Sessions expire only when 0 < duration < 2147483647 (docs/firezone-0.7.36.md, "VPN session duration and the ENABLED/DISABLED/EXPIRED tag"). */
 export function sessionsExpire(durationSeconds: number): boolean {
   return durationSeconds > 0 && durationSeconds < 2147483647;
 }
 
-/** 0.7.36's VPN Connection tag (admin UI doc §4.3), evaluated in the same order. */
+/** 0.7.36's VPN Connection tag (same section), evaluated in the same order. */
 export function vpnStatus(user: User, sessionDurationSeconds: number, nowMs: number): VpnStatus {
   if (user.disabled_at !== null) return 'DISABLED';
   const signedIn = parseTime(user.last_signed_in_at);
@@ -219,7 +219,7 @@ export const VPN_STATUS_HELP: Record<VpnStatus, string> = {
 // ---- rules ---------------------------------------------------------------------------------
 
 /**
- * Precedence of a rule in 0.7.36's nftables layout (behaviour doc §11.3): per-user chains are
+ * Precedence of a rule in 0.7.36's nftables layout (docs/firezone-0.7.36.md, "Rules and nftables precedence"): per-user chains are
  * jumped to before the global sets; inside a chain accept sets come before drop sets and
  * port (layer4) sets before port-less ones; IPv6 sets sit above IPv4 but never overlap.
  * Lower rank = evaluated first.

@@ -5,7 +5,7 @@ import {useStdout} from 'ink';
 export const MIN_COLUMNS = 80;
 export const MIN_ROWS = 24;
 
-// ink-testing-library's stdout has columns but no rows (ink-6 notes §2.6).
+// ink-testing-library's stdout has columns but no rows (docs/terminal-notes.md, "ink-testing-library").
 const FALLBACK = {columns: 100, rows: 30};
 
 export interface TerminalSize {

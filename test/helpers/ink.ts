@@ -15,7 +15,7 @@ export async function waitFor(read: () => string | undefined, test: string | Reg
   throw new Error(`timed out waiting for ${String(test)}; last frame:\n${last}`);
 }
 
-/** One key per write, with a scheduler turn between (ink-6 notes §2.6). */
+/** One key per write, with a scheduler turn between (docs/terminal-notes.md, "ink-testing-library" and "Key events"). */
 export async function press(stdin: {write: (s: string) => void}, ...keys: string[]): Promise<void> {
   for (const key of keys) {
     stdin.write(key);

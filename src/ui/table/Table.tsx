@@ -1,6 +1,6 @@
 // The list table: header + only the visible window of rows, each row ONE <Text> line.
 //
-// Why this shape (notes/ink-6.md §2.3, §2.7): Ink re-lays out the whole tree with Yoga on every
+// Why this shape (docs/terminal-notes.md, "Every commit lays out the whole tree" and "Packages that cannot load under Ink 4 and later"): Ink re-lays out the whole tree with Yoga on every
 // commit and has no virtualisation, so the frame holds at most `height` lines whatever the row
 // count, rows are single truncated Text nodes (no per-cell Boxes), and the element of an
 // unselected row is cached per row object so React bails out of it on the next render.
