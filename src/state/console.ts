@@ -113,6 +113,8 @@ export interface ConsoleState {
   message: StatusMessage | null;
   snapshot: Snapshot | null;
   poll: PollStatus;
+  /** The live clock (ms), ticking each second while live, manual or offline; frozen while paused. */
+  clock: number;
 }
 
 export interface ConfigSave {

@@ -17,7 +17,7 @@ import {
 } from './form.js';
 import {bindingFor, type Action, type Binding, type Scope, hintsFor} from './keymap.js';
 import type {ListView} from './list.js';
-import {Poller, type PollStatus} from './poller.js';
+import {needsClock, Poller, type PollStatus} from './poller.js';
 import {buildSnapshot, type FetchedData, type Snapshot} from './resources.js';
 import {configurationResource} from './resources/configuration.js';
 import {devices} from './resources/devices.js';
@@ -85,6 +85,7 @@ export class Controller implements ActionContext {
       message: null,
       snapshot: null,
       poll: initialPoll(settings.refreshSeconds),
+      clock: Date.now(),
     });
     const cache = (spec: AnySpec) => new ListViewCache<unknown>((item) => spec.getId(item));
     this.caches = {devices: cache(devices), users: cache(users), rules: cache(rules)};
@@ -152,12 +153,13 @@ export class Controller implements ActionContext {
           } else if (message && message.tone === 'error' && message.text.startsWith('Refresh failed')) {
             message = {tone: 'ok', text: 'Connection restored'};
           }
-          return {...s, snapshot: next, message};
+          return {...s, snapshot: next, message, clock: Date.now()};
         });
       },
       onStatus: (status) => {
         this.set((s) => ({...s, poll: status,
           message: status.lastError && status.failures > 0 && !status.inFlight ? {tone: 'error', text: `Refresh failed: ${errorText(status.lastError)}`} : s.message}));
+        this.keepClock(needsClock(status));
       },
     });
     this.poller = poller;
@@ -166,7 +168,21 @@ export class Controller implements ActionContext {
     poller.start();
   }
 
+  private clockTimer: ReturnType<typeof setInterval> | null = null;
+
+  /** Ages keep counting (and states follow them) even while the server is unreachable; nothing ticks while paused. */
+  private keepClock(on: boolean): void {
+    if (on && !this.clockTimer) {
+      this.clockTimer = setInterval(() => this.set((s) => ({...s, clock: Date.now()})), 1000);
+      this.clockTimer.unref?.();
+    } else if (!on && this.clockTimer) {
+      clearInterval(this.clockTimer);
+      this.clockTimer = null;
+    }
+  }
+
   stop(): void {
+    this.keepClock(false);
     if (this.fadeTimer) clearTimeout(this.fadeTimer);
     this.poller?.stop();
     this.unsubscribeHold?.();
@@ -186,7 +202,7 @@ export class Controller implements ActionContext {
     }
     let cols = perSnap.get(screen);
     if (!cols) {
-      cols = RESOURCES[screen].columns(snap);
+      cols = RESOURCES[screen].columns(snap, () => this.state.clock);
       perSnap.set(screen, cols);
     }
     return cols;

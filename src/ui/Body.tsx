@@ -37,10 +37,10 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
     return {body: <Box height={height}><Text color={color('muted')}>{state.poll.failures > 0 ? 'Cannot load data yet; retrying by itself (see the status bar).' : 'Loading…'}</Text></Box>, info: ''};
   }
   if (state.screen === 'configuration') {
-    const lines = configurationLines(snapshot.configuration, snapshot.fetchedAt, state.configuration.reveal);
+    const lines = configurationLines(snapshot.configuration, state.clock, state.configuration.reveal);
     return {body: <DetailView lines={lines} scroll={0} selectedEntry={state.configuration.entry} width={width} height={height} />, info: 'Configuration'};
   }
   const list = controller.list(state.screen, state);
   if (!list) return {body: <Box height={height} />, info: ''};
-  return {body: <ListScreen list={list} snapshot={snapshot} width={width} height={height} />, info: listInfo(list, snapshot, width)};
+  return {body: <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} />, info: listInfo(list, snapshot, width)};
 }

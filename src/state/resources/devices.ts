@@ -71,11 +71,11 @@ export const devices: ResourceSpec<DeviceRow> = {
   getId: (row) => row.id,
   defaultSort: null,
   revealable: true,
-  columns: (s) => {
+  columns: (s, clock) => {
     const now = s.fetchedAt;
     return [
-      {key: 'state', header: ' ', priority: 1, width: 1, cell: (r) => STATE_GLYPH[deviceState(r, now)],
-        tone: (r) => STATE_TONE[deviceState(r, now)], sortValue: (r) => r.handshakeAt, defaultDesc: true},
+      {key: 'state', header: ' ', priority: 1, width: 1, cell: (r) => STATE_GLYPH[deviceState(r, clock())],
+        tone: (r) => STATE_TONE[deviceState(r, clock())], sortValue: (r) => r.handshakeAt, defaultDesc: true},
       {key: 'name', header: 'NAME', priority: 1, width: {min: 12, max: 32, flex: 2}, cell: (r) => r.device.name,
         // The filter also finds a device by its description and public key (as `wg show` prints it).
         sortValue: (r) => r.device.name.toLowerCase(), searchText: (r) => `${r.device.name}\u0000${r.device.description ?? ''}\u0000${r.device.public_key}`},
@@ -83,15 +83,15 @@ export const devices: ResourceSpec<DeviceRow> = {
         sortValue: (r) => r.ownerEmail.toLowerCase(), searchText: (r) => r.ownerEmail},
       {key: 'ipv4', header: 'IPV4', priority: 3, width: 15, cell: (r) => r.device.ipv4 ?? '',
         sortValue: (r) => ipSortKey(r.device.ipv4), searchText: (r) => r.device.ipv4 ?? ''},
-      {key: 'handshake', header: 'HANDSHAKE', priority: 4, width: 9, align: 'right', cell: (r) => formatAge(r.handshakeAt, now),
+      {key: 'handshake', header: 'HANDSHAKE', priority: 4, width: 9, align: 'right', cell: (r) => formatAge(r.handshakeAt, clock()),
         sortValue: (r) => r.handshakeAt, defaultDesc: true},
       {key: 'rx', header: 'RX', priority: 5, width: 11, align: 'right', cell: (r) => formatBytes(r.device.rx_bytes),
         sortValue: (r) => r.device.rx_bytes, defaultDesc: true},
       {key: 'tx', header: 'TX', priority: 5, width: 11, align: 'right', cell: (r) => formatBytes(r.device.tx_bytes),
         sortValue: (r) => r.device.tx_bytes, defaultDesc: true},
-      {key: 'rxRate', header: 'RX/S', priority: 6, width: 12, align: 'right', cell: (r) => formatRate(currentRate(r, 'rx', now)),
+      {key: 'rxRate', header: 'RX/S', priority: 6, width: 12, align: 'right', cell: (r) => formatRate(currentRate(r, 'rx', clock())),
         sortValue: (r) => currentRate(r, 'rx', now), defaultDesc: true},
-      {key: 'txRate', header: 'TX/S', priority: 6, width: 12, align: 'right', cell: (r) => formatRate(currentRate(r, 'tx', now)),
+      {key: 'txRate', header: 'TX/S', priority: 6, width: 12, align: 'right', cell: (r) => formatRate(currentRate(r, 'tx', clock())),
         sortValue: (r) => currentRate(r, 'tx', now), defaultDesc: true},
       {key: 'remote', header: 'REMOTE IP', priority: 7, width: {min: 15, max: 39, flex: 1}, cell: (r) => r.device.remote_ip ?? '',
         sortValue: (r) => r.device.remote_ip, searchText: (r) => r.device.remote_ip ?? ''},

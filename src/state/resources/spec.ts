@@ -62,7 +62,12 @@ export interface ResourceSpec<T> {
   noun: string;
   items(snapshot: Snapshot): readonly T[];
   getId(item: T): string;
-  columns(snapshot: Snapshot): ResourceColumn<T>[];
+  /**
+   * Sort values and search text depend on the snapshot only (a sorted list of 50k rows must not be
+   * re-sorted every second); cells and tones read `now()`, the live clock, so ages keep counting
+   * and states follow them while the server is unreachable.
+   */
+  columns(snapshot: Snapshot, now: () => number): ResourceColumn<T>[];
   defaultSort: {key: string; desc: boolean} | null;
   title(item: T, snapshot: Snapshot): string;
   detail(item: T, ctx: DetailContext): DetailLine[];

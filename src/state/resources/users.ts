@@ -37,7 +37,7 @@ export const users: ResourceSpec<UserRow> = {
   items: (s) => s.userRows,
   getId: (r) => r.user.id,
   defaultSort: {key: 'email', desc: false},
-  columns: (s) => {
+  columns: (s, clock) => {
     const now = s.fetchedAt;
     const duration = sessionDuration(s);
     return [
@@ -45,12 +45,12 @@ export const users: ResourceSpec<UserRow> = {
         sortValue: (r) => r.user.email.toLowerCase(), searchText: (r) => r.user.email},
       {key: 'role', header: 'ROLE', priority: 2, width: 12, cell: (r) => r.user.role, sortValue: (r) => r.user.role, searchText: (r) => r.user.role},
       {key: 'devices', header: 'DEVICES', priority: 3, width: 7, align: 'right', cell: (r) => String(r.devices), sortValue: (r) => r.devices, defaultDesc: true},
-      {key: 'vpn', header: 'VPN', priority: 2, width: 8, cell: (r) => vpnStatus(r.user, duration, now),
-        tone: (r) => VPN_TONE[vpnStatus(r.user, duration, now)], sortValue: (r) => vpnStatus(r.user, duration, now),
+      {key: 'vpn', header: 'VPN', priority: 2, width: 8, cell: (r) => vpnStatus(r.user, duration, clock()),
+        tone: (r) => VPN_TONE[vpnStatus(r.user, duration, clock())], sortValue: (r) => vpnStatus(r.user, duration, now),
         searchText: (r) => vpnStatus(r.user, duration, now)},
       {key: 'signin', header: 'LAST SIGN-IN', priority: 4, width: {min: 12, max: 24, flex: 1},
         cell: (r) => (r.user.last_signed_in_at === null ? 'never'
-          : `${formatAge(parseTime(r.user.last_signed_in_at), now)} ago${r.user.last_signed_in_method ? ` (${r.user.last_signed_in_method})` : ''}`),
+          : `${formatAge(parseTime(r.user.last_signed_in_at), clock())} ago${r.user.last_signed_in_method ? ` (${r.user.last_signed_in_method})` : ''}`),
         sortValue: (r) => parseTime(r.user.last_signed_in_at), defaultDesc: true,
         searchText: (r) => r.user.last_signed_in_method ?? ''},
       {key: 'rules', header: 'RULES', priority: 5, width: 5, align: 'right', cell: (r) => String(r.rules), sortValue: (r) => r.rules, defaultDesc: true},

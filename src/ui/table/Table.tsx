@@ -43,6 +43,8 @@ export interface TableProps<T> {
   onTopChange?: (top: number) => void;
   /** Rows kept visible above/below the cursor (default 2, like lazygit). */
   scrollOff?: number;
+  /** Cells that depend on time (ages, online state): a new value redraws the visible rows. */
+  version?: number;
 }
 
 /** Body rows a table of `height` lines shows: use it as the PgUp/PgDn page size. */
@@ -80,7 +82,7 @@ function findIndex<T>(rows: readonly T[], getId: (row: T) => string, id: string 
 
 function TableImpl<T>({
   rows, columns, getId, selectedId, indexOf, width, height, sort, emptyText = 'Nothing to show.', top: topProp, onTopChange,
-  scrollOff = 2,
+  scrollOff = 2, version = 0,
 }: TableProps<T>): React.JSX.Element {
   const fitted = useMemo(() => fitColumns(columns, width), [columns, width]);
   const sortKey = sort?.key;
@@ -90,7 +92,7 @@ function TableImpl<T>({
     [fitted, sortKey, sortDesc],
   );
   // A new cache whenever the layout changes; rows are then rebuilt lazily, only when visible.
-  const rowCache = useMemo(() => ({fitted, rows: new WeakMap<object, CachedRow>()}), [fitted]);
+  const rowCache = useMemo(() => ({fitted, version, rows: new WeakMap<object, CachedRow>()}), [fitted, version]);
   const selectedIndex = useMemo(
     () => (selectedId === null ? -1 : indexOf ? indexOf(selectedId) : findIndex(rows, getId, selectedId)),
     [rows, getId, selectedId, indexOf],

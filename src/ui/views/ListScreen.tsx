@@ -24,13 +24,13 @@ export function listInfo(list: ListDerived, snapshot: Snapshot, width: number): 
   return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s${hidden}`;
 }
 
-export function ListScreen({list, snapshot, width, height}: {list: ListDerived; snapshot: Snapshot; width: number; height: number}): React.JSX.Element {
+export function ListScreen({list, snapshot, now, width, height}: {list: ListDerived; snapshot: Snapshot; now: number; width: number; height: number}): React.JSX.Element {
   const {spec, state, view, selection, columns} = list;
   if (state.detailId) {
     if (!list.detailItem) {
       return <Box height={height}><Text color={color('warning')}>{`This ${spec.noun} no longer exists on the server (deleted elsewhere). Esc returns to the list.`}</Text></Box>;
     }
-    const lines = spec.detail(list.detailItem, {snapshot, now: snapshot.fetchedAt, reveal: state.reveal});
+    const lines = spec.detail(list.detailItem, {snapshot, now, reveal: state.reveal});
     return <DetailView lines={lines} scroll={state.detailScroll} width={width} height={height} />;
   }
   return (
@@ -43,6 +43,7 @@ export function ListScreen({list, snapshot, width, height}: {list: ListDerived; 
       width={width}
       height={height}
       sort={state.sort ?? undefined}
+      version={Math.floor(now / 1000)}
       emptyText={state.filter ? `No ${spec.noun}s match "${state.filter}".` : `No ${spec.noun}s.`}
     />
   );

@@ -1,0 +1,52 @@
+// Live state stays true while the server is unreachable: ages keep counting from the last known
+// timestamps and the online state follows them, and the header says how old the data is.
+import React from 'react';
+import {generateKeyPairSync} from 'node:crypto';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {render} from 'ink-testing-library';
+import {FirezoneClient} from '../../src/api/index.js';
+import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
+import {App} from '../../src/ui/App.js';
+import {waitFor} from '../helpers/ink.js';
+
+let sandbox: SandboxHandle;
+let client: FirezoneClient;
+
+async function admin(method: string, path: string, body?: unknown): Promise<{data: {id: string}}> {
+  const res = await fetch(`${sandbox.url}${path}`, {method, headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+    ...(body === undefined ? {} : {body: JSON.stringify(body)})});
+  const text = await res.text();
+  return text ? JSON.parse(text) as {data: {id: string}} : {data: {id: ''}};
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({port: 0, seed: 'empty', statsIntervalSeconds: 0});
+  client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken, timeoutMs: 500});
+});
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+
+describe('live clock', () => {
+  it('a device whose handshake ages past 3 minutes while the server is unreachable turns idle', {timeout: 30_000}, async () => {
+    const users = (await admin('GET', '/v0/users')) as unknown as {data: Array<{id: string}>};
+    const {publicKey} = generateKeyPairSync('x25519');
+    const pub = Buffer.from(publicKey.export({format: 'jwk'}).x!, 'base64url').toString('base64');
+    const device = (await admin('POST', '/v0/devices', {device: {user_id: users.data[0]!.id, public_key: pub, name: 'aging'}})).data;
+    // Online for three more seconds: the window is 180 s.
+    await admin('PUT', `/_sandbox/devices/${device.id}/stats`, {latest_handshake: new Date(Date.now() - 177_000).toISOString(),
+      remote_ip: '198.51.100.7', rx_bytes: 1000, tx_bytes: 2000});
+    const ui = render(<App client={client} settings={{label: 'clock', refreshSeconds: 1, readOnly: false, insecure: false, demo: false}} />);
+    let frame = await waitFor(ui.lastFrame, /● aging/);
+    expect(frame).toMatch(/2m/);
+    await fetch(`${sandbox.url}/_sandbox/faults`, {method: 'PUT', headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+      body: JSON.stringify({mode: 'reset', rate: 1, latency_ms: 0})});
+    frame = await waitFor(ui.lastFrame, /offline[\s\S]*○ aging/, 15_000);
+    expect(frame).toMatch(/offline · .*updated \d+s ago/);
+    expect(frame).toMatch(/○ aging\s+\S+\s+\S+\s+3m/);
+    ui.unmount();
+    await fetch(`${sandbox.url}/_sandbox/faults`, {method: 'PUT', headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+      body: JSON.stringify({mode: 'none', rate: 0, latency_ms: 0})});
+  });
+});
