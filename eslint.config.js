@@ -128,13 +128,4 @@ export default tseslint.config(
   ...layer('ui', {
     patterns: [{regex: '^undici(/|$)', message: 'No direct HTTP from the UI: go through src/api/ (FirezoneClient).'}],
   }),
-
-  // These files broke `react-hooks/exhaustive-deps` when the rule came in and are being edited in
-  // other changes; the rule is an error everywhere else. Fix the findings, then delete the block.
-  // TODO(#11): src/ui/App.tsx is being rewritten; remove this override
-  {files: ['src/ui/App.tsx'], rules: {'react-hooks/exhaustive-deps': 'warn'}},
-  // TODO(#11): src/ui/table/Table.tsx is being rewritten; remove this override
-  {files: ['src/ui/table/Table.tsx'], rules: {'react-hooks/exhaustive-deps': 'warn'}},
-  // TODO(#11): src/ui/terminal.ts is being rewritten; remove this override
-  {files: ['src/ui/terminal.ts'], rules: {'react-hooks/exhaustive-deps': 'warn'}},
 );
