@@ -50,49 +50,105 @@ export function isCidrOrIP(s: string): boolean {
 }
 
 const FQDN = /^[a-zA-Z0-9._-]+$/;
+const ENDPOINT_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
+const DNS_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IP, string';
+const DUPLICATES = 'should not contain duplicates';
+
+/** Elixir `Integer.parse/1`: an optionally signed integer prefix and the rest. */
+function integerPrefix(text: string): {value: number; rest: string} | null {
+  const m = /^[+-]?\d+/.exec(text);
+  return m ? {value: Number(m[0]), rest: text.slice(m[0].length)} : null;
+}
+
+/** FzHttp.Validator.split_port: a port only counts when everything after the first ":" is an integer. */
+function splitPort(value: string): [string, number | null] {
+  const i = value.indexOf(':');
+  if (i < 0) return [value, null];
+  const port = integerPrefix(value.slice(i + 1));
+  return port && port.rest === '' ? [value.slice(0, i), port.value] : [value, null];
+}
+
+/** FzHttp.Validator.validate_fqdn: `^[a-zA-Z0-9._-]+$` on the part before the port, plus the port rule (docs/firezone-0.7.36.md, "Configuration: field rules"). */
+function fqdnErrors(value: string, allowPort: boolean): Messages {
+  const [fqdn, port] = splitPort(value);
+  const errors: Messages = [];
+  if (!FQDN.test(fqdn)) errors.push(`${fqdn} is not a valid FQDN`);
+  if (port !== null) {
+    if (!allowPort) errors.push('setting port is not allowed');
+    // 1–65535, although the message says 0
+    else if (!(port > 0 && port <= 65535)) errors.push('port is not a number between 0 and 65535');
+  }
+  return errors;
+}
+
+/** FzHttp.Types.IPPort: `a.b.c.d[:port]`, `[v6][:port]` or a bare IPv6 address, the port 1–65535. */
+function isIpPort(text: string): boolean {
+  let address = text;
+  let port: string | null = null;
+  if (text.startsWith('[')) {
+    const close = text.indexOf(']');
+    if (close < 0) return false;
+    address = text.slice(1, close);
+    const rest = text.slice(close + 1);
+    if (rest !== '') {
+      if (!rest.startsWith(':')) return false;
+      port = rest.slice(1);
+    }
+  } else if (text.split(':').length === 2) {
+    [address, port] = text.split(':') as [string, string];
+  }
+  if (!isIP(address)) return false;
+  if (port === null) return true;
+  const n = integerPrefix(port);
+  return n !== null && n.rest === '' && n.value > 0 && n.value <= 65535;
+}
 
 /** Endpoint: IP, [IPv6]:port, IP:port, or FQDN-ish with an optional :port (docs/firezone-0.7.36.md, "Configuration: field rules"). */
 export function validateEndpoint(value: string): Messages {
   const v = value.trim();
-  if (v === '') return [];
-  const generic = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
-  let host = v;
-  let port: string | null = null;
-  const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(v);
-  if (bracketed) {
-    host = bracketed[1]!;
-    port = bracketed[2] ?? null;
-    if (!isIPv6(host)) return [`${v} is not a valid FQDN`, generic];
-  } else if (isIP(v)) {
-    return [];
-  } else if (v.split(':').length === 2) {
-    [host, port] = v.split(':') as [string, string];
-  }
-  if (port !== null && !(/^\d+$/.test(port) && Number(port) >= 0 && Number(port) <= 65535)) {
-    return ['port is not a number between 0 and 65535', generic];
-  }
-  if (bracketed || isIP(host) || FQDN.test(host)) return [];
-  return [`${v} is not a valid FQDN`, generic];
+  if (v === '' || isIpPort(v)) return [];
+  const errors = fqdnErrors(v, true);
+  return errors.length > 0 ? [...errors, ENDPOINT_ONE_OF] : [];
 }
 
-/** DNS servers: IP or FQDN-ish, no port, no duplicates (docs/firezone-0.7.36.md, "Configuration: field rules"). */
+/** DNS servers: IP or FQDN-ish, no port, no duplicates (docs/firezone-0.7.36.md, "Configuration: field rules"); the one-of messages first, each message once. */
 export function validateDnsList(values: readonly string[]): Messages {
-  const specific: string[] = [];
-  for (const raw of values) {
-    const v = raw.trim();
-    if (isIP(v) || (FQDN.test(v) && !v.includes(':'))) continue;
-    if (/^(\[[^\]]+\]|[^:]+):\d+$/.test(v) || (isIPv4(v.split(':')[0] ?? '') && v.includes(':'))) specific.push('setting port is not allowed');
-    else specific.push(`${v} is not a valid FQDN`);
-  }
-  const messages = specific.length > 0 ? [...specific, 'must be one of: Elixir.FzHttp.Types.IP, string'] : [];
-  if (hasDuplicates(values.map((v) => v.trim()))) messages.unshift('should not contain duplicates');
-  return messages;
+  const trimmed = values.map((v) => v.trim());
+  const specific: Messages = [];
+  for (const v of trimmed) if (!isIP(v)) specific.push(...fqdnErrors(v, false));
+  const messages = specific.length > 0 ? [...specific, DNS_ONE_OF] : [];
+  if (hasDuplicates(trimmed)) messages.push(DUPLICATES);
+  return [...new Set(messages)];
 }
 
 export function validateAllowedIps(values: readonly string[]): Messages {
-  if (values.some((v) => !isCidrOrIP(v.trim()))) return ['is invalid'];
-  if (hasDuplicates(values.map((v) => v.trim()))) return ['should not contain duplicates'];
+  const trimmed = values.map((v) => v.trim());
+  if (trimmed.some((v) => !isCidrOrIP(v))) return ['is invalid'];
+  // compared as cast values: "fd00::1" and "FD00:0::1" are the same address
+  if (hasDuplicates(trimmed.map(canonicalCidr))) return [DUPLICATES];
   return [];
+}
+
+function canonicalCidr(s: string): string {
+  const slash = s.indexOf('/');
+  const addr = slash === -1 ? s : s.slice(0, slash);
+  const prefix = slash === -1 ? '' : `/${Number(s.slice(slash + 1))}`;
+  return `${isIPv6(addr) ? expandIPv6(addr) : addr}${prefix}`;
+}
+
+function expandIPv6(s: string): string {
+  let text = s.toLowerCase();
+  const last = text.slice(text.lastIndexOf(':') + 1);
+  if (last.includes('.')) {
+    const [a, b, c, d] = last.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, text.lastIndexOf(':') + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, null];
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  const h = groups(head);
+  const t = tail === null ? [] : groups(tail);
+  const all = [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  return all.map((g) => parseInt(g, 16).toString(16)).join(':');
 }
 
 function hasDuplicates(values: readonly string[]): boolean {
@@ -112,7 +168,8 @@ export function formatListInput(list: readonly string[] | null): string {
 
 export function parseInteger(text: string): number | null {
   const t = text.trim();
-  return /^-?\d+$/.test(t) ? Number(t) : null;
+  // Elixir's Integer.parse/1, which Ecto's :integer cast uses, takes a leading + too
+  return /^[+-]?\d+$/.test(t) ? Number(t) : null;
 }
 
 export function validateIntRange(text: string, min: number, max: number, {required}: {required: boolean}): Messages {
@@ -144,7 +201,7 @@ export function validateEmail(value: string): Messages {
  */
 export function validatePassword(password: string, confirmation: string): {password: Messages; password_confirmation: Messages} {
   if (password === '') return {password: [], password_confirmation: []};
-  const length = [...new Intl.Segmenter().segment(password)].length;
+  const length = graphemes(password);
   const p: Messages = [];
   if (length < 12) p.push('should be at least 12 character(s)');
   if (length > 64) p.push('should be at most 64 character(s)');
@@ -152,17 +209,22 @@ export function validatePassword(password: string, confirmation: string): {passw
   return {password: p, password_confirmation: c};
 }
 
+/** Ecto's validate_length counts graphemes: "e" + a combining accent is one character. */
+function graphemes(text: string): number {
+  return [...new Intl.Segmenter('en', {granularity: 'grapheme'}).segment(text)].length;
+}
+
 // ---- devices ---------------------------------------------------------------------------------
 
 export function validateDeviceName(value: string): Messages {
   const v = value.trim();
   if (v === '') return ["can't be blank"];
-  if ([...v].length > 255) return ['should be at most 255 character(s)'];
+  if (graphemes(v) > 255) return ['should be at most 255 character(s)'];
   return [];
 }
 
 export function validateDescription(value: string): Messages {
-  return [...value.trim()].length > 2048 ? ['should be at most 2048 character(s)'] : [];
+  return graphemes(value.trim()) > 2048 ? ['should be at most 2048 character(s)'] : [];
 }
 
 export function validateTunnelAddress(value: string, family: 4 | 6): Messages {
@@ -179,14 +241,26 @@ export function validateDestination(value: string): Messages {
   return isCidrOrIP(v) ? [] : ['is invalid'];
 }
 
-/** Port range syntax `N` or `L-U` / `L - U`, within 1..65534 (0.7.36's half-open 1..65535). */
+/**
+ * Port range syntax `N`, `L-U` / `L - U` or Int4Range's bracket forms (`[L,U]`, `(L,U)`, mixed), within
+ * 1..65534 (0.7.36's half-open 1..65535). Stricter than 0.7.36 on purpose: a leading "-", a "+" or
+ * trailing junk ("80abc", "80-90-100"), which 0.7.36 silently drops (quirk 18), are "bad format" here.
+ */
 export function validatePortRange(value: string): Messages {
   const v = value.trim();
   if (v === '') return [];
-  const m = /^(\d+)\s*(?:-\s*(\d+))?$/.exec(v);
-  if (!m) return ['bad format'];
-  const lower = Number(m[1]);
-  const upper = m[2] === undefined ? lower : Number(m[2]);
+  let lower: number;
+  let upper: number;
+  const bracket = /^([[(])\s*(\d+),\s*(\d+)\s*([\])])$/.exec(v);
+  if (bracket) {
+    lower = Number(bracket[2]) + (bracket[1] === '(' ? 1 : 0);
+    upper = Number(bracket[3]) - (bracket[4] === ')' ? 1 : 0);
+  } else {
+    const m = /^(\d+)\s*(?:-\s*(\d+))?$/.exec(v);
+    if (!m) return ['bad format'];
+    lower = Number(m[1]);
+    upper = m[2] === undefined ? lower : Number(m[2]);
+  }
   if (lower > upper) return ['lower value cannot be higher than upper value'];
   if (lower < 1 || upper > 65534) return ['port is not within valid range'];
   return [];
@@ -214,25 +288,64 @@ export function validateProviderId(value: string): Messages {
 
 export function validateScope(value: string): Messages {
   if (value.trim() === '') return ["can't be blank"];
-  const scopes = value.split(/\s+/);
   const messages: Messages = [];
-  // 0.7.36 lists the newer error first: email before openid.
-  if (!scopes.includes('email')) messages.push('must include email scope');
-  if (!scopes.includes('openid')) messages.push('must include openid scope');
+  // 0.7.36 checks with validate_format(~r/openid/) and (~r/email/): substrings, not whole scopes;
+  // it lists the newer error first: email before openid.
+  if (!value.includes('email')) messages.push('must include email scope');
+  if (!value.includes('openid')) messages.push('must include openid scope');
   return messages;
 }
 
+// RFC 3986 characters Erlang's `:uri_string.parse/1` accepts anywhere in a URI reference.
+const URI_CHAR = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
+
+/** Enough of Elixir's `URI.new/1` to tell scheme and host apart and to find the first invalid part. */
+function parseUri(value: string): {scheme: string | null; host: string | null} | {error: string} {
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    if (!URI_CHAR.test(ch)) return {error: value.slice(i)};
+    if (ch === '%' && !/^%[0-9A-Fa-f]{2}/.test(value.slice(i))) return {error: value.slice(i)};
+  }
+  let rest = value;
+  let scheme: string | null = null;
+  const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(rest);
+  if (schemeMatch) {
+    scheme = schemeMatch[1]!.toLowerCase();
+    rest = rest.slice(schemeMatch[0].length);
+  } else {
+    // a relative reference may not have ":" in its first path segment
+    const firstSegment = rest.split(/[/?#]/)[0] ?? '';
+    if (firstSegment.includes(':')) return {error: rest.slice(rest.indexOf(':'))};
+  }
+  let host: string | null = null;
+  if (rest.startsWith('//')) {
+    const authority = rest.slice(2).split(/[/?#]/)[0] ?? '';
+    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+    if (hostPort.startsWith('[')) {
+      const close = hostPort.indexOf(']');
+      if (close < 0) return {error: hostPort};
+      host = hostPort.slice(1, close);
+      const after = hostPort.slice(close + 1);
+      if (after !== '' && !/^:\d*$/.test(after)) return {error: after};
+    } else {
+      const colon = hostPort.indexOf(':');
+      host = colon < 0 ? hostPort : hostPort.slice(0, colon);
+      if (colon >= 0 && !/^\d*$/.test(hostPort.slice(colon + 1))) return {error: hostPort.slice(colon)};
+    }
+  }
+  return {scheme, host};
+}
+
+/** FzHttp.Validator.validate_uri (http/https), checked in 0.7.36's order: parse, host, scheme, allowed scheme. */
 export function validateRedirectUri(value: string, {required}: {required: boolean}): Messages {
   const v = value.trim();
   if (v === '') return required ? ["can't be blank"] : [];
-  let url: URL;
-  try {
-    url = new URL(v);
-  } catch {
-    return /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(v) ? ['does not contain a scheme or a host'] : ['does not contain a scheme'];
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return ['only http, https schemes are supported'];
-  if (url.host === '') return ['does not contain a scheme or a host'];
+  const parsed = parseUri(v);
+  if ('error' in parsed) return [`is invalid. Error at ${parsed.error}`];
+  // "https://" has an empty host, which 0.7.36 does not refuse
+  if (parsed.host === null) return ['does not contain a scheme or a host'];
+  if (parsed.scheme === null) return ['does not contain a scheme'];
+  if (parsed.scheme !== 'http' && parsed.scheme !== 'https') return ['only http, https schemes are supported'];
   return [];
 }
 

@@ -103,3 +103,38 @@ describe('identity providers', () => {
     expect(validateRedirectUri('https://vpn.example.com/auth/oidc/google/callback/', {required: false})).toEqual([]);
   });
 });
+
+// The fixes test/state/validators-in-step.test.ts found against the sandbox (0.7.36's FzHttp.Validator and Ecto rules).
+describe('in step with 0.7.36', () => {
+  it('endpoint: the FQDN message names the part before the port; port 0 is refused; a non-numeric port is part of the name', () => {
+    expect(validateEndpoint('!!!:80')).toEqual(['!!! is not a valid FQDN', 'must be one of: Elixir.FzHttp.Types.IPPort, string']);
+    expect(validateEndpoint('host:0')).toEqual(['port is not a number between 0 and 65535', 'must be one of: Elixir.FzHttp.Types.IPPort, string']);
+    expect(validateEndpoint('host:abc')).toEqual(['host:abc is not a valid FQDN', 'must be one of: Elixir.FzHttp.Types.IPPort, string']);
+  });
+  it('DNS: every specific message, the one-of message, then duplicates, each once', () => {
+    expect(validateDnsList(['!!!:53'])).toEqual(['!!! is not a valid FQDN', 'setting port is not allowed', 'must be one of: Elixir.FzHttp.Types.IP, string']);
+    expect(validateDnsList(['!!!', '!!!'])).toEqual(['!!! is not a valid FQDN', 'must be one of: Elixir.FzHttp.Types.IP, string', 'should not contain duplicates']);
+  });
+  it('allowed IPs: duplicates compared as addresses', () => {
+    expect(validateAllowedIps(['fd00::1', 'FD00:0::1'])).toEqual(['should not contain duplicates']);
+    expect(validateAllowedIps(['1.1.1.1', '1.1.1.1/32'])).toEqual([]);
+  });
+  it('lengths count graphemes', () => {
+    expect(validateDeviceName('e\u0301'.repeat(255))).toEqual([]);
+  });
+  it('port ranges: Int4Range bracket forms', () => {
+    expect(validatePortRange('[80,90]')).toEqual([]);
+    expect(validatePortRange('(0,2)')).toEqual([]);
+    expect(validatePortRange('[1,65535]')).toEqual(['port is not within valid range']);
+    expect(validatePortRange('(90,80)')).toEqual(['lower value cannot be higher than upper value']);
+  });
+  it('scope: substrings, like validate_format', () => {
+    expect(validateScope('openid,email')).toEqual([]);
+  });
+  it('URIs: parsed like URI.new/1, host checked before scheme', () => {
+    expect(validateRedirectUri('example.com/cb', {required: false})).toEqual(['does not contain a scheme or a host']);
+    expect(validateRedirectUri('//example.com/cb', {required: false})).toEqual(['does not contain a scheme']);
+    expect(validateRedirectUri('http:foo', {required: false})).toEqual(['does not contain a scheme or a host']);
+    expect(validateRedirectUri('not a uri', {required: false})).toEqual(['is invalid. Error at  a uri']);
+  });
+});
