@@ -110,9 +110,9 @@ describe('bracketed paste', () => {
     await app.waitFor('Add SAML identity provider');
     // Config ID → Label → Base URL → Metadata XML
     await app.press('nextField', 'form', 3);
-    await app.waitFor('IdP metadata XML: paste it as it is');
+    await app.waitFor(/› Metadata XML/);
     await app.paste(METADATA);
-    await app.waitFor(/Metadata XML .*↵<\/md:EntityDescriptor>/);
+    const pasted = await app.waitFor(/Metadata XML .*<\/md:EntityDescriptor>/);
     // back to the ID and the label
     await app.press('prevField', 'form', 3);
     await app.named('ctrl+u');
@@ -126,6 +126,8 @@ describe('bracketed paste', () => {
     const saml = (await fx.client.getConfiguration()).data.saml_identity_providers;
     expect(saml).toEqual([expect.objectContaining({id: 'pasted', label: 'Pasted-IdP'})]);
     expect(saml[0]!.metadata).toBe(METADATA);
+    // the field showed the line breaks as ↵
+    expect(pasted).toMatch(/Metadata XML .*↵<\/md:EntityDescriptor>/);
     await fx.client.updateConfiguration({saml_identity_providers: []});
   });
 
@@ -135,7 +137,7 @@ describe('bracketed paste', () => {
     await app.press('filter', 'list');
     await app.type('paste-target');
     await app.press('filterAccept', 'filter');
-    await app.waitFor(/1\/1 of \d+ devices/);
+    await app.waitFor('filter "paste-target"');
     await app.press('edit', 'list');
     await app.waitFor('Edit device paste-target');
     // Name → Description
@@ -155,7 +157,7 @@ describe('typing one key at a time', () => {
     await app.press('filter', 'list');
     await app.type('space-target');
     await app.press('filterAccept', 'filter');
-    await app.waitFor(/1\/1 of \d+ devices/);
+    await app.waitFor('filter "space-target"');
     await app.press('edit', 'list');
     await app.waitFor('Edit device space-target');
     // Name → Description
