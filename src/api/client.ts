@@ -24,7 +24,7 @@ export interface ClientOptions {
   maxBodyBytes?: number;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
 export interface RequestEvent {
   method: string;

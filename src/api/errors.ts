@@ -4,7 +4,7 @@
 // shapes", "Roles and permissions") plus what sits between the console and the server (proxies,
 // sockets, TLS).
 
-export type ApiErrorKind =
+type ApiErrorKind =
   | 'unauthenticated' // 401 {"errors":{"auth":"unauthenticated"}}: no token reached the server
   | 'invalid_token' // 401 {"errors":{"auth":"invalid_token"}}: bad signature or expired JWT
   | 'no_resource_found' // 401 {"errors":{"auth":"no_resource_found"}}: token revoked/expired in the DB
@@ -21,7 +21,7 @@ export type ApiErrorKind =
 /** `path` of a field error, flattened: `email`, `base`, `openid_connect_providers[1].client_id`. */
 export type FieldErrors = Record<string, string[]>;
 
-export interface ApiErrorInit {
+interface ApiErrorInit {
   kind: ApiErrorKind;
   message: string;
   method: string;
@@ -64,8 +64,8 @@ export class ApiError extends Error {
 }
 
 /** How deep flattenFieldErrors descends, and how many paths it keeps: a hostile or broken body cannot blow the stack or the status bar. */
-export const FIELD_ERRORS_MAX_DEPTH = 16;
-export const FIELD_ERRORS_MAX_PATHS = 50;
+const FIELD_ERRORS_MAX_DEPTH = 16;
+const FIELD_ERRORS_MAX_PATHS = 50;
 
 /**
  * Flattens a 422 `errors` object into dotted/indexed paths. Embedded provider lists come

@@ -7,7 +7,7 @@ import {z} from 'zod';
 // 0.7.36 always sends 6 fractional digits and `Z`; accept any ISO-8601 UTC/offset form
 // so a proxy or a later 0.7.x that trims digits does not break the console.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
-export const Timestamp = z.string().regex(ISO_TIMESTAMP, 'expected an ISO-8601 timestamp');
+const Timestamp = z.string().regex(ISO_TIMESTAMP, 'expected an ISO-8601 timestamp');
 
 const nullableString = z.string().nullable();
 const nullableInt = z.number().int().nullable();
@@ -66,8 +66,8 @@ export function isDeviceFast(v: unknown): v is Device {
     && isIntOrNull(d.tx_bytes) && isTime(d.inserted_at) && isTime(d.updated_at);
 }
 
-export const Role = z.enum(['admin', 'unprivileged']);
-export type Role = z.infer<typeof Role>;
+const Role = z.enum(['admin', 'unprivileged']);
+type Role = z.infer<typeof Role>;
 
 export const User = z.object({
   id: z.string(),
@@ -81,10 +81,10 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
-export const RuleAction = z.enum(['accept', 'drop']);
-export type RuleAction = z.infer<typeof RuleAction>;
-export const PortType = z.enum(['tcp', 'udp']);
-export type PortType = z.infer<typeof PortType>;
+const RuleAction = z.enum(['accept', 'drop']);
+type RuleAction = z.infer<typeof RuleAction>;
+const PortType = z.enum(['tcp', 'udp']);
+type PortType = z.infer<typeof PortType>;
 
 export const Rule = z.object({
   id: z.string(),
@@ -125,12 +125,12 @@ export const SamlProvider = z.object({
 export type SamlProvider = z.infer<typeof SamlProvider>;
 
 // `{}` when unset, otherwise {data, type, url} (docs/firezone-0.7.36.md, "Key order and JSON shapes").
-export const Logo = z.object({
+const Logo = z.object({
   url: nullableString.optional(),
   data: nullableString.optional(),
   type: nullableString.optional(),
 });
-export type Logo = z.infer<typeof Logo>;
+type Logo = z.infer<typeof Logo>;
 
 // GET /v0/configuration renders raw DB values, so every default may be null
 // (docs/firezone-0.7.36.md, "Configuration: raw values").

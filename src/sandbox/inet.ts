@@ -4,7 +4,7 @@
 //
 // Values are integers (32 or 128 bits) in a bigint so CIDR arithmetic and set membership are exact.
 
-export type Family = 4 | 6;
+type Family = 4 | 6;
 
 export interface Ip {
   readonly family: Family;
@@ -303,7 +303,7 @@ export function readForm(inet: Inet): Inet {
   return inet.netmask === bitsOf(inet.ip.family) ? {ip: inet.ip, netmask: null} : inet;
 }
 
-export function sameIp(a: Ip, b: Ip): boolean {
+function sameIp(a: Ip, b: Ip): boolean {
   return a.family === b.family && a.value === b.value;
 }
 
@@ -311,7 +311,7 @@ export function sameInet(a: Inet, b: Inet): boolean {
   return sameIp(a.ip, b.ip) && a.netmask === b.netmask;
 }
 
-export function maskOf(family: Family, prefix: number): bigint {
+function maskOf(family: Family, prefix: number): bigint {
   const bits = BigInt(bitsOf(family));
   const p = BigInt(Math.max(0, Math.min(prefix, bitsOf(family))));
   return ((1n << bits) - 1n) ^ ((1n << (bits - p)) - 1n);
@@ -347,11 +347,7 @@ export function cidrContains(cidr: Cidr, ip: Ip): boolean {
   return (cidr.ip.value & mask) === (ip.value & mask);
 }
 
-export function networkAddress(cidr: Cidr): bigint {
-  return cidr.ip.value & maskOf(cidr.ip.family, cidr.prefix);
-}
-
-export interface IpPort {
+interface IpPort {
   readonly ip: Ip;
   readonly port: number | null;
 }

@@ -4,10 +4,10 @@
 
 import {integerParse} from './inet.js';
 
-export const BAD_FORMAT = 'bad format';
-export const LOWER_ABOVE_UPPER = 'lower value cannot be higher than upper value';
+const BAD_FORMAT = 'bad format';
+const LOWER_ABOVE_UPPER = 'lower value cannot be higher than upper value';
 
-export type PortRangeCast =
+type PortRangeCast =
   | {kind: 'ok'; value: string; lower: number; upper: number}
   | {kind: 'error'; message: string}
   /** No cast clause matches (a JSON number, boolean, map, list of the wrong size): FunctionClauseError. */
@@ -62,10 +62,4 @@ export function castPortRange(value: unknown): PortRangeCast {
 /** Postgres CHECK `port_range <@ int4range(1, 65535)`: a half-open range, so 1..65534. */
 export function portRangeWithinValidValues(lower: number, upper: number): boolean {
   return lower >= 1 && upper <= 65534;
-}
-
-export function parseStoredPortRange(value: string): {lower: number; upper: number} {
-  const cast = parseRange(value);
-  if (cast.kind !== 'ok') throw new Error(`stored port range ${value} does not parse`);
-  return {lower: cast.lower, upper: cast.upper};
 }

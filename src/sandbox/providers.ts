@@ -11,12 +11,12 @@ import {parseUri, uriErrors} from './validators.js';
 
 const RESERVED_IDS = ['identity', 'saml', 'magic_link'];
 
-export const OIDC_DEFAULTS: OidcProvider = {
+const OIDC_DEFAULTS: OidcProvider = {
   id: null, label: null, scope: 'openid email profile', response_type: 'code', client_id: null, client_secret: null,
   discovery_document_uri: null, redirect_uri: null, auto_create_users: null,
 };
 
-export const SAML_DEFAULTS: SamlProvider = {
+const SAML_DEFAULTS: SamlProvider = {
   id: null, label: null, base_url: null, metadata: null, sign_requests: true, sign_metadata: true,
   signed_assertion_in_resp: true, signed_envelopes_in_resp: true, auto_create_users: null,
 };
@@ -253,7 +253,7 @@ const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
  * Why `metadata` is not usable IdP metadata, in the Elixir-inspect style 0.7.36 puts after
  * "is invalid. Details: " (xmerl fatal errors for malformed XML), or null when it is acceptable.
  */
-export function samlMetadataProblem(metadata: string): string | null {
+function samlMetadataProblem(metadata: string): string | null {
   let root: XmlElement;
   try {
     root = parseXml(metadata);

@@ -26,7 +26,7 @@ export function userView(user: UserRow): Record<string, unknown> {
   };
 }
 
-export interface DeviceEcho {
+interface DeviceEcho {
   /** allowed_ips as cast in this write (a /32 or /128 suffix is still present). */
   allowedIps?: Inet[] | null;
 }

@@ -14,7 +14,7 @@ import {MICROS_PER_DAY, MICROS_PER_SECOND} from './time.js';
 
 export const ADMIN_EMAIL = 'admin@sandbox.test';
 export const UNPRIVILEGED_EMAIL = 'user@sandbox.test';
-export const COMPANY_DOMAIN = 'example.com';
+const COMPANY_DOMAIN = 'example.com';
 
 export const DEMO_DEFAULTS = {users: 40, devices: 90, rules: 25};
 export const MAX_SEED_RULES = 40_000;
@@ -61,12 +61,12 @@ export function publicLookingIp(random: Prng): Ip {
 
 const key = (random: Prng): string => random.bytes(32).toString('base64');
 
-export interface SeedResult {
+interface SeedResult {
   adminToken: TokenRow;
   unprivilegedToken: TokenRow;
 }
 
-export interface SeedPlan {
+interface SeedPlan {
   kind: 'demo' | 'empty';
   users: number;
   devices: number;

@@ -42,7 +42,7 @@ export interface NetworkSettings {
   gateway: Ip;
 }
 
-export interface SettingsInput {
+interface SettingsInput {
   env: Record<string, string>;
   externalUrl: string;
   ipv4Network?: string | undefined;

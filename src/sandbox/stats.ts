@@ -10,7 +10,7 @@ import type {DeviceRow} from './store.js';
 import {MICROS_PER_SECOND} from './time.js';
 
 /** Share of connected devices that report a fresh handshake and traffic on a given tick. */
-export const ACTIVE_SHARE = 0.6;
+const ACTIVE_SHARE = 0.6;
 
 /** A stable per-device traffic rate (bytes/second) so a device looks consistently busy or quiet. */
 function rates(device: DeviceRow): {rx: number; tx: number} {

@@ -4,9 +4,9 @@
 import {castInet, castIpPort, integerParse, parseAddress, sameInet, type Inet} from './inet.js';
 import {castArray, cast, type CastResult} from './changeset.js';
 
-export const ENDPOINT_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
-export const DNS_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IP, string';
-export const DUPLICATES = 'should not contain duplicates';
+const ENDPOINT_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
+const DNS_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IP, string';
+const DUPLICATES = 'should not contain duplicates';
 
 /** FzHttp.Validator.split_port: a port only counts when everything after the first ":" is an integer. */
 function splitPort(value: string): [string, number | null] {
@@ -17,7 +17,7 @@ function splitPort(value: string): [string, number | null] {
 }
 
 /** FzHttp.Validator.validate_fqdn: `^[a-zA-Z0-9._-]+$` plus the port rule. */
-export function fqdnErrors(value: string, allowPort: boolean): string[] {
+function fqdnErrors(value: string, allowPort: boolean): string[] {
   const [fqdn, port] = splitPort(value);
   const errors: string[] = [];
   if (!/^[a-zA-Z0-9._-]+$/.test(fqdn)) errors.push(`${fqdn} is not a valid FQDN`);
@@ -57,7 +57,7 @@ export function allowedIpsErrors(values: readonly Inet[]): string[] {
   return duplicate ? [DUPLICATES] : [];
 }
 
-export const castInetElement = (value: unknown): CastResult => {
+const castInetElement = (value: unknown): CastResult => {
   if (typeof value !== 'string') return cast.invalid();
   const inet = castInet(value);
   return inet ? cast.ok(inet) : cast.invalid();

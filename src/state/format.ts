@@ -35,7 +35,7 @@ export function formatAge(thenMs: number | null, nowMs: number): string {
 }
 
 /** Absolute local time for detail views: `2023-03-29 15:11:47`. */
-export function formatTimestamp(ms: number | null): string {
+function formatTimestamp(ms: number | null): string {
   if (ms === null) return 'Never';
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -81,9 +81,4 @@ export const SESSION_PRESETS: ReadonlyArray<{label: string; seconds: number}> = 
 
 export function formatSessionDuration(seconds: number): string {
   return SESSION_PRESETS.find((p) => p.seconds === seconds)?.label ?? `Every ${seconds} seconds`;
-}
-
-export function maskSecret(secret: string | null): string {
-  if (secret === null || secret === '') return 'None';
-  return '•'.repeat(12) + ' (v reveals)';
 }

@@ -16,7 +16,7 @@ export interface SortSpec {
   desc: boolean;
 }
 
-export interface ListViewOptions<T> {
+interface ListViewOptions<T> {
   getId: (t: T) => string;
   filter: string;
   sort: SortSpec | null;
@@ -311,7 +311,7 @@ export function buildListView<T>(items: readonly T[], opts: ListViewOptions<T>):
 // Selection, tied to ids, never to row numbers: refreshes, sorting and filtering must not move the
 // cursor to another item (k9s#334/#1593: selection drift made admins act on the wrong row)
 
-export type SelectionMove = number | 'home' | 'end' | {page: number; pageSize: number};
+type SelectionMove = number | 'home' | 'end' | {page: number; pageSize: number};
 
 function clamp(n: number, lo: number, hi: number): number {
   return n < lo ? lo : n > hi ? hi : n;
@@ -352,7 +352,7 @@ export function reconcileSelection<T>(view: ListView<T>, selectedId: string | nu
 // ---------------------------------------------------------------------------------------------
 // Scroll window
 
-export interface WindowInput {
+interface WindowInput {
   /** Number of rows in the view. */
   total: number;
   /** Index of the cursor row, or -1 for none. */

@@ -1,7 +1,7 @@
 // Live polling with pause, hold (while a dialog or form is open), manual refresh and
 // exponential back-off on errors. One data callback per successful cycle.
 
-export type PollMode = 'loading' | 'live' | 'paused' | 'manual' | 'backoff';
+type PollMode = 'loading' | 'live' | 'paused' | 'manual' | 'backoff';
 
 export interface PollStatus {
   mode: PollMode;
@@ -18,7 +18,7 @@ export interface PollStatus {
   intervalMs: number;
 }
 
-export interface PollerOptions<T> {
+interface PollerOptions<T> {
   /** One cycle's fetch. Must reject on failure. */
   fetch: () => Promise<T>;
   onData: (data: T) => void;
@@ -28,7 +28,7 @@ export interface PollerOptions<T> {
   now?: () => number;
 }
 
-export const BACKOFF_STEPS_MS = [1000, 2000, 4000, 8000, 16000, 32000, 60000];
+const BACKOFF_STEPS_MS = [1000, 2000, 4000, 8000, 16000, 32000, 60000];
 
 export function backoffDelay(failures: number): number {
   return BACKOFF_STEPS_MS[Math.min(Math.max(failures, 1), BACKOFF_STEPS_MS.length) - 1]!;

@@ -9,7 +9,7 @@ export type Messages = string[];
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
-export function isIPv4(s: string): boolean {
+function isIPv4(s: string): boolean {
   return IPV4.test(s);
 }
 
@@ -32,7 +32,7 @@ export function isIPv6(s: string): boolean {
   return doubles ? all.length < 8 : all.length === 8;
 }
 
-export function isIP(s: string): boolean {
+function isIP(s: string): boolean {
   return isIPv4(s) || isIPv6(s);
 }
 
@@ -172,7 +172,7 @@ export function parseInteger(text: string): number | null {
   return /^[+-]?\d+$/.test(t) ? Number(t) : null;
 }
 
-export function validateIntRange(text: string, min: number, max: number, {required}: {required: boolean}): Messages {
+function validateIntRange(text: string, min: number, max: number, {required}: {required: boolean}): Messages {
   const t = text.trim();
   if (t === '') return required ? ["can't be blank"] : [];
   const n = parseInteger(t);
@@ -278,7 +278,7 @@ export function validatePortPair(portType: string | null, portRange: string): {p
 
 // ---- identity providers ----------------------------------------------------------------------
 
-export const RESERVED_PROVIDER_IDS = ['identity', 'saml', 'magic_link'];
+const RESERVED_PROVIDER_IDS = ['identity', 'saml', 'magic_link'];
 
 export function validateProviderId(value: string): Messages {
   const v = value.trim();

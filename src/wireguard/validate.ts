@@ -61,7 +61,7 @@ export function quoteUntrusted(s: string): string {
 }
 
 /** Any JSON value as a short, escaped, single-line description for a message. */
-export function describeUntrusted(value: unknown): string {
+function describeUntrusted(value: unknown): string {
   if (typeof value === 'string') return quoteUntrusted(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value === null) return 'null';
@@ -74,12 +74,12 @@ export function describeUntrusted(value: unknown): string {
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
-export function isIPv4Literal(s: string): boolean {
+function isIPv4Literal(s: string): boolean {
   return IPV4.test(s);
 }
 
 /** An IPv6 literal as `:inet.ntoa` or an admin writes it, embedded IPv4 allowed; no zone (%eth0). */
-export function isIPv6Literal(s: string): boolean {
+function isIPv6Literal(s: string): boolean {
   if (!s.includes(':') || !/^[0-9a-fA-F:.]+$/.test(s)) return false;
   const doubles = s.split('::').length - 1;
   if (doubles > 1) return false;
@@ -98,12 +98,12 @@ export function isIPv6Literal(s: string): boolean {
   return doubles ? all.length < 8 : all.length === 8;
 }
 
-export function isIPLiteral(s: string): boolean {
+function isIPLiteral(s: string): boolean {
   return isIPv4Literal(s) || isIPv6Literal(s);
 }
 
 /** `address` or `address/prefix`, the prefix within the family's range. */
-export function isCidrOrIPLiteral(s: string): boolean {
+function isCidrOrIPLiteral(s: string): boolean {
   const slash = s.indexOf('/');
   if (slash === -1) return isIPLiteral(s);
   const addr = s.slice(0, slash);

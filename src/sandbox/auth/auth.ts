@@ -7,9 +7,9 @@ import type {TokenRow} from '../store.js';
 import {nowMicros} from '../time.js';
 import {signToken, verifyToken} from './jwt.js';
 
-export type AuthErrorType = 'unauthenticated' | 'invalid_token' | 'no_resource_found';
+type AuthErrorType = 'unauthenticated' | 'invalid_token' | 'no_resource_found';
 
-export type AuthOutcome =
+type AuthOutcome =
   | {kind: 'ok'; subject: Subject; token: TokenRow}
   | {kind: 'error'; type: AuthErrorType}
   | {kind: 'crash'; reason: string};

@@ -7,7 +7,7 @@ import {encodeJson, isParamsMap, JsonSyntaxError, parseJson, type Params} from '
 
 const b64url = (data: Buffer | string): string => Buffer.from(data).toString('base64url');
 
-export interface TokenClaims {
+interface TokenClaims {
   /** api_tokens.id — the only claim used to find the token. */
   api: string;
   /** expires_at as Unix seconds (truncated). */
@@ -31,7 +31,7 @@ export function signJwt(secret: string, claims: Record<string, unknown>, header:
   return `${signingInput}.${b64url(signature)}`;
 }
 
-export type VerifyResult =
+type VerifyResult =
   | {kind: 'ok'; claims: Params}
   /** Guardian returned `{:error, atom}` → 401 `invalid_token`. */
   | {kind: 'invalid'; reason: 'invalid_token' | 'token_expired' | 'token_not_yet_valid'}

@@ -16,7 +16,7 @@ import {decodeMultipart, decodeQuery, MalformedRequest, negotiateFormat, parseMe
 import {baseHeaders, requestId, sendEmpty500, sendJson, sendJsonList, sendNoContent} from './respond.js';
 
 /** Plug.Parsers' default `:length`. */
-export const MAX_BODY_BYTES = 8_000_000;
+const MAX_BODY_BYTES = 8_000_000;
 
 type Resource = 'configuration' | 'users' | 'devices' | 'rules';
 type Action = 'index' | 'show' | 'create' | 'update' | 'delete';
@@ -30,7 +30,7 @@ interface Route {
 const WRAPPERS: Record<Resource, string> = {configuration: 'configuration', users: 'user', devices: 'device', rules: 'rule'};
 
 /** The router (docs/firezone-0.7.36.md, "Routes"); `segments` are raw (still percent-encoded) and non-empty. */
-export function matchRoute(method: string, segments: readonly string[]): Route | null {
+function matchRoute(method: string, segments: readonly string[]): Route | null {
   if (segments[0] !== 'v0' || segments.length < 2 || segments.length > 3) return null;
   const resource = segments[1];
   if (resource === 'configuration') {

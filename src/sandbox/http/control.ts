@@ -57,7 +57,7 @@ const FaultsBody = z.strictObject({
   latency_ms: z.number().int().min(0).max(600_000).default(0),
 });
 
-export interface ControlContext {
+interface ControlContext {
   core: SandboxCore;
   jwtSecret: string;
   faults: FaultSettings;

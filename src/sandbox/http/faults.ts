@@ -5,7 +5,7 @@
 import type {ServerResponse} from 'node:http';
 import {JSON_TYPE} from './respond.js';
 
-export type FaultMode = 'none' | 'empty-500' | 'html-502' | 'malformed-json' | 'reset' | 'hang';
+type FaultMode = 'none' | 'empty-500' | 'html-502' | 'malformed-json' | 'reset' | 'hang';
 
 export interface FaultSettings {
   mode: FaultMode;
@@ -14,8 +14,6 @@ export interface FaultSettings {
   /** Extra delay before every /v0 response while faults are configured. */
   latencyMs: number;
 }
-
-export const NO_FAULTS: FaultSettings = {mode: 'none', rate: 0, latencyMs: 0};
 
 const NGINX_502 = `<html>
 <head><title>502 Bad Gateway</title></head>

@@ -10,7 +10,7 @@ export class MalformedRequest extends Error {}
 const utf8 = new TextDecoder('utf-8', {fatal: true});
 
 /** URI.decode_www_form plus Plug's UTF-8 validation; throws MalformedRequest on bad input. */
-export function decodeWwwForm(text: string): string {
+function decodeWwwForm(text: string): string {
   const bytes: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
@@ -90,7 +90,7 @@ export function decodeQuery(query: string, into: Params = newParams()): Params {
   return into;
 }
 
-export interface MediaType {
+interface MediaType {
   type: string;
   subtype: string;
   params: Record<string, string>;

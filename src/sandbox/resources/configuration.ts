@@ -50,7 +50,7 @@ function castEmbedListField(cs: Changeset, field: string, currentLength: number,
   else if (result.value.length > 0 || currentLength > 0) cs.changes.set(field, result.value);
 }
 
-export interface UpdatedConfiguration {
+interface UpdatedConfiguration {
   config: ConfigRow;
   echo: ConfigEcho;
 }

@@ -42,7 +42,7 @@ function requireManage(core: SandboxCore, subject: Subject, device: DeviceRow): 
   if (!own || !core.settings.allowsUnprivileged('allow_unprivileged_device_management', core.store.config)) throw new Forbidden();
 }
 
-export interface CreatedDevice {
+interface CreatedDevice {
   device: DeviceRow;
   /** allowed_ips as cast (echoed in the create response with any /32, /128 suffix). */
   allowedIpsEcho: Inet[] | null;

@@ -11,7 +11,7 @@ import {castPortRange, portRangeWithinValidValues} from '../portrange.js';
 import type {RuleEcho} from '../render.js';
 import type {PortType, RuleAction, RuleRow, Store} from '../store.js';
 
-export const OVERLAP_MESSAGE = 'destination overlaps with an existing rule';
+const OVERLAP_MESSAGE = 'destination overlaps with an existing rule';
 
 export function findRule(core: SandboxCore, subject: Subject, id: string): RuleRow {
   requireAdmin(subject);
@@ -60,7 +60,7 @@ const castDestination = (value: unknown): CastResult => {
 // Ecto :binary_id accepts any binary at cast time; it only fails when dumped.
 const castBinaryId = (value: unknown): CastResult => (typeof value === 'string' ? cast.ok(value) : cast.invalid());
 
-export interface SavedRule {
+interface SavedRule {
   rule: RuleRow;
   echo: RuleEcho;
 }
