@@ -21,6 +21,8 @@ const VERSION = process.env.FZ_CONSOLE_VERSION ?? '0.0.0-dev';
 interface Session {
   client: FirezoneClient;
   settings: AppSettings;
+  /** Re-reads the token from where it came from (a profile's tokenFile/tokenCommand, FZ_API_TOKEN_FILE). */
+  reloadToken?: () => Promise<string | null>;
   close: () => Promise<void>;
   /** The first poll's data, when it was started before the UI loaded. */
   firstData?: Promise<FetchedData>;
@@ -114,6 +116,10 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     session = await demoSession(flags, debug);
   } else if (resolution?.kind === 'connection') {
     session = connectionSession(resolution.connection, debug, early?.started ?? null);
+    session.reloadToken = async () => {
+      const again = await resolveConnection(flags, process.env);
+      return again.kind === 'connection' ? again.connection.token : null;
+    };
   } else if (resolution) {
     firstRunPath = resolution.configPath;
   }
@@ -127,7 +133,8 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   const Root = (): React.JSX.Element => {
     const [active, setActive] = useState<Session | null>(session);
     if (active) {
-      return <App client={active.client} settings={active.settings} writeRaw={writeRaw} {...(active.firstData ? {firstData: active.firstData} : {})} />;
+      return <App client={active.client} settings={active.settings} writeRaw={writeRaw} {...(active.firstData ? {firstData: active.firstData} : {})}
+        {...(active.reloadToken ? {reloadToken: active.reloadToken} : {})} />;
     }
     /** Checks the connection, then (unless `before` fails) switches to the console. */
     const open = async (candidate: Session, before?: () => Promise<string | null>): Promise<string | null> => {

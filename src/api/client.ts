@@ -73,7 +73,7 @@ export function normaliseBaseUrl(input: string): URL {
 
 export class FirezoneClient {
   readonly baseUrl: URL;
-  private readonly token: string;
+  private token: string;
   private readonly timeoutMs: number;
   private readonly dispatcher: Dispatcher;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
@@ -83,9 +83,7 @@ export class FirezoneClient {
   constructor(options: ClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     // Refused here, in words, rather than by undici on every request as "invalid authorization header".
-    if (/[\r\n]/.test(options.token)) throw new Error('The API token contains a line break; a token is one line');
-    if (/[^\t\x20-\x7e\x80-\xff]/.test(options.token)) throw new Error('The API token contains a character that cannot be sent in an HTTP header');
-    this.token = options.token;
+    this.token = checkedToken(options.token);
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.onRequest = options.onRequest;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -98,6 +96,11 @@ export class FirezoneClient {
     this.dispatcher = proxied
       ? new EnvHttpProxyAgent({connect: tls, requestTls: tls})
       : new Agent({connect: tls, keepAliveTimeout: 30_000});
+  }
+
+  /** A new token for the requests from now on (the old one was revoked or expired). */
+  setToken(token: string): void {
+    this.token = checkedToken(token);
   }
 
   /** The server root for display (never includes the token). */
@@ -319,6 +322,12 @@ function readCaFile(path: string): string {
     throw new Error(`CA file ${path} contains no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`);
   }
   return text;
+}
+
+function checkedToken(token: string): string {
+  if (/[\r\n]/.test(token)) throw new Error('The API token contains a line break; a token is one line');
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(token)) throw new Error('The API token contains a character that cannot be sent in an HTTP header');
+  return token;
 }
 
 /** Belt and braces: no message may carry the token, whatever a server or library echoed. */

@@ -96,6 +96,10 @@ export interface PromptModal extends ModalBase {
   kind: 'prompt';
   label: string;
   help: string;
+  /** Lines above the field, when the prompt stands on its own (not under the device result). */
+  lines?: readonly DialogLine[];
+  /** A secret (a token): shown as dots. */
+  mask?: boolean;
   value: string;
   cursor: number;
   accept: (value: string) => void | Promise<void>;
@@ -154,7 +158,10 @@ export function topModal(state: ConsoleState): Modal | null {
 export type ConsoleClient = Pick<FirezoneClient,
   | 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration' | 'updateConfiguration'
   | 'createDevice' | 'updateDevice' | 'deleteDevice' | 'createUser' | 'updateUser' | 'deleteUser'
-  | 'createRule' | 'updateRule' | 'deleteRule'>;
+  | 'createRule' | 'updateRule' | 'deleteRule'> & {
+  /** Replaces a rejected token for the requests from now on. */
+  setToken?: (token: string) => void;
+};
 
 export interface ConsoleSettings {
   label: string;

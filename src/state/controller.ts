@@ -37,7 +37,16 @@ export interface ConsoleIO {
   /** The console's own sequences (the OSC 52 of a copy) straight to the terminal. */
   writeRaw(data: string): void;
   exit(): void;
+  /** Re-reads the token where it came from (a profile's tokenFile or tokenCommand); null when it cannot. */
+  reloadToken?: () => Promise<string | null>;
 }
+
+/** Why the server may have refused the token, by 0.7.36's 401 kind. */
+const TOKEN_REJECTED: Record<string, string> = {
+  invalid_token: 'its signature does not match this server, or it has expired',
+  no_resource_found: 'it was revoked or expired, or its user was deleted',
+  unauthenticated: 'no token reached the server (a proxy may strip the Authorization header)',
+};
 
 export interface ListDerived {
   spec: AnySpec;
@@ -145,6 +154,7 @@ export class Controller implements ActionContext {
         return buildSnapshot(data, this.state.snapshot, Date.now());
       },
       onData: (next) => {
+        this.tokenReloaded = false;
         this.set((s) => {
           let message = s.message;
           if (next.issues.length > 0) {
@@ -160,6 +170,7 @@ export class Controller implements ActionContext {
         this.set((s) => ({...s, poll: status,
           message: status.lastError && status.failures > 0 && !status.inFlight ? {tone: 'error', text: `Refresh failed: ${errorText(status.lastError)}`} : s.message}));
         this.keepClock(needsClock(status));
+        if (status.lastError instanceof ApiError && status.lastError.isAuthFailure && !status.inFlight) void this.tokenRejected(status.lastError);
       },
     });
     this.poller = poller;
@@ -169,6 +180,59 @@ export class Controller implements ActionContext {
   }
 
   private clockTimer: ReturnType<typeof setInterval> | null = null;
+  /** The token source was re-read once since the last good poll; the next rejection asks the admin. */
+  private tokenReloaded = false;
+  private lastRejection: ApiError | null = null;
+
+  /**
+   * A rejected token is not "offline": say so and why, re-read a tokenFile/tokenCommand once, then
+   * ask for a new token. Live updates hold while the prompt is open and resume with the screen,
+   * filter and cursor as they were.
+   */
+  private async tokenRejected(err: ApiError): Promise<void> {
+    // Status updates repeat the last error until the next cycle; each failed cycle is handled once.
+    if (err === this.lastRejection) return;
+    this.lastRejection = err;
+    if (this.state.modals.some((m) => m.kind === 'prompt' && m.mask)) return;
+    const why = TOKEN_REJECTED[err.kind] ?? err.message;
+    const setToken = this.client.setToken;
+    if (!this.tokenReloaded && this.io.reloadToken && setToken) {
+      this.tokenReloaded = true;
+      try {
+        const token = await this.io.reloadToken();
+        if (token) {
+          setToken.call(this.client, token);
+          this.message({tone: 'warning', text: 'The server rejected the API token; re-read it from its source and retrying'});
+          this.refresh();
+          return;
+        }
+      } catch {
+        // fall through to asking
+      }
+    }
+    this.message({tone: 'error', text: `The server rejected the API token: ${why}`});
+    if (!setToken) return;
+    this.push({kind: 'prompt', label: 'New API token', mask: true, value: '', cursor: 0,
+      lines: [{text: `The server rejected the API token: ${why}.`, tone: 'danger', bold: true},
+        {text: 'Paste a new token (Firezone web UI: Settings → Account → API Tokens, or bin/create-api-token on the server).'},
+        {text: 'Live updates resume with this screen, filter and cursor as they are.', tone: 'muted'}],
+      help: 'Enter uses it · Esc keeps trying the old one',
+      accept: (value) => {
+        const token = value.trim();
+        if (token === '') return;
+        try {
+          setToken.call(this.client, token);
+        } catch (e) {
+          this.message({tone: 'error', text: errorText(e)});
+          return;
+        }
+        const prompt = this.state.modals.find((m) => m.kind === 'prompt' && m.mask);
+        if (prompt) this.removeModal(prompt);
+        this.tokenReloaded = true;
+        this.message({tone: 'info', text: 'Token replaced; resuming live updates'});
+        this.refresh();
+      }});
+  }
 
   /** Ages keep counting (and states follow them) even while the server is unreachable; nothing ticks while paused. */
   private keepClock(on: boolean): void {

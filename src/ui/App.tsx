@@ -25,14 +25,16 @@ export interface AppProps {
   writeRaw?: (data: string) => void;
   /** The first poll's data when it was fetched before the UI loaded (cli.tsx, early.ts). */
   firstData?: Promise<FetchedData>;
+  /** Re-reads a profile's tokenFile/tokenCommand after the server rejected the token. */
+  reloadToken?: () => Promise<string | null>;
 }
 
-export function App({client, settings, writeRaw, firstData}: AppProps): React.JSX.Element {
+export function App({client, settings, writeRaw, firstData, reloadToken}: AppProps): React.JSX.Element {
   const {exit} = useApp();
   const {stdout} = useStdout();
   const size = useTerminalSize();
   const [controller] = useState(() => new Controller(client, settings,
-    {writeRaw: (data) => (writeRaw ? writeRaw(data) : stdout.write(data)), exit}, firstData ?? null));
+    {writeRaw: (data) => (writeRaw ? writeRaw(data) : stdout.write(data)), exit, ...(reloadToken ? {reloadToken} : {})}, firstData ?? null));
   const [router] = useState(() => new InputRouter(controller));
   useEffect(() => {
     controller.start();

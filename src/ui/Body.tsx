@@ -15,6 +15,7 @@ import {DeviceResult} from './views/DeviceResult.js';
 import {Dialog} from './views/Dialog.js';
 import {ListScreen, listInfo} from './views/ListScreen.js';
 import {Picker} from './views/Picker.js';
+import {Prompt} from './views/Prompt.js';
 
 export function bodyFor(controller: Controller, state: ConsoleState, width: number, height: number): {body: React.JSX.Element; info: string} {
   const top = topModal(state);
@@ -28,6 +29,7 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
     const prompt = top?.kind === 'prompt' ? (top as PromptModal) : null;
     return {body: <DeviceResult result={result} prompt={prompt} width={width} height={height} />, info: 'New device'};
   }
+  if (top?.kind === 'prompt') return {body: <Prompt prompt={top} width={width} />, info: top.label};
   if (top?.kind === 'form') {
     return {body: <FormView title={top.title} form={top.form} notes={top.notes} width={width} height={height} />,
       info: top.form.submitting ? 'Saving… (the server has not answered yet)' : isDirty(top.form) ? 'unsaved changes' : ''};

@@ -1,6 +1,7 @@
 import React, {useEffect, useState} from 'react';
 import {Box} from 'ink';
 import {Text} from './SafeText.js';
+import {ApiError} from '../api/index.js';
 import {liveLabel, needsClock, type PollStatus} from '../state/poller.js';
 import {color} from './theme.js';
 import {truncate} from './text.js';
@@ -22,7 +23,9 @@ export function Header({label, badges, status, width}: HeaderProps): React.JSX.E
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [ticking, status]);
-  const live = liveLabel(status, now);
+  // A rejected token is not a network problem: say what it is.
+  const rejected = status.lastError instanceof ApiError && status.lastError.isAuthFailure && status.mode === 'backoff';
+  const live = rejected ? liveLabel(status, now).replace(/^offline/, 'token rejected') : liveLabel(status, now);
   const badgeText = badges.map((b) => ` ${b.text} `).join(' ');
   const room = Math.max(10, width - live.length - badgeText.length - 16);
   const liveTone = status.mode === 'backoff' ? color('danger') : status.mode === 'paused' ? color('warning') : color('muted');

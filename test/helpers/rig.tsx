@@ -144,6 +144,7 @@ export interface RenderAppOptions {
   settings?: Partial<AppSettings>;
   writeRaw?: (data: string) => void;
   firstData?: Promise<FetchedData>;
+  reloadToken?: () => Promise<string | null>;
   /** What to wait for before returning: the first data by default; false returns at once. */
   ready?: string | RegExp | false;
 }
@@ -185,7 +186,8 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rig> {
   const fixture = options.fixture ?? own;
   const client = options.client ?? fixture!.client;
   const settings: AppSettings = {...TEST_SETTINGS, ...options.settings};
-  const ui = render(<App client={client} settings={settings} writeRaw={options.writeRaw} firstData={options.firstData} />);
+  const ui = render(<App client={client} settings={settings} writeRaw={options.writeRaw} firstData={options.firstData}
+    reloadToken={options.reloadToken} />);
   let unmounted = false;
   const write = async (data: string) => {
     ui.stdin.write(data);

@@ -1,0 +1,67 @@
+// A rejected token is not "offline": the console says it was rejected and why, asks for a new one
+// (masked), and resumes live updates with the screen, filter and cursor as they were.
+import {afterEach, describe, expect, it} from 'vitest';
+import {FirezoneClient} from '../../src/api/index.js';
+import {cleanupRigs, renderApp, useSandbox} from '../helpers/rig.js';
+
+const fx = useSandbox({seed: 'demo'});
+afterEach(() => cleanupRigs());
+
+async function issueToken(): Promise<{token: string; id: string}> {
+  const users = (await fx.api('GET', '/v0/users')).json.data as Array<{id: string; email: string}>;
+  const admin = users.find((u) => u.email === 'admin@sandbox.test')!;
+  return (await fx.api('POST', '/_sandbox/tokens', {user_id: admin.id, expires_in_days: 1})).json;
+}
+
+describe('a rejected token', () => {
+  it('asks for a new token and resumes with the screen, filter and cursor kept', {timeout: 30_000}, async () => {
+    const {token, id} = await issueToken();
+    const client = new FirezoneClient({baseUrl: fx.sandbox.url, token});
+    try {
+      const app = await renderApp({client, settings: {refreshSeconds: 1}});
+      await app.press('screen2');
+      await app.press('filter', 'list');
+      await app.type('example.com');
+      await app.press('filterAccept', 'filter');
+      await app.press('down', 'list', 3);
+      const before = await app.waitFor(/4\/\d+ of \d+ users/);
+      const position = /(\d+\/\d+ of \d+ users)/.exec(before)![1]!;
+      await fx.api('DELETE', `/_sandbox/tokens/${id}`);
+      const prompt = await app.waitFor('The server rejected the API token: it was revoked or expired, or its user was deleted', 10_000);
+      expect(prompt).toContain('New API token');
+      // Live updates hold while the prompt is open.
+      expect(prompt).not.toContain('retry in');
+      await app.paste(fx.sandbox.adminToken);
+      // The token is masked, never shown.
+      expect(app.frames.join('\n')).not.toContain(fx.sandbox.adminToken);
+      await app.press('accept', 'prompt');
+      await app.waitFor('Token replaced; resuming live updates');
+      const after = await app.waitFor(/live 1s/);
+      expect(after).toContain(position);
+      expect(after).toContain('filter "example.com"');
+      expect(app.frames.join('\n')).not.toContain(fx.sandbox.adminToken);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a profile whose token comes from a file or command is re-read first', {timeout: 30_000}, async () => {
+    const first = await issueToken();
+    const second = await issueToken();
+    const client = new FirezoneClient({baseUrl: fx.sandbox.url, token: first.token});
+    try {
+      let reads = 0;
+      const app = await renderApp({client, settings: {refreshSeconds: 1}, reloadToken: async () => {
+        reads++;
+        return second.token;
+      }});
+      await fx.api('DELETE', `/_sandbox/tokens/${first.id}`);
+      await app.waitFor('re-read it from its source and retrying', 10_000);
+      await app.waitFor(/live 1s/);
+      expect(reads).toBe(1);
+      expect(app.frame()).not.toContain('New API token');
+    } finally {
+      await client.close();
+    }
+  });
+});
