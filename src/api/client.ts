@@ -98,6 +98,23 @@ export class FirezoneClient {
       : new Agent({connect: tls, keepAliveTimeout: 30_000});
   }
 
+  private readonly writes = new Set<AbortController>();
+  private readonly cancelled = new WeakSet<AbortController>();
+
+  /**
+   * Aborts the writes in flight (Esc during a hung save). Their outcome is unknown: the server may
+   * have applied them. Returns how many were aborted.
+   */
+  cancelWrites(): number {
+    const n = this.writes.size;
+    for (const c of this.writes) {
+      this.cancelled.add(c);
+      c.abort();
+    }
+    this.writes.clear();
+    return n;
+  }
+
   /** A new token for the requests from now on (the old one was revoked or expired). */
   setToken(token: string): void {
     this.token = checkedToken(token);
@@ -224,6 +241,7 @@ export class FirezoneClient {
     const started = performance.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    if (method !== 'GET') this.writes.add(controller);
     const displayPath = `/v0${path}`;
     let status: number | null = null;
     let text = '';
@@ -270,6 +288,9 @@ export class FirezoneClient {
       return location === undefined ? {status, body: text} : {status, body: text, location};
     } catch (err) {
       const apiError = err instanceof ApiError ? err
+        : this.cancelled.has(controller)
+          ? new ApiError({kind: 'cancelled', method, path: displayPath,
+            message: `Cancelled ${method} ${displayPath}: the outcome is unknown (the server may have applied it)`})
         : controller.signal.aborted
           ? new ApiError({kind: 'timeout', method, path: displayPath,
             message: `Request timed out after ${formatSeconds(this.timeoutMs)}: ${method} ${displayPath} (server slow or unreachable)`})
@@ -278,6 +299,7 @@ export class FirezoneClient {
       throw redact(apiError, this.token);
     } finally {
       clearTimeout(timer);
+      this.writes.delete(controller);
     }
   }
 }

@@ -16,6 +16,7 @@ type ApiErrorKind =
   | 'timeout'
   | 'network' // refused, reset, DNS, TLS
   | 'schema' // a 2xx body that does not match what 0.7.36 sends
+  | 'cancelled' // a write the admin cancelled (Esc during a save): its outcome is unknown
   | 'too_large'; // a body over the client's size limit: the read was aborted (not retried: it would only come again)
 
 /** `path` of a field error, flattened: `email`, `base`, `openid_connect_providers[1].client_id`. */

@@ -161,6 +161,8 @@ export type ConsoleClient = Pick<FirezoneClient,
   | 'createRule' | 'updateRule' | 'deleteRule'> & {
   /** Replaces a rejected token for the requests from now on. */
   setToken?: (token: string) => void;
+  /** Aborts the writes in flight (Esc during a save); returns how many. */
+  cancelWrites?: () => number;
 };
 
 export interface ConsoleSettings {

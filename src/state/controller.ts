@@ -407,7 +407,10 @@ export class Controller implements ActionContext {
     const s = this.state;
     const m = topModal(s);
     if (m?.kind === 'form') {
-      if (m.form.submitting) return true;
+      if (m.form.submitting) {
+        this.message({tone: 'info', text: 'Saving… the server has not answered yet; typing waits (Esc cancels the save)'});
+        return true;
+      }
       const spec = focusedSpec(m.form);
       if (!spec) return false;
       if (spec.kind === 'picker' && typed(name, input)) {
@@ -700,7 +703,12 @@ export class Controller implements ActionContext {
 
   private formAction(action: Action): void {
     const m = topModal(this.state);
-    if (m?.kind !== 'form' || m.form.submitting) return;
+    if (m?.kind !== 'form') return;
+    if (m.form.submitting) {
+      if (action === 'cancel') this.cancelSave(m);
+      else this.message({tone: 'info', text: 'Saving… the server has not answered yet (Esc cancels the save)'});
+      return;
+    }
     const spec = focusedSpec(m.form);
     const update = (form: FormState) => this.replaceModal(m, {...m, form});
     switch (action) {
@@ -717,6 +725,19 @@ export class Controller implements ActionContext {
       case 'save': void this.save(m); return;
       default:
     }
+  }
+
+  /**
+   * Esc during a hung save: abort the request, keep the form and everything typed, say that the
+   * outcome is unknown, and re-read the data so the admin can see whether it was applied.
+   */
+  private cancelSave(m: FormModal): void {
+    const aborted = this.client.cancelWrites?.() ?? 0;
+    this.replaceModal(m, {...m, form: {...m.form, submitting: false}});
+    this.message({tone: 'warning', text: aborted > 0
+      ? 'Save cancelled; the outcome is unknown (the server may have applied it): re-reading the data'
+      : 'Save cancelled'});
+    this.refresh();
   }
 
   private labelled(form: FormState, errors: Record<string, string[]>): string {
@@ -748,6 +769,7 @@ export class Controller implements ActionContext {
 
   /** A failed save: a 422 lands on the form's fields (every value kept), anything else in the status bar. */
   formFailed(form: FormModal, err: unknown): void {
+    if (err instanceof ApiError && err.kind === 'cancelled') return;
     const still = this.current(form);
     if (err instanceof ApiError && err.kind === 'validation' && still) {
       const fieldErrors = still.mapErrors ? still.mapErrors(err.fieldErrors) : err.fieldErrors;

@@ -1,0 +1,33 @@
+// A hung save can be cancelled: Esc aborts the request, keeps the form and what was typed, says
+// the outcome is unknown and re-reads the data. Keys typed while it waits are not silently lost.
+import {afterEach, describe, expect, it} from 'vitest';
+import {cleanupRigs, renderApp, useSandbox} from '../helpers/rig.js';
+
+const fx = useSandbox({seed: 'demo'});
+afterEach(async () => {
+  await cleanupRigs();
+  await fx.api('PUT', '/_sandbox/faults', {mode: 'none', rate: 0, latency_ms: 0});
+});
+
+describe('a hung save', () => {
+  it('Esc aborts it, keeps the form, and says the outcome is unknown', {timeout: 30_000}, async () => {
+    const app = await renderApp({fixture: fx});
+    await app.press('screen2');
+    await app.press('new', 'list');
+    await app.waitFor('Add user');
+    await app.type('hung@example.com');
+    await fx.api('PUT', '/_sandbox/faults', {mode: 'hang', rate: 1, latency_ms: 0});
+    await app.press('save');
+    await app.waitFor('Saving…');
+    await app.type('x');
+    await app.waitFor('typing waits (Esc cancels the save)');
+    await app.press('cancel', 'form');
+    const frame = await app.waitFor('Save cancelled; the outcome is unknown');
+    expect(frame).toContain('Add user');
+    expect(frame).toMatch(/Email\s+hung@example\.com/);
+    // The form works again: fix the fault and save for real.
+    await fx.api('PUT', '/_sandbox/faults', {mode: 'none', rate: 0, latency_ms: 0});
+    await app.press('save');
+    await app.waitFor('User created successfully: hung@example.com');
+  });
+});
