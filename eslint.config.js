@@ -38,13 +38,13 @@ const NO_UI_PACKAGES = [
  * restrictions, the same at every depth). Every block sets the whole rule: flat config does not
  * merge the options of two blocks, so a folder's restrictions must all be in its own block.
  */
-function layer(folder, {forbid = [], only, patterns = [], why}) {
+function layer(folder, {forbid = [], only, patterns = [], paths = [], why}) {
   return Array.from({length: MAX_DEPTH}, (_, i) => {
     const depth = i + 1;
     const relative = only ? [outsideOf(only, depth, why)] : forbid.length ? [into(forbid, depth, why)] : [];
     return {
       files: filesAt(folder, depth),
-      rules: {'no-restricted-imports': ['error', {patterns: [...relative, ...patterns]}]},
+      rules: {'no-restricted-imports': ['error', {paths, patterns: [...relative, ...patterns]}]},
     };
   });
 }
@@ -127,5 +127,9 @@ export default tseslint.config(
   }),
   ...layer('ui', {
     patterns: [{regex: '^undici(/|$)', message: 'No direct HTTP from the UI: go through src/api/ (FirezoneClient).'}],
+    // Every string reaches the terminal through the display boundary (docs/architecture.md, "Untrusted text").
+    paths: [{name: 'ink', importNames: ['Text'], message: "Use Text from src/ui/SafeText.tsx: it makes server text display-safe."}],
   }),
+  // The boundary itself wraps Ink's Text.
+  {files: ['src/ui/SafeText.tsx'], rules: {'no-restricted-imports': ['error', {patterns: [{regex: '^undici(/|$)', message: 'No direct HTTP from the UI.'}]}]}},
 );

@@ -2,7 +2,7 @@
 // Several keys can arrive in one input event; each must see what the previous one did, so key
 // handling reads and writes this store directly, never a value captured by a render.
 // See docs/architecture.md.
-import type {Configuration, ConfigurationUpdate, FirezoneClient} from '../api/index.js';
+import type {FirezoneClient} from '../api/index.js';
 import type {FormState} from './form.js';
 import type {ListUiState} from './view.js';
 import type {PollStatus} from './poller.js';
@@ -121,10 +121,6 @@ export interface ConsoleState {
   clock: number;
 }
 
-export interface ConfigSave {
-  opened: Configuration;
-  build: (base: Configuration) => ConfigurationUpdate;
-}
 
 /** A synchronous store: `update` applies at once and notifies subscribers (React re-renders). */
 export class Store<S> {

@@ -384,25 +384,3 @@ export function computeWindow({total, selectedIndex, height, top, scrollOff = 2}
   }
   return t;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Sort keys (`o`, `O`)
-
-/**
- * `o`: the next sortable column, ascending. After the last column comes "unsorted" (null: the
- * server's order, which is the meaningful default for devices and rules), then the first again.
- */
-export function cycleSort(current: SortSpec | null, sortableKeys: readonly string[]): SortSpec | null {
-  if (sortableKeys.length === 0) return null;
-  if (current === null) return {key: sortableKeys[0]!, desc: false};
-  const i = sortableKeys.indexOf(current.key);
-  if (i < 0) return {key: sortableKeys[0]!, desc: false};
-  if (i === sortableKeys.length - 1) return null;
-  return {key: sortableKeys[i + 1]!, desc: false};
-}
-
-/** `O`: the same column in the other direction; from "unsorted", the first column descending. */
-export function reverseSort(current: SortSpec | null, sortableKeys: readonly string[]): SortSpec | null {
-  if (current === null) return sortableKeys.length > 0 ? {key: sortableKeys[0]!, desc: true} : null;
-  return {key: current.key, desc: !current.desc};
-}

@@ -1,5 +1,5 @@
 // Per-screen view state (filter, sort, selection by id, detail) and its pure transitions.
-import {buildListView, cycleSort, moveSelection, reconcileSelection, reverseSort, type ColumnSpec, type ListView} from './list.js';
+import {buildListView, moveSelection, reconcileSelection, type ColumnSpec, type ListView} from './list.js';
 
 export interface SortState {
   key: string;
@@ -62,12 +62,4 @@ export function moveCursor<T>(view: ListView<T>, state: ListUiState, move: Move)
   const current = effectiveSelection(view, state);
   const id = moveSelection(view, current.id, move);
   return {...state, selectedId: id, selectedIndex: id === null ? 0 : view.indexOf(id)};
-}
-
-export function nextSort(state: ListUiState, sortableKeys: string[]): ListUiState {
-  return {...state, sort: cycleSort(state.sort, sortableKeys)};
-}
-
-export function flipSort(state: ListUiState, sortableKeys: string[]): ListUiState {
-  return {...state, sort: reverseSort(state.sort, sortableKeys)};
 }

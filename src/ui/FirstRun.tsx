@@ -6,10 +6,11 @@
 // field, not in the URL field the last render showed.
 import React, {useReducer, useRef} from 'react';
 import {Box, useApp, useInput} from 'ink';
-import {editText} from '../state/textedit.js';
+import {createForm, editFocused, focusFirstError, hasErrors, moveFocus, str, validateForm, type FieldSpec, type FormState} from '../state/form.js';
+import {FormView} from './FormView.js';
+import {useTerminalSize} from './terminal.js';
 import {keyName, splitChunk} from './keys.js';
 import {Text} from './SafeText.js';
-import {TextField} from './TextField.js';
 import {color} from './theme.js';
 
 export interface FirstRunProps {
@@ -23,26 +24,33 @@ export interface FirstRunProps {
   onDemo: () => void;
 }
 
-type Field = 'url' | 'token' | 'profile';
-const FIELDS: Field[] = ['url', 'token', 'profile'];
+/** The connect form, on the shared form engine (src/state/form.ts). */
+function connectSpecs(): FieldSpec[] {
+  return [
+    {key: 'url', label: 'Server URL', kind: 'text', placeholder: 'e.g. https://vpn.example.com',
+      validate: (v) => (String(v).trim() === '' ? ['enter the Firezone server address, e.g. https://vpn.example.com'] : [])},
+    {key: 'token', label: 'API token', kind: 'secret', placeholder: 'paste the token (hidden)',
+      help: 'Web UI: Settings → Account → API Tokens (or bin/create-api-token on the server).',
+      validate: (v) => (String(v).trim() === '' ? ['paste an API token'] : [])},
+    {key: 'profile', label: 'Save as profile', kind: 'text', placeholder: 'optional; saved 0600'},
+  ];
+}
 
 interface FirstRunState {
   mode: 'choose' | 'form';
-  field: Field;
-  values: Record<Field, string>;
-  cursor: number;
+  form: FormState;
   error: string | null;
   busy: boolean;
   /** Asked before a save would replace a profile of the same name. */
   confirmReplace: boolean;
 }
 
-const INITIAL: FirstRunState = {mode: 'choose', field: 'url', values: {url: '', token: '', profile: ''}, cursor: 0, error: null, busy: false,
-  confirmReplace: false};
+const initial = (): FirstRunState => ({mode: 'choose', form: createForm(connectSpecs(), {}), error: null, busy: false, confirmReplace: false});
 
 export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDemo}: FirstRunProps): React.JSX.Element {
   const {exit} = useApp();
-  const state = useRef<FirstRunState>(INITIAL);
+  const size = useTerminalSize();
+  const state = useRef<FirstRunState>(initial());
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const set = (patch: Partial<FirstRunState>) => {
     state.current = {...state.current, ...patch};
@@ -56,22 +64,20 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
   };
 
   const submit = (replaceConfirmed: boolean) => {
-    const {values} = state.current;
-    if (values.url.trim() === '') {
-      set({error: 'URL: enter the Firezone server address, e.g. https://vpn.example.com', field: 'url', cursor: [...values.url].length});
+    const checked = validateForm(state.current.form);
+    if (hasErrors(checked)) {
+      set({form: focusFirstError(checked), error: null});
       return;
     }
-    if (values.token.trim() === '') {
-      set({error: 'Token: paste an API token (Settings → Account → API Tokens in the Firezone web UI, or bin/create-api-token)', field: 'token',
-        cursor: [...values.token].length});
-      return;
-    }
-    const profile = values.profile.trim();
+    const url = str(checked.values, 'url').trim();
+    const token = str(checked.values, 'token').trim();
+    const profile = str(checked.values, 'profile').trim();
     if (profile !== '' && profiles.includes(profile) && !replaceConfirmed) {
-      set({confirmReplace: true, error: null});
+      set({form: checked, confirmReplace: true, error: null});
       return;
     }
-    void run(() => onConnect({url: values.url.trim(), token: values.token.trim(), ...(profile ? {profile} : {})}));
+    set({form: checked});
+    void run(() => onConnect({url, token, ...(profile ? {profile} : {})}));
   };
 
   const handleKey = (input: string, name: string) => {
@@ -94,16 +100,15 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
       if (name === 'y') submit(true);
       return;
     }
-    const focus = (field: Field) => set({field, cursor: [...state.current.values[field]].length});
-    const step = (delta: number) => FIELDS[(FIELDS.indexOf(s.field) + delta + FIELDS.length) % FIELDS.length]!;
+    const lastField = s.form.focus === s.form.specs.length - 1;
     if (name === 'esc') set({mode: 'choose', error: null});
-    else if (name === 'tab' || name === 'down') focus(step(1));
-    else if (name === 'shift+tab' || name === 'up') focus(step(-1));
-    else if (name === 'ctrl+s' || (name === 'enter' && s.field === 'profile')) submit(false);
-    else if (name === 'enter') focus(step(1));
+    else if (name === 'tab' || name === 'down') set({form: moveFocus(s.form, 1)});
+    else if (name === 'shift+tab' || name === 'up') set({form: moveFocus(s.form, -1)});
+    else if (name === 'ctrl+s' || (name === 'enter' && lastField)) submit(false);
+    else if (name === 'enter') set({form: moveFocus(s.form, 1)});
     else {
-      const edited = editText({value: s.values[s.field], cursor: s.cursor}, name, input);
-      if (edited) set({values: {...s.values, [s.field]: edited.value}, cursor: edited.cursor});
+      const edited = editFocused(s.form, name, input);
+      if (edited) set({form: edited});
     }
   };
 
@@ -134,25 +139,13 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
     );
   }
 
-  const fieldRow = (name: Field, label: string, placeholder: string, mask = false) => (
-    <Box>
-      <Text bold={s.field === name}>{`${s.field === name ? '› ' : '  '}${label.padEnd(14)}`}</Text>
-      <TextField value={s.values[name]} cursor={s.cursor} focused={s.field === name && !s.busy} placeholder={placeholder} mask={mask} width={60} />
-    </Box>
-  );
   return (
     <Box flexDirection="column" padding={1}>
-      <Text bold color={color('accent')}>Connect to a Firezone server</Text>
-      <Text> </Text>
-      {fieldRow('url', 'Server URL', 'https://vpn.example.com')}
-      {fieldRow('token', 'API token', 'paste the token (hidden)', true)}
-      {fieldRow('profile', 'Save as', 'profile name (optional; saved 0600)')}
-      <Text> </Text>
-      {s.error ? <Text color={color('danger')}>{s.error}</Text> : null}
+      <FormView title="Connect to a Firezone server" form={s.form} width={Math.max(40, size.columns - 2)} height={9} />
+      {s.error ? <Text color={color('danger')} wrap="wrap">{s.error}</Text> : null}
       {s.confirmReplace
-        ? <Text bold color={color('warning')}>{`A profile named "${s.values.profile.trim()}" exists. Replace it? y replace · any other key returns to the form`}</Text>
+        ? <Text bold color={color('warning')}>{`A profile named "${str(s.form.values, 'profile').trim()}" exists. Replace it? y replace · any other key returns to the form`}</Text>
         : <Text color={color('muted')}>{s.busy ? 'Checking the connection…' : 'Tab/↑/↓ move · Enter next · Ctrl-S connect · Esc back'}</Text>}
-      <Text color={color('muted')}>Get a token in the web UI: Settings → Account → API Tokens (or bin/create-api-token on the server).</Text>
     </Box>
   );
 }

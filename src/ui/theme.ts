@@ -30,6 +30,3 @@ export function color(name: ColorName): string | undefined {
   return enabled ? PALETTE[name] : undefined;
 }
 
-export function colorsEnabled(): boolean {
-  return enabled;
-}

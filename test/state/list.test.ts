@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {
-  buildListView, computeWindow, cycleSort, moveSelection, reconcileSelection, reverseSort, type ColumnSpec, type ListView,
+  buildListView, computeWindow, moveSelection, reconcileSelection, type ColumnSpec, type ListView,
 } from '../../src/state/list.js';
 
 interface Dev {
@@ -200,22 +200,5 @@ describe('computeWindow', () => {
     expect(w(10, 0, 100, 10, 0)).toBe(1);
     // A margin of 10 in a 5-row window is capped to 2: the cursor sits in the middle row.
     expect(w(10, 0, 100, 5, 10)).toBe(8);
-  });
-});
-
-describe('sort keys', () => {
-  const keys = ['name', 'owner', 'rx'];
-  it('o cycles through the columns, then unsorted', () => {
-    expect(cycleSort(null, keys)).toEqual({key: 'name', desc: false});
-    expect(cycleSort({key: 'name', desc: true}, keys)).toEqual({key: 'owner', desc: false});
-    expect(cycleSort({key: 'rx', desc: false}, keys)).toBeNull();
-    expect(cycleSort({key: 'gone', desc: false}, keys)).toEqual({key: 'name', desc: false});
-    expect(cycleSort(null, [])).toBeNull();
-  });
-  it('O reverses the direction', () => {
-    expect(reverseSort({key: 'owner', desc: false}, keys)).toEqual({key: 'owner', desc: true});
-    expect(reverseSort({key: 'owner', desc: true}, keys)).toEqual({key: 'owner', desc: false});
-    expect(reverseSort(null, keys)).toEqual({key: 'name', desc: true});
-    expect(reverseSort(null, [])).toBeNull();
   });
 });
