@@ -14,6 +14,7 @@ import {App, type AppSettings} from './ui/App.js';
 import {FirstRun} from './ui/FirstRun.js';
 import {guardedStream, OutputGuard} from './ui/output-guard.js';
 import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
+import {configureGlyphs} from './state/glyphs.js';
 import {configureColor} from './ui/theme.js';
 
 const VERSION = process.env.FZ_CONSOLE_VERSION ?? '0.0.0-dev';
@@ -108,6 +109,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     }
   }
   configureColor(process.env);
+  configureGlyphs(process.env);
   const debug = flags.debug ? await DebugLog.open(process.env) : null;
 
   let session: Session | null = null;

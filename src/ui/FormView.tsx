@@ -2,6 +2,7 @@
 // App's form scope (state/form.ts, state/textedit.ts).
 import React from 'react';
 import {Box} from 'ink';
+import {glyphs} from '../state/glyphs.js';
 import {Text} from './SafeText.js';
 import {fieldHelp, isDisabled, type FieldSpec, type FormState} from '../state/form.js';
 import {TextField} from './TextField.js';
@@ -25,12 +26,12 @@ function valueText(spec: FieldSpec, value: string | boolean): string {
       return value ? '[x] yes' : '[ ] no';
     case 'choice': {
       const label = spec.choices?.find((c) => c.value === value)?.label ?? String(value);
-      return `‹ ${label} ›`;
+      return `${glyphs().choiceOpen} ${label} ${glyphs().choiceClose}`;
     }
     case 'picker':
       return String(value) === '' ? '(none: Enter to pick)' : `${spec.display ? spec.display(value) : String(value)}  (Enter to change)`;
     case 'secret':
-      return '•'.repeat(String(value).length);
+      return glyphs().mask.repeat(String(value).length);
     default:
       return String(value);
   }
@@ -47,10 +48,10 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
     lines.push(
       <Box key={spec.key}>
         <Text bold={focused} color={disabled !== null ? color('muted') : undefined}>
-          {`${focused ? '›' : ' '} ${truncate(spec.label, LABEL_WIDTH - 3).padEnd(LABEL_WIDTH - 2)}`}
+          {`${focused ? glyphs().focus : ' '} ${truncate(spec.label, LABEL_WIDTH - 3).padEnd(LABEL_WIDTH - 2)}`}
         </Text>
         {textual ? (
-          <TextField value={spec.multiline ? String(value).replace(/\r?\n/g, '↵') : String(value)} cursor={form.cursor} focused={focused} mask={spec.kind === 'secret'}
+          <TextField value={spec.multiline ? String(value).replace(/\r?\n/g, glyphs().lineBreak) : String(value)} cursor={form.cursor} focused={focused} mask={spec.kind === 'secret'}
             width={inputWidth} {...(spec.placeholder ? {placeholder: spec.placeholder} : {})} />
         ) : (
           <Text color={disabled !== null ? color('muted') : undefined} inverse={focused && spec.kind !== 'text' && spec.kind !== 'secret'}>
@@ -63,7 +64,7 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
     for (const message of form.errors[spec.key] ?? []) {
       lines.push(
         <Box key={`${spec.key}-e-${message}`} paddingLeft={LABEL_WIDTH} width={width}>
-          <Text color={color('danger')} wrap="wrap">{`✗ ${message}`}</Text>
+          <Text color={color('danger')} wrap="wrap">{`${glyphs().error} ${message}`}</Text>
         </Box>,
       );
     }
@@ -72,7 +73,7 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
   });
   const header: React.JSX.Element[] = [<Text key="title" bold color={color('accent')}>{truncate(title, width)}</Text>];
   for (const note of notes) header.push(<Text key={`n-${note}`} color={color('muted')}>{truncate(note, width)}</Text>);
-  for (const message of form.formErrors) header.push(<Text key={`f-${message}`} color={color('danger')}>{`✗ ${truncate(message, width - 2)}`}</Text>);
+  for (const message of form.formErrors) header.push(<Text key={`f-${message}`} color={color('danger')}>{`${glyphs().error} ${truncate(message, width - 2)}`}</Text>);
   // Keep the focused field in view on short terminals.
   const available = Math.max(1, height - header.length);
   const focusLine = Math.max(0, lines.findIndex((l) => l.key === form.specs[form.focus]?.key));

@@ -5,11 +5,26 @@
 // Ink's Text anywhere else (eslint.config.js).
 import React from 'react';
 import {Text as InkText, type TextProps} from 'ink';
-import {displaySafe, isDisplaySafe, safeSegments} from '../common/display-safe.js';
+import {displaySafe, ESCAPE_CLOSE, ESCAPE_OPEN, isDisplaySafe, safeSegments} from '../common/display-safe.js';
+import {glyphs} from '../state/glyphs.js';
 import {color} from './theme.js';
 
+// Plain terminals (src/state/glyphs.ts): the console's typographic symbols become their ASCII
+// look-alikes of the same width, and any other non-ASCII character a "?", so nothing prints as
+// mojibake and columns stay where they were measured.
+const ASCII_FOLD: Record<string, string> = {
+  '·': '-', '…': '~', '—': '-', '–': '-', '→': '>', '←': '<', '↑': '^', '↓': 'v', '▲': '^', '▼': 'v', '›': '>', '‹': '<',
+  '•': '*', '●': '*', '○': 'o', '✗': 'x', '↵': '|', '×': 'x', '≤': '<', '≥': '>', '“': '"', '”': '"', '‘': "'", '’': "'",
+};
+
+function asciiFold(text: string): string {
+  // eslint-disable-next-line no-control-regex -- printable ASCII passes as it is
+  return /^[\x00-\x7f]*$/.test(text) ? text : [...text].map((ch) => (ch.charCodeAt(0) < 0x80 || ch === ESCAPE_OPEN || ch === ESCAPE_CLOSE ? ch : ASCII_FOLD[ch] ?? '?')).join('');
+}
+
 function safeString(text: string): React.ReactNode {
-  const segments = safeSegments(displaySafe(text));
+  const safe = displaySafe(text);
+  const segments = safeSegments(glyphs().asciiQr ? asciiFold(safe) : safe);
   if (segments.length === 1 && !segments[0]!.escape) return segments[0]!.text;
   return segments.map((seg, i) => (seg.escape
     ? <InkText key={i} underline color={color('danger')}>{seg.text}</InkText>
@@ -17,7 +32,9 @@ function safeString(text: string): React.ReactNode {
 }
 
 function safeChildren(children: React.ReactNode): React.ReactNode {
-  if (typeof children === 'string') return isDisplaySafe(children) && !children.includes('\ue000') ? children : safeString(children);
+  if (typeof children === 'string') {
+    return isDisplaySafe(children) && !children.includes('\ue000') && !glyphs().asciiQr ? children : safeString(children);
+  }
   if (typeof children === 'number' || children === null || children === undefined || typeof children === 'boolean') return children;
   // Children.map keys what it returns, so nested arrays never trip React's key warning.
   return React.Children.map(children, (child) => (typeof child === 'string' ? safeString(child) : child));

@@ -1,4 +1,5 @@
 import React from 'react';
+import {glyphs} from '../state/glyphs.js';
 import {Text} from './SafeText.js';
 import {color} from './theme.js';
 
@@ -6,7 +7,7 @@ import {color} from './theme.js';
 export function TextField({value, cursor, focused, mask, placeholder, width}: {
   value: string; cursor: number; focused: boolean; mask?: boolean; placeholder?: string; width: number;
 }): React.JSX.Element {
-  let chars = [...(mask ? '•'.repeat([...value].length) : value)];
+  let chars = [...(mask ? glyphs().mask.repeat([...value].length) : value)];
   // A placeholder is a hint, never a value: dim, italic and in parentheses, so it reads as one
   // without colour too (NO_COLOR), and examples start with "e.g.".
   const hint = placeholder ? `(${placeholder})` : '';

@@ -5,6 +5,7 @@
 
 import stringWidth from 'string-width';
 import {displaySafe, ESCAPE_CLOSE, ESCAPE_OPEN} from '../common/display-safe.js';
+import {glyphs} from '../state/glyphs.js';
 
 // Every function here takes RAW text and works on its display-safe form (src/common/display-safe.ts):
 // unsafe characters are measured, cut and padded as the visible escapes they will be drawn as, and an
@@ -13,7 +14,6 @@ import {displaySafe, ESCAPE_CLOSE, ESCAPE_OPEN} from '../common/display-safe.js'
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-export const ELLIPSIS = '…';
 
 const segmenter = new Intl.Segmenter();
 
@@ -51,7 +51,7 @@ function* units(safe: string): Generator<string> {
 export function truncate(s: string, width: number): string {
   const max = Math.floor(width);
   if (max <= 0) return '';
-  if (PRINTABLE_ASCII.test(s)) return s.length <= max ? s : `${s.slice(0, max - 1)}${ELLIPSIS}`;
+  if (PRINTABLE_ASCII.test(s)) return s.length <= max ? s : `${s.slice(0, max - 1)}${glyphs().ellipsis}`;
   const safe = displaySafe(s);
   if (safeWidth(safe) <= max) return safe;
   const room = max - 1; // the ellipsis is one cell
@@ -63,7 +63,7 @@ export function truncate(s: string, width: number): string {
     out += unit;
     used += w;
   }
-  return `${out}${ELLIPSIS}`;
+  return `${out}${glyphs().ellipsis}`;
 }
 
 /** `s` (display-safe) followed by spaces up to `width` cells; not cut when it is wider. */

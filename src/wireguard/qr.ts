@@ -35,6 +35,11 @@ export interface QrOptions {
   quietZone?: number;
   /** Which modules get glyphs; see the file comment. Default 'dark-terminal'. */
   polarity?: QrPolarity;
+  /**
+   * Plain terminals (a non-UTF-8 locale, TERM=linux/vt100) have no half blocks: each module is
+   * drawn as two characters, `##` or two spaces, one text row per module row.
+   */
+  ascii?: boolean;
 }
 
 export interface QrRendered {
@@ -86,9 +91,9 @@ function glyph(top: boolean, bottom: boolean): string {
 }
 
 /** Character rows and columns a symbol of `modules` per side takes with the quiet zone. */
-export function qrTextSize(modules: number, quietZone = DEFAULT_QUIET_ZONE): {rows: number; cols: number} {
+export function qrTextSize(modules: number, quietZone = DEFAULT_QUIET_ZONE, ascii = false): {rows: number; cols: number} {
   const side = modules + 2 * quietZone;
-  return {rows: Math.ceil(side / 2), cols: side};
+  return ascii ? {rows: side, cols: side * 2} : {rows: Math.ceil(side / 2), cols: side};
 }
 
 interface EncodedSymbol {
@@ -111,7 +116,7 @@ function encode(text: string, ecc: QrEcc): EncodedSymbol | null {
   }
 }
 
-function draw(symbol: EncodedSymbol, quietZone: number, polarity: QrPolarity): string[] {
+function draw(symbol: EncodedSymbol, quietZone: number, polarity: QrPolarity, ascii = false): string[] {
   const side = symbol.size + 2 * quietZone;
   // A position outside the symbol is quiet zone, i.e. light. That includes the half row
   // below the last one (the side is always odd), which widens the bottom quiet zone by a
@@ -124,6 +129,14 @@ function draw(symbol: EncodedSymbol, quietZone: number, polarity: QrPolarity): s
   };
   const ink = polarity === 'dark-terminal' ? light : (row: number, col: number) => !light(row, col);
   const lines: string[] = [];
+  if (ascii) {
+    for (let row = 0; row < side; row++) {
+      let line = '';
+      for (let col = 0; col < side; col++) line += ink(row, col) ? '##' : '  ';
+      lines.push(line);
+    }
+    return lines;
+  }
   for (let row = 0; row < side; row += 2) {
     let line = '';
     for (let col = 0; col < side; col++) line += glyph(ink(row, col), ink(row + 1, col));
@@ -164,10 +177,10 @@ export function renderQr(text: string, opts: QrOptions = {}): QrResult {
     const symbol = encode(text, ecc);
     if (!symbol) continue;
     smallest = symbol;
-    const size = qrTextSize(symbol.size, quietZone);
+    const size = qrTextSize(symbol.size, quietZone, opts.ascii === true);
     if (fits(size, opts)) {
       return {
-        ok: true, lines: draw(symbol, quietZone, polarity), rows: size.rows, cols: size.cols,
+        ok: true, lines: draw(symbol, quietZone, polarity, opts.ascii === true), rows: size.rows, cols: size.cols,
         ecc, version: symbol.version, modules: symbol.size, quietZone, polarity,
       };
     }
@@ -179,7 +192,7 @@ export function renderQr(text: string, opts: QrOptions = {}): QrResult {
       message: `The text is too long for a QR code (${bytes} bytes; at most 2953 fit)`,
     };
   }
-  const need = qrTextSize(smallest.size, quietZone);
+  const need = qrTextSize(smallest.size, quietZone, opts.ascii === true);
   const have = `${opts.maxCols ?? '∞'}×${opts.maxRows ?? '∞'}`;
   return {
     ok: false, reason: 'too-small', needRows: need.rows, needCols: need.cols,

@@ -119,9 +119,12 @@ describe('fault matrix', {timeout: 30_000}, () => {
     try {
       const app = await renderApp({client: revocable, settings, ready: /1\/\d+ devices/});
       await fetch(`${sandbox.url}/_sandbox/tokens/${minted.id}`, {method: 'DELETE', headers: {authorization: `Bearer ${sandbox.adminToken}`}});
-      const frame = await app.waitFor(/API token no longer exists on the server/);
-      expect(frame).toMatch(/offline · /);
+      // Not "offline": the token was rejected, and the console asks for a new one.
+      const frame = await app.waitFor(/The server rejected the API token: it was revoked or expired, or its user was deleted/);
+      expect(frame).toMatch(/token rejected · /);
+      expect(frame).toContain('New API token');
       expect(frame).not.toContain(minted.token);
+      await app.press('cancel', 'prompt');
       await app.press('down', 'list');
       await app.press('screen2');
       expect(app.frame().startsWith('fz-console')).toBe(true);

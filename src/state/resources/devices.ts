@@ -3,6 +3,7 @@
 import {generateDeviceName} from '../../common/names.js';
 import {configWarnings, generateKeyPair, renderClientConfig} from '../../wireguard/index.js';
 import type {Tone} from '../console.js';
+import {glyphs} from '../glyphs.js';
 import {createForm, str} from '../form.js';
 import {
   formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime,
@@ -13,7 +14,10 @@ import {
 import {currentRate, deviceState, type DeviceRow, type DeviceState} from '../resources.js';
 import type {ActionContext, ResourceSpec} from './spec.js';
 
-export const STATE_GLYPH: Record<DeviceState, string> = {online: '●', idle: '○', never: '·'};
+/** The state column's symbol: ● ○ · (or * o - on plain terminals). */
+export function stateGlyph(state: DeviceState): string {
+  return glyphs()[state];
+}
 export const STATE_TONE: Record<DeviceState, Tone> = {online: 'online', idle: 'idle', never: 'never'};
 
 function sinceDefault<T>(value: T, useDefault: boolean, format: (v: T) => string): string {
@@ -74,7 +78,7 @@ export const devices: ResourceSpec<DeviceRow> = {
   columns: (s, clock) => {
     const now = s.fetchedAt;
     return [
-      {key: 'state', header: ' ', priority: 1, width: 1, cell: (r) => STATE_GLYPH[deviceState(r, clock())],
+      {key: 'state', header: ' ', priority: 1, width: 1, cell: (r) => stateGlyph(deviceState(r, clock())),
         tone: (r) => STATE_TONE[deviceState(r, clock())], sortValue: (r) => r.handshakeAt, defaultDesc: true},
       {key: 'name', header: 'NAME', priority: 1, width: {min: 12, max: 32, flex: 2}, cell: (r) => r.device.name,
         // The filter also finds a device by its description and public key (as `wg show` prints it).
@@ -110,7 +114,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {label: 'Name', value: d.name},
       {label: 'Description', value: d.description || 'None'},
       {label: 'Owner', value: owner ? `${owner.email} (${owner.role})` : d.user_id},
-      {label: 'State', value: state === 'online' ? '● online (handshake within 3 minutes)' : state === 'idle' ? '○ idle' : '· never connected',
+      {label: 'State', value: `${stateGlyph(state)} ${state === 'online' ? 'online (handshake within 3 minutes)' : state === 'idle' ? 'idle' : 'never connected'}`,
         tone: STATE_TONE[state]},
       {label: 'Latest handshake', value: formatWhen(r.handshakeAt, now)},
       {label: 'Remote IP', value: d.remote_ip ?? 'None'},

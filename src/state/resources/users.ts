@@ -5,7 +5,7 @@ import {createForm} from '../form.js';
 import {formatAge, formatDate, formatSessionDuration, formatWhen, parseTime} from '../format.js';
 import {userCreateBody, userFormSpecs, userUpdateBody} from '../provision.js';
 import {deviceState, vpnStatus, VPN_STATUS_HELP, type Snapshot, type UserRow} from '../resources.js';
-import {openDeviceCreate, STATE_GLYPH, STATE_TONE} from './devices.js';
+import {openDeviceCreate, stateGlyph, STATE_TONE} from './devices.js';
 import {ruleSummary} from './rules.js';
 import {plural, type ActionContext, type DetailLine, type ResourceSpec} from './spec.js';
 
@@ -84,7 +84,7 @@ export const users: ResourceSpec<UserRow> = {
     if (devices.length === 0) lines.push({value: 'No devices.'});
     for (const d of devices) {
       const state = deviceState(d, now);
-      lines.push({value: `${STATE_GLYPH[state]} ${d.device.name}  ${d.device.ipv4 ?? ''}  handshake ${formatAge(d.handshakeAt, now)}`,
+      lines.push({value: `${stateGlyph(state)} ${d.device.name}  ${d.device.ipv4 ?? ''}  handshake ${formatAge(d.handshakeAt, now)}`,
         tone: STATE_TONE[state], deviceId: d.id});
     }
     lines.push({heading: true, value: `Rules (${rules.length})`});

@@ -16,7 +16,7 @@ import {computeWindow, type SortSpec} from '../../state/list.js';
 import {padEnd, truncate} from '../text.js';
 import {fitColumns, headerText, rowSegments, type FittedColumn, type TableColumn} from './layout.js';
 
-export {fitColumns, fittedWidth, headerText, rowSegments, rowText, COLUMN_GAP, SORT_ASC, SORT_DESC} from './layout.js';
+export {fitColumns, fittedWidth, headerText, rowSegments, rowText, COLUMN_GAP, sortMarker} from './layout.js';
 export type {ColumnWidth, FittedColumn, Segment, TableColumn} from './layout.js';
 
 export interface TableProps<T> {

@@ -2,6 +2,7 @@
 // row lines. No React here so it can be unit-tested and reused (e.g. a plain-text dump).
 
 import type {Tone} from '../../state/console.js';
+import {glyphs} from '../../state/glyphs.js';
 import {fitCell, padEnd, truncate} from '../text.js';
 import {color as colorOf} from '../theme.js';
 
@@ -124,8 +125,10 @@ export function fittedWidth<T>(fitted: readonly FittedColumn<T>[]): number {
   return fitted.length > 0 ? w + COLUMN_GAP * (fitted.length - 1) : 0;
 }
 
-export const SORT_ASC = '▲';
-export const SORT_DESC = '▼';
+/** The sort arrow: ▲ ascending, ▼ descending (^ and v on plain terminals). */
+export function sortMarker(desc: boolean): string {
+  return desc ? glyphs().descending : glyphs().ascending;
+}
 
 /** The header line; the sorted column's title ends in ▲/▼, kept visible however narrow the column. */
 export function headerText<T>(fitted: readonly FittedColumn<T>[], sort?: {key: string; desc: boolean} | null): string {
@@ -134,7 +137,7 @@ export function headerText<T>(fitted: readonly FittedColumn<T>[], sort?: {key: s
     const {column, width} = fitted[k]!;
     let title = column.header;
     if (sort && sort.key === column.key) {
-      const marker = sort.desc ? SORT_DESC : SORT_ASC;
+      const marker = sortMarker(sort.desc);
       title = `${truncate(title.trimEnd(), width - 1)}${marker}`;
     }
     if (k > 0) line += ' '.repeat(COLUMN_GAP);

@@ -3,6 +3,7 @@ import React from 'react';
 import {Box} from 'ink';
 import type {PromptModal, ResultModal} from '../../state/console.js';
 import {renderQr} from '../../wireguard/index.js';
+import {glyphs} from '../../state/glyphs.js';
 import {Text} from '../SafeText.js';
 import {truncate, wrapLines} from '../text.js';
 import {color} from '../theme.js';
@@ -11,8 +12,9 @@ import {Prompt} from './Prompt.js';
 /** The QR code gets the whole body (one line of keys under it); a quiet zone of 1 when 2 does not fit. */
 function QrView({config, width, height}: {config: string; width: number; height: number}): React.JSX.Element {
   const rows = Math.max(1, height - 1);
-  let qr = renderQr(config, {maxRows: rows, maxCols: width});
-  if (!qr.ok) qr = renderQr(config, {maxRows: rows, maxCols: width, quietZone: 1});
+  const ascii = glyphs().asciiQr;
+  let qr = renderQr(config, {maxRows: rows, maxCols: width, ascii});
+  if (!qr.ok) qr = renderQr(config, {maxRows: rows, maxCols: width, quietZone: 1, ascii});
   const keys = <Text color={color('muted')} wrap="truncate">{truncate('Q config text · w write file · c copy config · Esc done', width)}</Text>;
   if (!qr.ok) {
     // Terminal size needed: the code, its line of keys, and the console's header, tabs, info and status lines.

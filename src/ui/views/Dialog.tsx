@@ -3,6 +3,7 @@ import React from 'react';
 import {Box} from 'ink';
 import type {DialogModal} from '../../state/console.js';
 import {displayKey, keyFor} from '../../state/keymap.js';
+import {glyphs} from '../../state/glyphs.js';
 import {Text} from '../SafeText.js';
 import {color} from '../theme.js';
 
@@ -14,7 +15,7 @@ export function Dialog({dialog, width}: {dialog: DialogModal; width: number}): R
   // The usual convention for a yes/no question whose default is no.
   const yesNo = dialog.choices.length === 2 && dialog.choices.some((c) => c.action === 'confirm') && dialog.choices.some((c) => c.action === 'cancel');
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={color('warning')} paddingX={1} width={width}>
+    <Box flexDirection="column" borderStyle={glyphs().border} borderColor={color('warning')} paddingX={1} width={width}>
       <Text bold wrap="wrap">{`${dialog.title}${yesNo ? ' [y/N]' : ''}`}</Text>
       {dialog.lines.map((l, i) => (
         <Text key={i} wrap="wrap" bold={l.bold} color={l.tone ? color(l.tone) : undefined}>{l.text === '' ? ' ' : l.text}</Text>

@@ -4,7 +4,7 @@ import {Box} from 'ink';
 import type {ListDerived} from '../../state/controller.js';
 import type {Snapshot} from '../../state/resources.js';
 import {Text} from '../SafeText.js';
-import {fitColumns, SORT_ASC, SORT_DESC, Table} from '../table/Table.js';
+import {fitColumns, sortMarker, Table} from '../table/Table.js';
 import {color} from '../theme.js';
 import {DetailView} from './DetailView.js';
 
@@ -20,7 +20,7 @@ export function listInfo(list: ListDerived, snapshot: Snapshot, width: number): 
   // The sorted column may be one the width hides: say so rather than show an order with no arrow.
   const sorted = state.sort ? list.columns.find((c) => c.key === state.sort!.key) : undefined;
   const hidden = sorted && !fitColumns(list.columns, width).some((f) => f.column.key === sorted.key)
-    ? `  · sorted by ${sorted.header.trim() || sorted.key} ${state.sort!.desc ? SORT_DESC : SORT_ASC} (hidden column)` : '';
+    ? `  · sorted by ${sorted.header.trim() || sorted.key} ${sortMarker(state.sort!.desc)} (hidden column)` : '';
   return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s${hidden}`;
 }
 
