@@ -594,8 +594,27 @@ export class Controller implements ActionContext {
     const item = list.detailItem;
     switch (action) {
       case 'back': return this.leaveDetail(screen);
-      case 'up': return this.updateList(screen, (st) => ({...st, detailScroll: Math.max(0, st.detailScroll - 1)}));
-      case 'down': return this.updateList(screen, (st) => ({...st, detailScroll: st.detailScroll + 1}));
+      case 'up':
+      case 'down': {
+        // A detail with selectable lines (a user's devices) moves a cursor over them; others scroll.
+        const entries = item && this.state.snapshot
+          ? list.spec.detail(item, {snapshot: this.state.snapshot, now: this.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : []))
+          : [];
+        if (entries.length > 0) {
+          this.updateList(screen, (st) => {
+            const at = st.detailEntry === null ? -1 : entries.indexOf(st.detailEntry);
+            const next = action === 'down' ? Math.min(entries.length - 1, at + 1) : Math.max(0, at - 1);
+            return {...st, detailEntry: entries[next] ?? null};
+          });
+          return;
+        }
+        return this.updateList(screen, (st) => ({...st, detailScroll: Math.max(0, st.detailScroll + (action === 'down' ? 1 : -1))}));
+      }
+      case 'open': {
+        const entry = list.state.detailEntry;
+        if (entry?.startsWith('device:')) this.openDetail('devices', entry.slice('device:'.length));
+        return;
+      }
       case 'reveal': return this.updateList(screen, (st) => ({...st, reveal: !st.reveal}));
       case 'copy': {
         const value = item ? list.spec.copyValue(item) : null;
@@ -666,11 +685,11 @@ export class Controller implements ActionContext {
   }
 
   leaveDetail(screen: ListScreenId): void {
-    this.updateList(screen, (st) => ({...st, detailId: null, detailScroll: 0, reveal: false}));
+    this.updateList(screen, (st) => ({...st, detailId: null, detailScroll: 0, detailEntry: null, reveal: false}));
   }
 
   openDetail(screen: ListScreenId, id: string): void {
-    this.set((s) => ({...s, screen, lists: {...s.lists, [screen]: {...s.lists[screen], selectedId: id, detailId: id, detailScroll: 0, reveal: false}}}));
+    this.set((s) => ({...s, screen, lists: {...s.lists, [screen]: {...s.lists[screen], selectedId: id, detailId: id, detailScroll: 0, detailEntry: null, reveal: false}}}));
   }
 
   /** The form being edited, current (the stack may have changed while a save was in flight). */

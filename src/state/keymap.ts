@@ -68,8 +68,9 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'list', action: 'delete', keys: ['d'], help: 'delete the selected item (asks first)', writes: true},
   {scope: 'list', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', writes: true},
 
-  {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
-  {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down'},
+  {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up (users: the previous of their devices)'},
+  {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down (users: the next of their devices)'},
+  {scope: 'detail', action: 'open', keys: ['enter'], help: "users: open the device under the cursor"},
   {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit (users: email/password; devices: name/description)', hint: 'edit', writes: true},
   {scope: 'detail', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', hint: 'role', writes: true},
   {scope: 'detail', action: 'new', keys: ['n'], help: 'users: new device for this user', hint: 'device', writes: true},

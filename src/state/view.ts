@@ -15,11 +15,13 @@ export interface ListUiState {
   selectedIndex: number;
   detailId: string | null;
   detailScroll: number;
+  /** A cursor over the detail's selectable lines (a user's devices), or null. */
+  detailEntry: string | null;
   reveal: boolean;
 }
 
 export function initialListState(sort: SortState | null): ListUiState {
-  return {filter: '', filtering: false, sort, selectedId: null, selectedIndex: 0, detailId: null, detailScroll: 0, reveal: false};
+  return {filter: '', filtering: false, sort, selectedId: null, selectedIndex: 0, detailId: null, detailScroll: 0, detailEntry: null, reveal: false};
 }
 
 interface ViewCacheEntry<T> {

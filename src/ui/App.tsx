@@ -7,7 +7,7 @@ import {Controller} from '../state/controller.js';
 import type {FetchedData} from '../state/resources.js';
 import {bodyFor} from './Body.js';
 import {Header} from './Header.js';
-import {helpCapacity, helpLines} from './HelpOverlay.js';
+import {helpCapacity, helpColumnWidth, helpLines} from './HelpOverlay.js';
 import {InputRouter} from './keys.js';
 import {Text} from './SafeText.js';
 import {StatusBar} from './StatusBar.js';
@@ -56,7 +56,7 @@ export function App({client, settings, writeRaw, firstData, reloadToken}: AppPro
   }
   const width = size.columns;
   const bodyHeight = controller.bodyHeight();
-  controller.helpMaxScroll = Math.max(0, helpLines().length - helpCapacity(width, bodyHeight));
+  controller.helpMaxScroll = Math.max(0, helpLines(helpColumnWidth(width)).length - helpCapacity(width, bodyHeight));
   const {body, info} = bodyFor(controller, state, width, bodyHeight);
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1}>

@@ -47,6 +47,25 @@ describe('the cursor follows the admin', () => {
   });
 });
 
+describe("a user's devices", () => {
+  it('↓ moves onto a device listed in the user detail and Enter opens it', async () => {
+    const devices = (await fx.api('GET', '/v0/devices')).json.data as Array<{id: string; name: string; user_id: string}>;
+    const users = (await fx.api('GET', '/v0/users')).json.data as Array<{id: string; email: string}>;
+    const owner = users.find((u) => devices.filter((d) => d.user_id === u.id).length >= 2)!;
+    const second = devices.filter((d) => d.user_id === owner.id)[1]!;
+    const app = await renderApp({fixture: fx});
+    await app.press('screen2');
+    await app.press('filter', 'list');
+    await app.type(owner.email);
+    await app.press('filterAccept', 'filter');
+    await app.press('open', 'list');
+    await app.waitFor(`User › ${owner.email}`);
+    await app.press('down', 'detail', 2);
+    await app.press('open', 'detail');
+    await app.waitFor(`Device › ${second.name} (${owner.email})`);
+  });
+});
+
 describe('provider IDs', () => {
   it('adding a provider with an ID that exists is refused, naming the provider', async () => {
     const app = await renderApp({fixture: fx});

@@ -27,10 +27,8 @@ export interface DetailLine {
   value: string;
   tone?: Tone;
   heading?: boolean;
-  /** Configuration screen: the cursor entry this line stands for. */
+  /** A cursor entry: a Configuration section or provider, or a user's device (`device:<id>`, Enter opens it). */
   entry?: string;
-  /** Users: the device this line lists (Enter opens it). */
-  deviceId?: string;
 }
 
 export interface DetailContext {

@@ -85,7 +85,7 @@ export const users: ResourceSpec<UserRow> = {
     for (const d of devices) {
       const state = deviceState(d, now);
       lines.push({value: `${stateGlyph(state)} ${d.device.name}  ${d.device.ipv4 ?? ''}  handshake ${formatAge(d.handshakeAt, now)}`,
-        tone: STATE_TONE[state], deviceId: d.id});
+        tone: STATE_TONE[state], entry: `device:${d.id}`});
     }
     lines.push({heading: true, value: `Rules (${rules.length})`});
     if (rules.length === 0) lines.push({value: 'No rules scoped to this user.'});

@@ -31,7 +31,7 @@ export function ListScreen({list, snapshot, now, width, height}: {list: ListDeri
       return <Box height={height}><Text color={color('warning')}>{`This ${spec.noun} no longer exists on the server (deleted elsewhere). Esc returns to the list.`}</Text></Box>;
     }
     const lines = spec.detail(list.detailItem, {snapshot, now, reveal: state.reveal});
-    return <DetailView lines={lines} scroll={state.detailScroll} width={width} height={height} />;
+    return <DetailView lines={lines} scroll={state.detailScroll} width={width} height={height} {...(state.detailEntry ? {selectedEntry: state.detailEntry} : {})} />;
   }
   return (
     <Table
