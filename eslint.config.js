@@ -128,7 +128,7 @@ export default tseslint.config(
   ...layer('ui', {
     patterns: [{regex: '^undici(/|$)', message: 'No direct HTTP from the UI: go through src/api/ (FirezoneClient).'}],
     // Every string reaches the terminal through the display boundary (docs/architecture.md, "Untrusted text").
-    paths: [{name: 'ink', importNames: ['Text'], message: "Use Text from src/ui/SafeText.tsx: it makes server text display-safe."}],
+    paths: [{name: 'ink', importNames: ['Text'], message: 'Use Text from src/ui/SafeText.tsx: it makes server text display-safe.'}],
   }),
   // The boundary itself wraps Ink's Text.
   {files: ['src/ui/SafeText.tsx'], rules: {'no-restricted-imports': ['error', {patterns: [{regex: '^undici(/|$)', message: 'No direct HTTP from the UI.'}]}]}},

@@ -60,9 +60,15 @@ export const inkSharedOutputCache = {
       const {readFile} = await import('node:fs/promises');
       let code = await readFile(args.path, 'utf8');
       const edits = [
-        ['this.styledChars.set(line, cached);', 'if (this.styledChars.size >= 8192) this.styledChars.clear();\n            this.styledChars.set(line, cached);'],
+        [
+          'this.styledChars.set(line, cached);',
+          'if (this.styledChars.size >= 8192) this.styledChars.clear();\n            this.styledChars.set(line, cached);',
+        ],
         ['this.widths.set(text, cached);', 'if (this.widths.size >= 8192) this.widths.clear();\n            this.widths.set(text, cached);'],
-        ['this.blockWidths.set(text, cached);', 'if (this.blockWidths.size >= 8192) this.blockWidths.clear();\n            this.blockWidths.set(text, cached);'],
+        [
+          'this.blockWidths.set(text, cached);',
+          'if (this.blockWidths.size >= 8192) this.blockWidths.clear();\n            this.blockWidths.set(text, cached);',
+        ],
         ['export default class Output {', 'const sharedOutputCaches = new OutputCaches();\nexport default class Output {'],
         ['caches = new OutputCaches();', 'caches = sharedOutputCaches;'],
       ];

@@ -39,9 +39,12 @@ async function run(): Promise<number> {
   process.exit(code);
 }
 
-run().then((code) => {
-  process.exitCode = code;
-}, (err: unknown) => {
-  process.stderr.write(`fz-console: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-  process.exitCode = 1;
-});
+run().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`fz-console: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -3,9 +3,7 @@ import React, {useState} from 'react';
 import {render} from 'ink';
 import {FirezoneClient, type RequestEvent} from './api/index.js';
 import {HELP_TEXT, parseCommandLine, UsageError, type ConsoleFlags} from './config/args.js';
-import {
-  ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection, type Resolution,
-} from './config/profile.js';
+import {ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection, type Resolution} from './config/profile.js';
 import {DebugLog} from './config/debuglog.js';
 import {isPlainHttpToNetwork} from './config/transport.js';
 import type {EarlyStart} from './early.js';
@@ -39,12 +37,22 @@ async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise
   // Imported on demand: the sandbox is only part of a run with --demo.
   const {startSandbox} = await import('./sandbox/index.js');
   const sandbox = await startSandbox({port: 0, seed: 'demo', statsIntervalSeconds: 5});
-  const client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken, timeoutMs: (flags.timeout ?? 15) * 1000,
-    ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {})});
+  const client = new FirezoneClient({
+    baseUrl: sandbox.url,
+    token: sandbox.adminToken,
+    timeoutMs: (flags.timeout ?? 15) * 1000,
+    ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {}),
+  });
   return {
     client,
-    settings: {label: `demo sandbox ${sandbox.url}`, refreshSeconds: flags.refresh ?? 5, readOnly: flags.readOnly, insecure: false,
-      plainHttp: false, demo: true},
+    settings: {
+      label: `demo sandbox ${sandbox.url}`,
+      refreshSeconds: flags.refresh ?? 5,
+      readOnly: flags.readOnly,
+      insecure: false,
+      plainHttp: false,
+      demo: true,
+    },
     close: closeOnce(async () => {
       await client.close();
       await sandbox.close();
@@ -53,8 +61,14 @@ async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise
 }
 
 function connectionSettings(connection: Connection): AppSettings {
-  return {label: connection.label, refreshSeconds: connection.refreshSeconds, readOnly: connection.readOnly,
-    insecure: connection.insecure, plainHttp: isPlainHttpToNetwork(connection.url), demo: false};
+  return {
+    label: connection.label,
+    refreshSeconds: connection.refreshSeconds,
+    readOnly: connection.readOnly,
+    insecure: connection.insecure,
+    plainHttp: isPlainHttpToNetwork(connection.url),
+    demo: false,
+  };
 }
 
 function connectionSession(connection: Connection, debug: DebugLog | null, started?: EarlyStart['started'] | null): Session {
@@ -65,8 +79,11 @@ function connectionSession(connection: Connection, debug: DebugLog | null, start
   let client: FirezoneClient;
   try {
     client = new FirezoneClient({
-      baseUrl: connection.url, token: connection.token, timeoutMs: connection.timeoutSeconds * 1000,
-      insecure: connection.insecure, ...(connection.caFile ? {caFile: connection.caFile} : {}),
+      baseUrl: connection.url,
+      token: connection.token,
+      timeoutMs: connection.timeoutSeconds * 1000,
+      insecure: connection.insecure,
+      ...(connection.caFile ? {caFile: connection.caFile} : {}),
       ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {}),
     });
   } catch (err) {
@@ -94,7 +111,9 @@ function restoreTerminal(): void {
 
 async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    process.stderr.write(`fz-console: not a terminal (${!process.stdin.isTTY ? 'stdin' : 'stdout'} is not a TTY); run it in an interactive terminal, or see fz-console --help\n`);
+    process.stderr.write(
+      `fz-console: not a terminal (${!process.stdin.isTTY ? 'stdin' : 'stdout'} is not a TTY); run it in an interactive terminal, or see fz-console --help\n`,
+    );
     return 2;
   }
   // Resolved once: early.ts has done it in a terminal (a tokenCommand must not run twice), and
@@ -135,8 +154,15 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   const Root = (): React.JSX.Element => {
     const [active, setActive] = useState<Session | null>(session);
     if (active) {
-      return <App client={active.client} settings={active.settings} writeRaw={writeRaw} {...(active.firstData ? {firstData: active.firstData} : {})}
-        {...(active.reloadToken ? {reloadToken: active.reloadToken} : {})} />;
+      return (
+        <App
+          client={active.client}
+          settings={active.settings}
+          writeRaw={writeRaw}
+          {...(active.firstData ? {firstData: active.firstData} : {})}
+          {...(active.reloadToken ? {reloadToken: active.reloadToken} : {})}
+        />
+      );
     }
     /** Checks the connection, then (unless `before` fails) switches to the console. */
     const open = async (candidate: Session, before?: () => Promise<string | null>): Promise<string | null> => {
@@ -175,9 +201,17 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
           });
         }}
         onConnect={async ({url, token, profile}) => {
-          const connection: Connection = {url, token, label: profile ?? url, profile: profile ?? null,
-            refreshSeconds: flags.refresh ?? 5, timeoutSeconds: flags.timeout ?? 15, caFile: flags.caFile ?? null,
-            insecure: flags.insecure, readOnly: flags.readOnly};
+          const connection: Connection = {
+            url,
+            token,
+            label: profile ?? url,
+            profile: profile ?? null,
+            refreshSeconds: flags.refresh ?? 5,
+            timeoutSeconds: flags.timeout ?? 15,
+            caFile: flags.caFile ?? null,
+            insecure: flags.insecure,
+            readOnly: flags.readOnly,
+          };
           let candidate: Session;
           try {
             candidate = connectionSession(connection, debug);
@@ -203,8 +237,13 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   const writeRaw = (data: string) => {
     process.stdout.write(data);
   };
-  const instance = render(<Root />, {stdout: guardedStream(process.stdout, guard), exitOnCtrlC: true, patchConsole: true,
-    incrementalRendering: false, maxFps: 30});
+  const instance = render(<Root />, {
+    stdout: guardedStream(process.stdout, guard),
+    exitOnCtrlC: true,
+    patchConsole: true,
+    incrementalRendering: false,
+    maxFps: 30,
+  });
   let signalCode: number | null = null;
   const onSignal = (signal: NodeJS.Signals, code: number) => {
     if (signalCode !== null) return;
@@ -291,7 +330,7 @@ export async function main(argv: string[], early: EarlyStart | null = null): Pro
       process.stderr.write(`fz-console: ${oneLineMessage(err.message)}\n`);
       return 2;
     }
-    process.stderr.write(`fz-console: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`fz-console: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 1;
   }
 }

@@ -40,8 +40,13 @@ export async function startEarly(argv: string[]): Promise<EarlyStart | null> {
   const c = resolution.value.connection;
   let client: FirezoneClient;
   try {
-    client = new FirezoneClient({baseUrl: c.url, token: c.token, timeoutMs: c.timeoutSeconds * 1000, insecure: c.insecure,
-      ...(c.caFile ? {caFile: c.caFile} : {})});
+    client = new FirezoneClient({
+      baseUrl: c.url,
+      token: c.token,
+      timeoutMs: c.timeoutSeconds * 1000,
+      insecure: c.insecure,
+      ...(c.caFile ? {caFile: c.caFile} : {}),
+    });
   } catch {
     // main() builds the client again and reports why it cannot (a bad URL) in its own words.
     return {argv, resolution};

@@ -4,7 +4,17 @@ import {Agent, EnvHttpProxyAgent, request, type Dispatcher} from 'undici';
 import type {z} from 'zod';
 import {ApiError, errorFromResponse, errorFromTransport, oneLine} from './errors.js';
 import {
-  Configuration, ConfigurationUpdate, Device, DeviceCreate, isDeviceFast, DeviceUpdate, Rule, RuleWrite, User, UserCreate, UserUpdate,
+  Configuration,
+  ConfigurationUpdate,
+  Device,
+  DeviceCreate,
+  isDeviceFast,
+  DeviceUpdate,
+  Rule,
+  RuleWrite,
+  User,
+  UserCreate,
+  UserUpdate,
 } from './schemas.js';
 import {salvage, salvageList, type SchemaIssue} from './validate.js';
 
@@ -93,9 +103,7 @@ export class FirezoneClient {
     };
     const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => process.env[k]);
     // keep-alive: the console polls every few seconds; reusing the connection saves a TLS handshake per cycle
-    this.dispatcher = proxied
-      ? new EnvHttpProxyAgent({connect: tls, requestTls: tls})
-      : new Agent({connect: tls, keepAliveTimeout: 30_000});
+    this.dispatcher = proxied ? new EnvHttpProxyAgent({connect: tls, requestTls: tls}) : new Agent({connect: tls, keepAliveTimeout: 30_000});
   }
 
   private readonly writes = new Set<AbortController>();
@@ -130,7 +138,14 @@ export class FirezoneClient {
    * call it; every call gets the same promise, and it never rejects.
    */
   close(): Promise<void> {
-    this.closing ??= this.dispatcher.close().then(() => undefined, () => this.dispatcher.destroy().then(() => undefined, () => undefined));
+    this.closing ??= this.dispatcher.close().then(
+      () => undefined,
+      () =>
+        this.dispatcher.destroy().then(
+          () => undefined,
+          () => undefined,
+        ),
+    );
     return this.closing;
   }
 
@@ -196,7 +211,11 @@ export class FirezoneClient {
   }
 
   // ---- plumbing --------------------------------------------------------------------------
-  private async list<S extends z.ZodObject<z.ZodRawShape>>(path: string, schema: S, accept?: (item: unknown) => item is z.infer<S>): Promise<ApiResult<z.infer<S>[]>> {
+  private async list<S extends z.ZodObject<z.ZodRawShape>>(
+    path: string,
+    schema: S,
+    accept?: (item: unknown) => item is z.infer<S>,
+  ): Promise<ApiResult<z.infer<S>[]>> {
     const res = await this.send('GET', path);
     const data = this.dataOf('GET', path, res);
     const issues: SchemaIssue[] = [];
@@ -223,14 +242,25 @@ export class FirezoneClient {
     try {
       parsed = JSON.parse(res.body);
     } catch {
-      throw new ApiError({kind: 'schema', method, path: `/v0${path}`, status: res.status,
-        message: res.body.trim() === ''
-          ? `Empty response from ${method} /v0${path} (HTTP ${res.status}); expected JSON`
-          : `Malformed JSON from ${method} /v0${path} (HTTP ${res.status}, ${res.body.length} bytes)`});
+      throw new ApiError({
+        kind: 'schema',
+        method,
+        path: `/v0${path}`,
+        status: res.status,
+        message:
+          res.body.trim() === ''
+            ? `Empty response from ${method} /v0${path} (HTTP ${res.status}); expected JSON`
+            : `Malformed JSON from ${method} /v0${path} (HTTP ${res.status}, ${res.body.length} bytes)`,
+      });
     }
     if (parsed === null || typeof parsed !== 'object' || !('data' in parsed)) {
-      throw new ApiError({kind: 'schema', method, path: `/v0${path}`, status: res.status,
-        message: `Unexpected response from ${method} /v0${path}: no "data" key`});
+      throw new ApiError({
+        kind: 'schema',
+        method,
+        path: `/v0${path}`,
+        status: res.status,
+        message: `Unexpected response from ${method} /v0${path}: no "data" key`,
+      });
     }
     return (parsed as {data: unknown}).data;
   }
@@ -267,8 +297,13 @@ export class FirezoneClient {
           // Stop reading (and buffering) at once: an endless body must not grow memory without bound.
           res.body.destroy();
           controller.abort();
-          throw new ApiError({kind: 'too_large', method, path: displayPath, status,
-            message: `Response too large from ${method} ${displayPath}: more than ${formatBytes(this.maxBodyBytes)}; aborted`});
+          throw new ApiError({
+            kind: 'too_large',
+            method,
+            path: displayPath,
+            status,
+            message: `Response too large from ${method} ${displayPath}: more than ${formatBytes(this.maxBodyBytes)}; aborted`,
+          });
         }
         chunks.push(chunk);
       }
@@ -280,21 +315,37 @@ export class FirezoneClient {
       };
       if (status < 200 || status > 299) {
         const requestId = header('x-request-id');
-        throw errorFromResponse({method, path: displayPath, status, body: text, contentType: header('content-type') ?? '',
-          ...(requestId === undefined ? {} : {requestId})});
+        throw errorFromResponse({
+          method,
+          path: displayPath,
+          status,
+          body: text,
+          contentType: header('content-type') ?? '',
+          ...(requestId === undefined ? {} : {requestId}),
+        });
       }
       const location = header('location');
       this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes});
       return location === undefined ? {status, body: text} : {status, body: text, location};
     } catch (err) {
-      const apiError = err instanceof ApiError ? err
-        : this.cancelled.has(controller)
-          ? new ApiError({kind: 'cancelled', method, path: displayPath,
-            message: `Cancelled ${method} ${displayPath}: the outcome is unknown (the server may have applied it)`})
-        : controller.signal.aborted
-          ? new ApiError({kind: 'timeout', method, path: displayPath,
-            message: `Request timed out after ${formatSeconds(this.timeoutMs)}: ${method} ${displayPath} (server slow or unreachable)`})
-          : errorFromTransport(err, method, displayPath, this.baseUrl.origin);
+      const apiError =
+        err instanceof ApiError
+          ? err
+          : this.cancelled.has(controller)
+            ? new ApiError({
+                kind: 'cancelled',
+                method,
+                path: displayPath,
+                message: `Cancelled ${method} ${displayPath}: the outcome is unknown (the server may have applied it)`,
+              })
+            : controller.signal.aborted
+              ? new ApiError({
+                  kind: 'timeout',
+                  method,
+                  path: displayPath,
+                  message: `Request timed out after ${formatSeconds(this.timeoutMs)}: ${method} ${displayPath} (server slow or unreachable)`,
+                })
+              : errorFromTransport(err, method, displayPath, this.baseUrl.origin);
       this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes, error: apiError.kind});
       throw redact(apiError, this.token);
     } finally {
@@ -311,8 +362,12 @@ function seg(id: string): string {
 function schemaError(method: string, path: string, issues: SchemaIssue[]): ApiError {
   const first = issues[0];
   const detail = first ? `${first.path}: ${first.message}` : 'unexpected shape';
-  return new ApiError({kind: 'schema', method, path: `/v0${path}`,
-    message: `Unexpected response from ${method} /v0${path}: ${detail}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}`});
+  return new ApiError({
+    kind: 'schema',
+    method,
+    path: `/v0${path}`,
+    message: `Unexpected response from ${method} /v0${path}: ${detail}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}`,
+  });
 }
 
 function formatSeconds(ms: number): string {
@@ -355,6 +410,13 @@ function checkedToken(token: string): string {
 /** Belt and braces: no message may carry the token, whatever a server or library echoed. */
 function redact(error: ApiError, token: string): ApiError {
   if (token.length < 8 || !error.message.includes(token)) return error;
-  return new ApiError({kind: error.kind, method: error.method, path: error.path, status: error.status,
-    fieldErrors: error.fieldErrors, requestId: error.requestId, message: error.message.split(token).join('[redacted]')});
+  return new ApiError({
+    kind: error.kind,
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    fieldErrors: error.fieldErrors,
+    requestId: error.requestId,
+    message: error.message.split(token).join('[redacted]'),
+  });
 }

@@ -59,8 +59,13 @@ export class ApiError extends Error {
 
   /** Worth retrying a GET for: the server or the path to it may recover by itself. */
   get isTransient(): boolean {
-    return this.kind === 'server' || this.kind === 'timeout' || this.kind === 'network' || this.kind === 'schema'
-      || (this.kind === 'http' && (this.status === 429 || this.status === 408));
+    return (
+      this.kind === 'server' ||
+      this.kind === 'timeout' ||
+      this.kind === 'network' ||
+      this.kind === 'schema' ||
+      (this.kind === 'http' && (this.status === 429 || this.status === 408))
+    );
   }
 }
 
@@ -154,8 +159,7 @@ export function errorFromResponse(res: ResponseFacts): ApiError {
       return new ApiError({...base, kind: authType as ApiErrorKind, message: AUTH_MESSAGES[authType]!});
     }
     if (json && typeof json === 'object' && (json as {error?: unknown}).error === 'Unauthorized') {
-      return new ApiError({...base, kind: 'forbidden',
-        message: `Permission denied for ${where}: the token's user is not an admin (401 Unauthorized)`});
+      return new ApiError({...base, kind: 'forbidden', message: `Permission denied for ${where}: the token's user is not an admin (401 Unauthorized)`});
     }
     return new ApiError({...base, kind: 'forbidden', message: `Unauthorized (401) for ${where}${describeBody(res)}`});
   }
@@ -164,22 +168,33 @@ export function errorFromResponse(res: ResponseFacts): ApiError {
   }
   if (status === 404) {
     const isFirezone = json && typeof json === 'object' && (json as {error?: unknown}).error === 'not_found';
-    return new ApiError({...base, kind: 'not_found', message: isFirezone
-      ? `Not found: ${where} (it may have been deleted)`
-      : `Not found (404) for ${where}${describeBody(res)}: is the server URL right?`});
+    return new ApiError({
+      ...base,
+      kind: 'not_found',
+      message: isFirezone ? `Not found: ${where} (it may have been deleted)` : `Not found (404) for ${where}${describeBody(res)}: is the server URL right?`,
+    });
   }
   if (status === 422) {
     const errors = json && typeof json === 'object' ? (json as {errors?: unknown}).errors : undefined;
     const fieldErrors = flattenFieldErrors(errors ?? {});
     const joined = joinFieldErrors(fieldErrors);
-    return new ApiError({...base, kind: 'validation', fieldErrors,
-      message: joined === '' ? `Rejected by the server (422) for ${where}` : `Rejected: ${joined}`});
+    return new ApiError({
+      ...base,
+      kind: 'validation',
+      fieldErrors,
+      message: joined === '' ? `Rejected by the server (422) for ${where}` : `Rejected: ${joined}`,
+    });
   }
   if (status >= 500) {
     if (res.body.trim() === '') {
-      return new ApiError({...base, kind: 'server', message: status === 500
-        ? `Server error 500 with an empty body for ${where} (Firezone 0.7.36 answers unhandled errors this way, a malformed API token among them; see the server log${requestId ? `, request id ${requestId}` : ''})`
-        : `Server error ${status} with an empty body for ${where}`});
+      return new ApiError({
+        ...base,
+        kind: 'server',
+        message:
+          status === 500
+            ? `Server error 500 with an empty body for ${where} (Firezone 0.7.36 answers unhandled errors this way, a malformed API token among them; see the server log${requestId ? `, request id ${requestId}` : ''})`
+            : `Server error ${status} with an empty body for ${where}`,
+      });
     }
     return new ApiError({...base, kind: 'server', message: `Server error ${status} for ${where}${describeBody(res)}`});
   }
@@ -187,7 +202,7 @@ export function errorFromResponse(res: ResponseFacts): ApiError {
 }
 
 function parseJsonLoose(body: string, contentType: string): unknown {
-  if (body === '' || !/json/i.test(contentType) && !/^\s*[{[]/.test(body)) return undefined;
+  if (body === '' || (!/json/i.test(contentType) && !/^\s*[{[]/.test(body))) return undefined;
   try {
     return JSON.parse(body);
   } catch {
@@ -199,8 +214,7 @@ function parseJsonLoose(body: string, contentType: string): unknown {
 function describeBody(res: ResponseFacts): string {
   const body = res.body;
   if (/html/i.test(res.contentType) || /^\s*<(!doctype|html)/i.test(body)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim()
-      ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(body)?.[1]?.trim();
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim() ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(body)?.[1]?.trim();
     // Firezone itself never answers HTML on /v0: it is a proxy or a wrong URL.
     return title ? `: HTML page "${oneLine(title, 60)}" (from a proxy?)` : ': an HTML page (from a proxy?)';
   }
@@ -241,11 +255,10 @@ const NETWORK_CODES: Record<string, string> = {
 export function errorFromTransport(err: unknown, method: string, path: string, origin: string): ApiError {
   const codes = collectCodes(err);
   const known = codes.find((c) => c in NETWORK_CODES);
-  const detail = known ? `${NETWORK_CODES[known]} (${known})` : firstMessage(err) ?? 'request failed';
+  const detail = known ? `${NETWORK_CODES[known]} (${known})` : (firstMessage(err) ?? 'request failed');
   // host:port rather than the full origin keeps the line short enough for the status bar
   const host = origin.replace(/^[a-z]+:\/\//, '');
-  return new ApiError({kind: 'network', method, path, cause: err,
-    message: `Cannot reach ${host} (${method} ${path}): ${detail}`});
+  return new ApiError({kind: 'network', method, path, cause: err, message: `Cannot reach ${host} (${method} ${path}): ${detail}`});
 }
 
 function collectCodes(err: unknown): string[] {

@@ -57,13 +57,33 @@ const isTime = (v: unknown) => typeof v === 'string' && ISO_TIMESTAMP.test(v);
 export function isDeviceFast(v: unknown): v is Device {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const d = v as Record<string, unknown>;
-  return isStr(d.id) && isStr(d.user_id) && isStr(d.name) && isStrOrNull(d.description) && isStr(d.public_key)
-    && isStrOrNull(d.preshared_key) && isStrOrNull(d.server_public_key) && isStrOrNull(d.ipv4) && isStrOrNull(d.ipv6)
-    && isStrListOrNull(d.allowed_ips) && isStrListOrNull(d.dns) && isStrOrNull(d.endpoint) && isIntOrNull(d.mtu)
-    && isIntOrNull(d.persistent_keepalive) && isBool(d.use_default_allowed_ips) && isBool(d.use_default_dns)
-    && isBool(d.use_default_endpoint) && isBool(d.use_default_mtu) && isBool(d.use_default_persistent_keepalive)
-    && (d.latest_handshake === null || isTime(d.latest_handshake)) && isStrOrNull(d.remote_ip) && isIntOrNull(d.rx_bytes)
-    && isIntOrNull(d.tx_bytes) && isTime(d.inserted_at) && isTime(d.updated_at);
+  return (
+    isStr(d.id) &&
+    isStr(d.user_id) &&
+    isStr(d.name) &&
+    isStrOrNull(d.description) &&
+    isStr(d.public_key) &&
+    isStrOrNull(d.preshared_key) &&
+    isStrOrNull(d.server_public_key) &&
+    isStrOrNull(d.ipv4) &&
+    isStrOrNull(d.ipv6) &&
+    isStrListOrNull(d.allowed_ips) &&
+    isStrListOrNull(d.dns) &&
+    isStrOrNull(d.endpoint) &&
+    isIntOrNull(d.mtu) &&
+    isIntOrNull(d.persistent_keepalive) &&
+    isBool(d.use_default_allowed_ips) &&
+    isBool(d.use_default_dns) &&
+    isBool(d.use_default_endpoint) &&
+    isBool(d.use_default_mtu) &&
+    isBool(d.use_default_persistent_keepalive) &&
+    (d.latest_handshake === null || isTime(d.latest_handshake)) &&
+    isStrOrNull(d.remote_ip) &&
+    isIntOrNull(d.rx_bytes) &&
+    isIntOrNull(d.tx_bytes) &&
+    isTime(d.inserted_at) &&
+    isTime(d.updated_at)
+  );
 }
 
 const Role = z.enum(['admin', 'unprivileged']);
@@ -158,59 +178,69 @@ export type Configuration = z.infer<typeof Configuration>;
 
 const ipList = z.array(z.string());
 
-export const DeviceCreate = z.object({
-  user_id: z.string().min(1),
-  public_key: z.string().min(1),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  preshared_key: z.string().optional(),
-  ipv4: z.string().optional(),
-  ipv6: z.string().optional(),
-  use_default_allowed_ips: z.boolean().optional(),
-  allowed_ips: ipList.optional(),
-  use_default_dns: z.boolean().optional(),
-  dns: ipList.optional(),
-  use_default_endpoint: z.boolean().optional(),
-  endpoint: z.string().optional(),
-  use_default_mtu: z.boolean().optional(),
-  mtu: z.number().int().optional(),
-  use_default_persistent_keepalive: z.boolean().optional(),
-  persistent_keepalive: z.number().int().optional(),
-}).strict();
+export const DeviceCreate = z
+  .object({
+    user_id: z.string().min(1),
+    public_key: z.string().min(1),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    preshared_key: z.string().optional(),
+    ipv4: z.string().optional(),
+    ipv6: z.string().optional(),
+    use_default_allowed_ips: z.boolean().optional(),
+    allowed_ips: ipList.optional(),
+    use_default_dns: z.boolean().optional(),
+    dns: ipList.optional(),
+    use_default_endpoint: z.boolean().optional(),
+    endpoint: z.string().optional(),
+    use_default_mtu: z.boolean().optional(),
+    mtu: z.number().int().optional(),
+    use_default_persistent_keepalive: z.boolean().optional(),
+    persistent_keepalive: z.number().int().optional(),
+  })
+  .strict();
 export type DeviceCreate = z.infer<typeof DeviceCreate>;
 
 // 0.7.36 applies only name and description on update (docs/firezone-0.7.36.md, "Devices: what an
 // update applies"); sending anything else would
 // be silently ignored, so the console's type does not allow it.
-export const DeviceUpdate = z.object({
-  name: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
-}).strict();
+export const DeviceUpdate = z
+  .object({
+    name: z.string().nullable().optional(),
+    description: z.string().nullable().optional(),
+  })
+  .strict();
 export type DeviceUpdate = z.infer<typeof DeviceUpdate>;
 
-export const UserCreate = z.object({
-  email: z.string(),
-  role: Role.optional(),
-  password: z.string().optional(),
-  password_confirmation: z.string().optional(),
-}).strict();
+export const UserCreate = z
+  .object({
+    email: z.string(),
+    role: Role.optional(),
+    password: z.string().optional(),
+    password_confirmation: z.string().optional(),
+  })
+  .strict();
 export type UserCreate = z.infer<typeof UserCreate>;
 
-export const UserUpdate = z.object({
-  email: z.string().optional(),
-  role: Role.optional(),
-  password: z.string().optional(),
-  password_confirmation: z.string().optional(),
-}).strict();
+export const UserUpdate = z
+  .object({
+    email: z.string().optional(),
+    role: Role.optional(),
+    password: z.string().optional(),
+    password_confirmation: z.string().optional(),
+  })
+  .strict();
 export type UserUpdate = z.infer<typeof UserUpdate>;
 
-export const RuleWrite = z.object({
-  action: RuleAction.optional(),
-  destination: z.string().optional(),
-  port_type: PortType.nullable().optional(),
-  port_range: z.string().nullable().optional(),
-  user_id: z.string().nullable().optional(),
-}).strict();
+export const RuleWrite = z
+  .object({
+    action: RuleAction.optional(),
+    destination: z.string().optional(),
+    port_type: PortType.nullable().optional(),
+    port_range: z.string().nullable().optional(),
+    user_id: z.string().nullable().optional(),
+  })
+  .strict();
 export type RuleWrite = z.infer<typeof RuleWrite>;
 
 // The write shapes are the read shapes with the optional URL fields left optional (no
@@ -221,18 +251,20 @@ export type OidcProviderWrite = z.infer<typeof OidcProviderWrite>;
 export const SamlProviderWrite = SamlProvider.extend({base_url: z.string().nullable().optional()}).strict();
 export type SamlProviderWrite = z.infer<typeof SamlProviderWrite>;
 
-export const ConfigurationUpdate = z.object({
-  allow_unprivileged_device_configuration: z.boolean().optional(),
-  allow_unprivileged_device_management: z.boolean().optional(),
-  default_client_allowed_ips: ipList.optional(),
-  default_client_dns: ipList.optional(),
-  default_client_endpoint: z.string().nullable().optional(),
-  default_client_mtu: z.number().int().nullable().optional(),
-  default_client_persistent_keepalive: z.number().int().nullable().optional(),
-  disable_vpn_on_oidc_error: z.boolean().optional(),
-  local_auth_enabled: z.boolean().optional(),
-  vpn_session_duration: z.number().int().optional(),
-  openid_connect_providers: z.array(OidcProviderWrite).optional(),
-  saml_identity_providers: z.array(SamlProviderWrite).optional(),
-}).strict();
+export const ConfigurationUpdate = z
+  .object({
+    allow_unprivileged_device_configuration: z.boolean().optional(),
+    allow_unprivileged_device_management: z.boolean().optional(),
+    default_client_allowed_ips: ipList.optional(),
+    default_client_dns: ipList.optional(),
+    default_client_endpoint: z.string().nullable().optional(),
+    default_client_mtu: z.number().int().nullable().optional(),
+    default_client_persistent_keepalive: z.number().int().nullable().optional(),
+    disable_vpn_on_oidc_error: z.boolean().optional(),
+    local_auth_enabled: z.boolean().optional(),
+    vpn_session_duration: z.number().int().optional(),
+    openid_connect_providers: z.array(OidcProviderWrite).optional(),
+    saml_identity_providers: z.array(SamlProviderWrite).optional(),
+  })
+  .strict();
 export type ConfigurationUpdate = z.infer<typeof ConfigurationUpdate>;

@@ -74,8 +74,13 @@ export function salvage<S extends ObjectSchema>(schema: S, raw: unknown, prefix:
  * Parses a list item by item, so one broken item costs only itself. `accept`, when given, is a
  * non-copying guard equivalent to the schema: items it accepts are used as they are.
  */
-export function salvageList<S extends ObjectSchema>(schema: S, raw: unknown, prefix: string, issues: SchemaIssue[],
-  accept?: (item: unknown) => item is z.infer<S>): z.infer<S>[] | undefined {
+export function salvageList<S extends ObjectSchema>(
+  schema: S,
+  raw: unknown,
+  prefix: string,
+  issues: SchemaIssue[],
+  accept?: (item: unknown) => item is z.infer<S>,
+): z.infer<S>[] | undefined {
   if (!Array.isArray(raw)) {
     issues.push({path: prefix, message: `expected a list, got ${raw === null ? 'null' : typeof raw}`});
     return undefined;

@@ -22,7 +22,15 @@ const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 const NAMED: Record<number, string> = {
-  0x00: '\\0', 0x07: '\\a', 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0b: '\\v', 0x0c: '\\f', 0x0d: '\\r', 0x1b: '\\e',
+  0x00: '\\0',
+  0x07: '\\a',
+  0x08: '\\b',
+  0x09: '\\t',
+  0x0a: '\\n',
+  0x0b: '\\v',
+  0x0c: '\\f',
+  0x0d: '\\r',
+  0x1b: '\\e',
 };
 
 /** The visible form of one unsafe code point, without markers: `\e`, `\x85`, `\u202e`, `\u{e0041}`. */

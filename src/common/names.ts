@@ -7,6 +7,7 @@
 // a few hyphenated), not a copy of them. The hash, however, is Erlang's real phash2 for binaries,
 // so a given long name shortens exactly as 0.7.36 would shorten it.
 
+// prettier-ignore
 const ADJECTIVES: readonly string[] = [
   'able', 'agile', 'amber', 'ancient', 'arctic', 'autumn', 'azure', 'bold', 'brave', 'breezy', 'bright', 'brisk',
   'bronze', 'busy', 'calm', 'candid', 'careful', 'cheerful', 'chilly', 'clever', 'cloudy', 'cobalt', 'cosmic',
@@ -24,6 +25,7 @@ const ADJECTIVES: readonly string[] = [
   'zesty',
 ];
 
+// prettier-ignore
 const NOUNS: readonly string[] = [
   'anchor', 'apple', 'arrow', 'aurora', 'badger', 'basket', 'beacon', 'bear', 'bison', 'blossom', 'breeze',
   'bridge', 'brook', 'cabin', 'canyon', 'castle', 'cedar', 'cherry', 'cliff', 'cloud', 'comet', 'compass',
@@ -45,15 +47,24 @@ function mix(state: Uint32Array): void {
   let a = state[0]!;
   let b = state[1]!;
   let c = state[2]!;
-  a = (a - b - c) >>> 0; a = (a ^ (c >>> 13)) >>> 0;
-  b = (b - c - a) >>> 0; b = (b ^ (a << 8)) >>> 0;
-  c = (c - a - b) >>> 0; c = (c ^ (b >>> 13)) >>> 0;
-  a = (a - b - c) >>> 0; a = (a ^ (c >>> 12)) >>> 0;
-  b = (b - c - a) >>> 0; b = (b ^ (a << 16)) >>> 0;
-  c = (c - a - b) >>> 0; c = (c ^ (b >>> 5)) >>> 0;
-  a = (a - b - c) >>> 0; a = (a ^ (c >>> 3)) >>> 0;
-  b = (b - c - a) >>> 0; b = (b ^ (a << 10)) >>> 0;
-  c = (c - a - b) >>> 0; c = (c ^ (b >>> 15)) >>> 0;
+  a = (a - b - c) >>> 0;
+  a = (a ^ (c >>> 13)) >>> 0;
+  b = (b - c - a) >>> 0;
+  b = (b ^ (a << 8)) >>> 0;
+  c = (c - a - b) >>> 0;
+  c = (c ^ (b >>> 13)) >>> 0;
+  a = (a - b - c) >>> 0;
+  a = (a ^ (c >>> 12)) >>> 0;
+  b = (b - c - a) >>> 0;
+  b = (b ^ (a << 16)) >>> 0;
+  c = (c - a - b) >>> 0;
+  c = (c ^ (b >>> 5)) >>> 0;
+  a = (a - b - c) >>> 0;
+  a = (a ^ (c >>> 3)) >>> 0;
+  b = (b - c - a) >>> 0;
+  b = (b ^ (a << 10)) >>> 0;
+  c = (c - a - b) >>> 0;
+  c = (c ^ (b >>> 15)) >>> 0;
   state[0] = a;
   state[1] = b;
   state[2] = c;

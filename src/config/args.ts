@@ -15,11 +15,7 @@ export interface ConsoleFlags {
   debug: boolean;
 }
 
-export type Command =
-  | {kind: 'help'}
-  | {kind: 'version'}
-  | {kind: 'sandbox'; argv: string[]}
-  | {kind: 'console'; flags: ConsoleFlags};
+export type Command = {kind: 'help'} | {kind: 'version'} | {kind: 'sandbox'; argv: string[]} | {kind: 'console'; flags: ConsoleFlags};
 
 export class UsageError extends Error {
   override name = 'UsageError';

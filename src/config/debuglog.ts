@@ -12,7 +12,10 @@ export function debugLogPath(env: NodeJS.ProcessEnv): string {
 }
 
 export class DebugLog {
-  private constructor(private readonly file: FileHandle, readonly path: string) {}
+  private constructor(
+    private readonly file: FileHandle,
+    readonly path: string,
+  ) {}
 
   static async open(env: NodeJS.ProcessEnv): Promise<DebugLog> {
     const path = debugLogPath(env);

@@ -8,23 +8,28 @@ import {z} from 'zod';
 import type {ConsoleFlags} from './args.js';
 import {parseRefresh, UsageError} from './args.js';
 
-export const ProfileSchema = z.object({
-  url: z.string().min(1),
-  tokenFile: z.string().min(1).optional(),
-  tokenCommand: z.string().min(1).optional(),
-  refresh: z.number().min(0).optional(),
-  timeout: z.number().positive().optional(),
-  readOnly: z.boolean().optional(),
-  caFile: z.string().min(1).nullable().optional(),
-  insecure: z.boolean().optional(),
-}).strict().refine((p) => !(p.tokenFile && p.tokenCommand), {message: 'set tokenFile or tokenCommand, not both'})
+export const ProfileSchema = z
+  .object({
+    url: z.string().min(1),
+    tokenFile: z.string().min(1).optional(),
+    tokenCommand: z.string().min(1).optional(),
+    refresh: z.number().min(0).optional(),
+    timeout: z.number().positive().optional(),
+    readOnly: z.boolean().optional(),
+    caFile: z.string().min(1).nullable().optional(),
+    insecure: z.boolean().optional(),
+  })
+  .strict()
+  .refine((p) => !(p.tokenFile && p.tokenCommand), {message: 'set tokenFile or tokenCommand, not both'})
   .refine((p) => p.refresh === undefined || p.refresh === 0 || p.refresh >= 1, {message: 'refresh must be 0 (manual) or at least 1', path: ['refresh']});
 export type Profile = z.infer<typeof ProfileSchema>;
 
-export const ConfigFileSchema = z.object({
-  defaultProfile: z.string().optional(),
-  profiles: z.record(z.string(), ProfileSchema).default({}),
-}).strict();
+export const ConfigFileSchema = z
+  .object({
+    defaultProfile: z.string().optional(),
+    profiles: z.record(z.string(), ProfileSchema).default({}),
+  })
+  .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 export class ConfigError extends Error {
@@ -45,8 +50,7 @@ export interface Connection {
 }
 
 export type Resolution =
-  | {kind: 'connection'; connection: Connection}
-  | {kind: 'first-run'; configPath: string; settings: Omit<Connection, 'url' | 'token' | 'label' | 'profile'>};
+  {kind: 'connection'; connection: Connection} | {kind: 'first-run'; configPath: string; settings: Omit<Connection, 'url' | 'token' | 'label' | 'profile'>};
 
 export function configPath(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), '.config');
@@ -182,7 +186,10 @@ export function runTokenCommand(command: string, options: {timeoutMs?: number} =
       killGroup();
       reject(new ConfigError(message));
     };
-    const timer = setTimeout(() => fail(`tokenCommand timed out after ${timeoutMs % 1000 === 0 ? timeoutMs / 1000 : (timeoutMs / 1000).toFixed(1)} s`), timeoutMs);
+    const timer = setTimeout(
+      () => fail(`tokenCommand timed out after ${timeoutMs % 1000 === 0 ? timeoutMs / 1000 : (timeoutMs / 1000).toFixed(1)} s`),
+      timeoutMs,
+    );
     const chunks: Buffer[] = [];
     let size = 0;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -234,9 +241,11 @@ export async function resolveConnection(flags: ConsoleFlags, env: NodeJS.Process
     profile = file?.profiles[profileName] ?? null;
     if (!profile) {
       const known = Object.keys(file?.profiles ?? {});
-      throw new ConfigError(file
-        ? `Profile "${profileName}" is not in ${path}${known.length ? ` (profiles: ${known.join(', ')})` : ''}`
-        : `Profile "${profileName}" requested but there is no config file at ${path}`);
+      throw new ConfigError(
+        file
+          ? `Profile "${profileName}" is not in ${path}${known.length ? ` (profiles: ${known.join(', ')})` : ''}`
+          : `Profile "${profileName}" requested but there is no config file at ${path}`,
+      );
     }
   }
   const envRefresh = env.FZ_REFRESH ? parseRefresh(env.FZ_REFRESH, 'FZ_REFRESH') : undefined;
@@ -271,11 +280,16 @@ export async function resolveConnection(flags: ConsoleFlags, env: NodeJS.Process
     throw new UsageError(`no API token for ${url}: set FZ_API_TOKEN or FZ_API_TOKEN_FILE, or give the profile a tokenFile or tokenCommand`);
   }
   checkToken(token, source);
-  return {kind: 'connection', connection: {
-    url, token, profile: profileName,
-    label: profileName ?? url,
-    ...settings,
-  }};
+  return {
+    kind: 'connection',
+    connection: {
+      url,
+      token,
+      profile: profileName,
+      label: profileName ?? url,
+      ...settings,
+    },
+  };
 }
 
 function expandHome(path: string, env: NodeJS.ProcessEnv): string {

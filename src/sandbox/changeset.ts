@@ -52,7 +52,10 @@ export class Changeset {
   private readonly errors: Array<{field: string; message: string}> = [];
   private readonly nested = new Map<string, unknown>();
 
-  constructor(readonly data: Readonly<Record<string, unknown>>, readonly params: Params) {}
+  constructor(
+    readonly data: Readonly<Record<string, unknown>>,
+    readonly params: Params,
+  ) {}
 
   /** Whether the request supplied this key at all. */
   supplied(field: string): boolean {
@@ -164,7 +167,8 @@ export class Changeset {
       const isList = Array.isArray(value);
       const length = isList ? value.length : typeof value === 'string' ? graphemeLength(value) : 0;
       const unit = (n: number, kind: 'is' | 'min' | 'max'): string => {
-        if (isList) return kind === 'is' ? `should have ${n} item(s)` : kind === 'min' ? `should have at least ${n} item(s)` : `should have at most ${n} item(s)`;
+        if (isList)
+          return kind === 'is' ? `should have ${n} item(s)` : kind === 'min' ? `should have at least ${n} item(s)` : `should have at most ${n} item(s)`;
         return kind === 'is' ? `should be ${n} character(s)` : kind === 'min' ? `should be at least ${n} character(s)` : `should be at most ${n} character(s)`;
       };
       if (opts.is !== undefined && length !== opts.is) return [unit(opts.is, 'is')];

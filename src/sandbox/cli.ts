@@ -43,7 +43,8 @@ function integer(flag: string, text: string, min: number, max: number): number {
 
 function network(flag: string, text: string, family: 4 | 6): string {
   const cidr = parseCidr(text);
-  if (!cidr || cidr.ip.family !== family) throw new SandboxUsageError(`${flag} expects an IPv${family} CIDR like ${family === 4 ? '10.3.2.0/24' : 'fd00::3:2:0/120'}, got "${text}"`);
+  if (!cidr || cidr.ip.family !== family)
+    throw new SandboxUsageError(`${flag} expects an IPv${family} CIDR like ${family === 4 ? '10.3.2.0/24' : 'fd00::3:2:0/120'}, got "${text}"`);
   return text;
 }
 
@@ -104,7 +105,8 @@ export function parseSandboxArgs(argv: readonly string[]): ParsedSandboxArgs {
       case '--stats-interval': {
         const value = takeValue();
         const n = Number(value);
-        if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new SandboxUsageError(`--stats-interval expects a number of seconds ≥ 0, got "${value}"`);
+        if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+          throw new SandboxUsageError(`--stats-interval expects a number of seconds ≥ 0, got "${value}"`);
         options.statsIntervalSeconds = n;
         break;
       }
@@ -158,7 +160,10 @@ export async function runSandboxCli(argv: string[]): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    handle.close().then(() => process.exit(0), () => process.exit(1));
+    handle.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

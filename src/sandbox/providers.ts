@@ -12,13 +12,27 @@ import {parseUri, uriErrors} from './validators.js';
 const RESERVED_IDS = ['identity', 'saml', 'magic_link'];
 
 const OIDC_DEFAULTS: OidcProvider = {
-  id: null, label: null, scope: 'openid email profile', response_type: 'code', client_id: null, client_secret: null,
-  discovery_document_uri: null, redirect_uri: null, auto_create_users: null,
+  id: null,
+  label: null,
+  scope: 'openid email profile',
+  response_type: 'code',
+  client_id: null,
+  client_secret: null,
+  discovery_document_uri: null,
+  redirect_uri: null,
+  auto_create_users: null,
 };
 
 const SAML_DEFAULTS: SamlProvider = {
-  id: null, label: null, base_url: null, metadata: null, sign_requests: true, sign_metadata: true,
-  signed_assertion_in_resp: true, signed_envelopes_in_resp: true, auto_create_users: null,
+  id: null,
+  label: null,
+  base_url: null,
+  metadata: null,
+  sign_requests: true,
+  sign_metadata: true,
+  signed_assertion_in_resp: true,
+  signed_envelopes_in_resp: true,
+  auto_create_users: null,
 };
 
 type EmbedResult<T> = {ok: true; value: T} | {ok: false; errors: Record<string, unknown>};
@@ -89,8 +103,10 @@ export function logoChangeset(params: Params): EmbedResult<Logo> {
  * Ecto cast_embed for an embeds_many: a list (or an index-keyed map, as form encoding produces) of
  * maps. Returns the new list, `invalid` for a wrong shape, or the list-aligned errors.
  */
-export function castEmbedList<T>(value: unknown, element: (params: Params) => EmbedResult<T>):
-  {kind: 'ok'; value: T[]} | {kind: 'invalid'} | {kind: 'errors'; errors: Array<Record<string, unknown>>} {
+export function castEmbedList<T>(
+  value: unknown,
+  element: (params: Params) => EmbedResult<T>,
+): {kind: 'ok'; value: T[]} | {kind: 'invalid'} | {kind: 'errors'; errors: Array<Record<string, unknown>>} {
   let items: unknown[];
   if (Array.isArray(value)) {
     items = value;
@@ -120,7 +136,11 @@ interface XmlElement {
 }
 
 class XmlError extends Error {
-  constructor(readonly reason: string, readonly line: number, readonly col: number) {
+  constructor(
+    readonly reason: string,
+    readonly line: number,
+    readonly col: number,
+  ) {
     super(reason);
   }
 }

@@ -40,31 +40,59 @@ export function deviceJson(device: DeviceRow, defaults: RenderedDefaults, server
   const allowedIps = device.useDefaultAllowedIps
     ? defaults.allowedIps
     : ownAllowedIps(echo && echo.allowedIps !== undefined ? echo.allowedIps : device.allowedIps);
-  return '{"allowed_ips":' + allowedIps
-    + ',"description":' + str(device.description)
-    + ',"dns":' + (device.useDefaultDns ? defaults.dns : device.dns === null ? 'null' : JSON.stringify(device.dns))
-    + ',"endpoint":' + (device.useDefaultEndpoint ? defaults.endpoint : str(device.endpoint))
-    + ',"id":"' + device.id
-    + '","inserted_at":' + ts(device.insertedAt)
-    + ',"ipv4":' + (device.ipv4 === null ? 'null' : `"${formatIp(device.ipv4)}"`)
-    + ',"ipv6":' + (device.ipv6 === null ? 'null' : `"${formatIp(device.ipv6)}"`)
-    + ',"latest_handshake":' + ts(device.latestHandshake)
-    + ',"mtu":' + (device.useDefaultMtu ? defaults.mtu : num(device.mtu))
-    + ',"name":' + JSON.stringify(device.name)
-    + ',"persistent_keepalive":' + (device.useDefaultPersistentKeepalive ? defaults.persistentKeepalive : num(device.persistentKeepalive))
-    + ',"preshared_key":' + str(device.presharedKey)
-    + ',"public_key":' + JSON.stringify(device.publicKey)
-    + ',"remote_ip":' + (device.remoteIp === null ? 'null' : `"${formatIp(device.remoteIp)}"`)
-    + ',"rx_bytes":' + num(device.rxBytes)
-    + ',"server_public_key":' + JSON.stringify(serverPublicKey)
-    + ',"tx_bytes":' + num(device.txBytes)
-    + ',"updated_at":' + ts(device.updatedAt)
-    + ',"use_default_allowed_ips":' + String(device.useDefaultAllowedIps)
-    + ',"use_default_dns":' + String(device.useDefaultDns)
-    + ',"use_default_endpoint":' + String(device.useDefaultEndpoint)
-    + ',"use_default_mtu":' + String(device.useDefaultMtu)
-    + ',"use_default_persistent_keepalive":' + String(device.useDefaultPersistentKeepalive)
-    + ',"user_id":"' + device.userId + '"}';
+  return (
+    '{"allowed_ips":' +
+    allowedIps +
+    ',"description":' +
+    str(device.description) +
+    ',"dns":' +
+    (device.useDefaultDns ? defaults.dns : device.dns === null ? 'null' : JSON.stringify(device.dns)) +
+    ',"endpoint":' +
+    (device.useDefaultEndpoint ? defaults.endpoint : str(device.endpoint)) +
+    ',"id":"' +
+    device.id +
+    '","inserted_at":' +
+    ts(device.insertedAt) +
+    ',"ipv4":' +
+    (device.ipv4 === null ? 'null' : `"${formatIp(device.ipv4)}"`) +
+    ',"ipv6":' +
+    (device.ipv6 === null ? 'null' : `"${formatIp(device.ipv6)}"`) +
+    ',"latest_handshake":' +
+    ts(device.latestHandshake) +
+    ',"mtu":' +
+    (device.useDefaultMtu ? defaults.mtu : num(device.mtu)) +
+    ',"name":' +
+    JSON.stringify(device.name) +
+    ',"persistent_keepalive":' +
+    (device.useDefaultPersistentKeepalive ? defaults.persistentKeepalive : num(device.persistentKeepalive)) +
+    ',"preshared_key":' +
+    str(device.presharedKey) +
+    ',"public_key":' +
+    JSON.stringify(device.publicKey) +
+    ',"remote_ip":' +
+    (device.remoteIp === null ? 'null' : `"${formatIp(device.remoteIp)}"`) +
+    ',"rx_bytes":' +
+    num(device.rxBytes) +
+    ',"server_public_key":' +
+    JSON.stringify(serverPublicKey) +
+    ',"tx_bytes":' +
+    num(device.txBytes) +
+    ',"updated_at":' +
+    ts(device.updatedAt) +
+    ',"use_default_allowed_ips":' +
+    String(device.useDefaultAllowedIps) +
+    ',"use_default_dns":' +
+    String(device.useDefaultDns) +
+    ',"use_default_endpoint":' +
+    String(device.useDefaultEndpoint) +
+    ',"use_default_mtu":' +
+    String(device.useDefaultMtu) +
+    ',"use_default_persistent_keepalive":' +
+    String(device.useDefaultPersistentKeepalive) +
+    ',"user_id":"' +
+    device.userId +
+    '"}'
+  );
 }
 
 /**

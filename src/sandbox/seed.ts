@@ -20,20 +20,146 @@ export const DEMO_DEFAULTS = {users: 40, devices: 90, rules: 25};
 export const MAX_SEED_RULES = 40_000;
 
 const FIRST_NAMES = [
-  'ann', 'ben', 'carla', 'david', 'elena', 'felix', 'grace', 'hugo', 'iris', 'jonas', 'kate', 'liam', 'maria', 'noah',
-  'olivia', 'paul', 'quinn', 'rosa', 'samuel', 'tara', 'umar', 'vera', 'will', 'xenia', 'yusuf', 'zoe', 'aisha', 'bruno',
-  'chloe', 'diego', 'emma', 'farid', 'gina', 'henrik', 'ines', 'jakob', 'kenji', 'lena', 'marco', 'nadia', 'oscar', 'priya',
-  'rafael', 'sofia', 'tomas', 'ursula', 'victor', 'wen', 'yara', 'zain', 'amelie', 'boris', 'daria', 'erik', 'fatima',
-  'gabriel', 'hana', 'ivan', 'julia', 'karim', 'lucia', 'mei', 'nils', 'omar', 'petra', 'ruben', 'selin', 'theo',
+  'ann',
+  'ben',
+  'carla',
+  'david',
+  'elena',
+  'felix',
+  'grace',
+  'hugo',
+  'iris',
+  'jonas',
+  'kate',
+  'liam',
+  'maria',
+  'noah',
+  'olivia',
+  'paul',
+  'quinn',
+  'rosa',
+  'samuel',
+  'tara',
+  'umar',
+  'vera',
+  'will',
+  'xenia',
+  'yusuf',
+  'zoe',
+  'aisha',
+  'bruno',
+  'chloe',
+  'diego',
+  'emma',
+  'farid',
+  'gina',
+  'henrik',
+  'ines',
+  'jakob',
+  'kenji',
+  'lena',
+  'marco',
+  'nadia',
+  'oscar',
+  'priya',
+  'rafael',
+  'sofia',
+  'tomas',
+  'ursula',
+  'victor',
+  'wen',
+  'yara',
+  'zain',
+  'amelie',
+  'boris',
+  'daria',
+  'erik',
+  'fatima',
+  'gabriel',
+  'hana',
+  'ivan',
+  'julia',
+  'karim',
+  'lucia',
+  'mei',
+  'nils',
+  'omar',
+  'petra',
+  'ruben',
+  'selin',
+  'theo',
 ];
 
 const LAST_NAMES = [
-  'keller', 'novak', 'garcia', 'chen', 'okafor', 'schmidt', 'rossi', 'nakamura', 'petrov', 'silva', 'muller', 'kowalski',
-  'haddad', 'johansson', 'dubois', 'fischer', 'lopez', 'tanaka', 'moreau', 'singh', 'andersen', 'bianchi', 'costa',
-  'dimitrov', 'evans', 'fernandez', 'gruber', 'horvat', 'ivanova', 'jensen', 'kim', 'lindqvist', 'martin', 'nguyen',
-  'oconnor', 'park', 'quintero', 'ramirez', 'sato', 'thomsen', 'ulrich', 'varga', 'weber', 'yilmaz', 'zimmermann',
-  'adams', 'baker', 'clarke', 'dalton', 'ellis', 'foster', 'green', 'hughes', 'irwin', 'jordan', 'knight', 'lambert',
-  'mason', 'nash', 'owens', 'palmer', 'reid', 'shaw', 'turner', 'vaughn', 'walsh', 'young', 'brandt', 'coelho',
+  'keller',
+  'novak',
+  'garcia',
+  'chen',
+  'okafor',
+  'schmidt',
+  'rossi',
+  'nakamura',
+  'petrov',
+  'silva',
+  'muller',
+  'kowalski',
+  'haddad',
+  'johansson',
+  'dubois',
+  'fischer',
+  'lopez',
+  'tanaka',
+  'moreau',
+  'singh',
+  'andersen',
+  'bianchi',
+  'costa',
+  'dimitrov',
+  'evans',
+  'fernandez',
+  'gruber',
+  'horvat',
+  'ivanova',
+  'jensen',
+  'kim',
+  'lindqvist',
+  'martin',
+  'nguyen',
+  'oconnor',
+  'park',
+  'quintero',
+  'ramirez',
+  'sato',
+  'thomsen',
+  'ulrich',
+  'varga',
+  'weber',
+  'yilmaz',
+  'zimmermann',
+  'adams',
+  'baker',
+  'clarke',
+  'dalton',
+  'ellis',
+  'foster',
+  'green',
+  'hughes',
+  'irwin',
+  'jordan',
+  'knight',
+  'lambert',
+  'mason',
+  'nash',
+  'owens',
+  'palmer',
+  'reid',
+  'shaw',
+  'turner',
+  'vaughn',
+  'walsh',
+  'young',
+  'brandt',
+  'coelho',
 ];
 
 const PERSONAL_KINDS = ['laptop', 'phone', 'desktop', 'tablet', 'workstation', 'macbook', 'pixel', 'iphone', 'thinkpad', 'ipad'];
@@ -45,14 +171,36 @@ const DESCRIPTIONS: Record<string, string[]> = {
   workstation: ['Build workstation', 'GPU workstation'],
 };
 const INFRA_NAMES = [
-  'build-server', 'ci-runner-1', 'ci-runner-2', 'db-backup', 'staging-gw', 'monitoring', 'jump-host', 'nas', 'printer-gw',
-  'k8s-node-1', 'k8s-node-2', 'grafana', 'vault', 'log-shipper', 'office-router', 'lab-pi',
+  'build-server',
+  'ci-runner-1',
+  'ci-runner-2',
+  'db-backup',
+  'staging-gw',
+  'monitoring',
+  'jump-host',
+  'nas',
+  'printer-gw',
+  'k8s-node-1',
+  'k8s-node-2',
+  'grafana',
+  'vault',
+  'log-shipper',
+  'office-router',
+  'lab-pi',
 ];
-const INFRA_DESCRIPTIONS = ['Jenkins agent in rack 2', 'Nightly Postgres dumps', 'Bastion for the prod VPC', 'Prometheus + Alertmanager', 'Raspberry Pi in the lab'];
+const INFRA_DESCRIPTIONS = [
+  'Jenkins agent in rack 2',
+  'Nightly Postgres dumps',
+  'Bastion for the prod VPC',
+  'Prometheus + Alertmanager',
+  'Raspberry Pi in the lab',
+];
 const SIGN_IN_METHODS = ['email', 'google', 'okta', 'magic_link'];
 
 // Public-looking first octets (ordinary ISP allocations, no private or reserved ranges).
-const PUBLIC_FIRST_OCTETS = [24, 31, 37, 46, 62, 77, 78, 79, 80, 81, 82, 84, 85, 86, 87, 88, 89, 90, 91, 93, 94, 95, 109, 145, 176, 178, 185, 188, 212, 213, 217];
+const PUBLIC_FIRST_OCTETS = [
+  24, 31, 37, 46, 62, 77, 78, 79, 80, 81, 82, 84, 85, 86, 87, 88, 89, 90, 91, 93, 94, 95, 109, 145, 176, 178, 185, 188, 212, 213, 217,
+];
 
 export function publicLookingIp(random: Prng): Ip {
   const value = random.pick(PUBLIC_FIRST_OCTETS) * 0x1000000 + random.int(0, 255) * 0x10000 + random.int(0, 255) * 0x100 + random.int(1, 254);
@@ -75,8 +223,15 @@ interface SeedPlan {
 
 function makeUser(random: Prng, email: string, role: Role, insertedAt: number): UserRow {
   return {
-    id: random.uuid(), email, role, passwordHash: null, disabledAt: null, lastSignedInAt: null, lastSignedInMethod: null,
-    insertedAt, updatedAt: insertedAt,
+    id: random.uuid(),
+    email,
+    role,
+    passwordHash: null,
+    disabledAt: null,
+    lastSignedInAt: null,
+    lastSignedInMethod: null,
+    insertedAt,
+    updatedAt: insertedAt,
   };
 }
 
@@ -167,13 +322,33 @@ export function seedStore(core: SandboxCore, plan: SeedPlan, random: Prng, now: 
     const insertedAt = Math.max(owner.user.insertedAt, past(0.5, 300));
     const custom = random.chance(0.12);
     const device: DeviceRow = {
-      id: random.uuid(), userId: owner.user.id, name, description, publicKey: key(random), presharedKey: key(random),
-      useDefaultAllowedIps: true, useDefaultDns: true, useDefaultEndpoint: true, useDefaultMtu: true, useDefaultPersistentKeepalive: true,
-      allowedIps: [], dns: [], endpoint: null, mtu: null, persistentKeepalive: null,
+      id: random.uuid(),
+      userId: owner.user.id,
+      name,
+      description,
+      publicKey: key(random),
+      presharedKey: key(random),
+      useDefaultAllowedIps: true,
+      useDefaultDns: true,
+      useDefaultEndpoint: true,
+      useDefaultMtu: true,
+      useDefaultPersistentKeepalive: true,
+      allowedIps: [],
+      dns: [],
+      endpoint: null,
+      mtu: null,
+      persistentKeepalive: null,
       ipv4: core.settings.ipv4.enabled ? allocateAddress(core.settings.ipv4, taken, core.random.alloc) : null,
       ipv6: core.settings.ipv6.enabled ? allocateAddress(core.settings.ipv6, taken, core.random.alloc) : null,
-      remoteIp: null, latestHandshake: null, rxBytes: null, txBytes: null, insertedAt, updatedAt: insertedAt,
-      sim: 'never', cache: null, cacheVersion: 0,
+      remoteIp: null,
+      latestHandshake: null,
+      rxBytes: null,
+      txBytes: null,
+      insertedAt,
+      updatedAt: insertedAt,
+      sim: 'never',
+      cache: null,
+      cacheVersion: 0,
     };
     if (custom) {
       // split tunnel to the office networks, internal resolver, smaller MTU for a flaky uplink
@@ -196,9 +371,8 @@ export function seedStore(core: SandboxCore, plan: SeedPlan, random: Prng, now: 
     const sim: SimulationClass = i < 2 ? (i === 0 ? 'busy' : 'never') : roll < 0.2 ? 'never' : roll < 0.5 ? 'idle' : 'busy';
     device.sim = sim;
     if (sim !== 'never') {
-      const handshakeSeconds = sim === 'busy'
-        ? Math.floor(now / MICROS_PER_SECOND) - random.int(5, 150)
-        : Math.floor(now / MICROS_PER_SECOND) - random.int(3600, 30 * 86400);
+      const handshakeSeconds =
+        sim === 'busy' ? Math.floor(now / MICROS_PER_SECOND) - random.int(5, 150) : Math.floor(now / MICROS_PER_SECOND) - random.int(3600, 30 * 86400);
       device.latestHandshake = Math.max(insertedAt, handshakeSeconds * MICROS_PER_SECOND);
       device.latestHandshake -= device.latestHandshake % MICROS_PER_SECOND;
       device.remoteIp = publicLookingIp(random);
@@ -210,20 +384,38 @@ export function seedStore(core: SandboxCore, plan: SeedPlan, random: Prng, now: 
   }
 
   // ---- rules
-  seedRules(core, plan.rules, random, owners.map((o) => o.user), past);
+  seedRules(
+    core,
+    plan.rules,
+    random,
+    owners.map((o) => o.user),
+    past,
+  );
 
   // ---- configuration: identity providers and a public endpoint, as a real install would have
   const config = store.config;
   config.default_client_endpoint = `vpn.${COMPANY_DOMAIN}:${core.settings.wireguardPort}`;
   const oidc: OidcProvider = {
-    id: 'google', label: 'Google Workspace', scope: 'openid email profile', response_type: 'code',
+    id: 'google',
+    label: 'Google Workspace',
+    scope: 'openid email profile',
+    response_type: 'code',
     client_id: `${random.int(100000000000, 999999999999)}-${random.bytes(12).toString('hex')}.apps.googleusercontent.com`,
     client_secret: `GOCSPX-${random.bytes(21).toString('base64url')}`,
-    discovery_document_uri: 'https://accounts.google.com/.well-known/openid-configuration', redirect_uri: null, auto_create_users: false,
+    discovery_document_uri: 'https://accounts.google.com/.well-known/openid-configuration',
+    redirect_uri: null,
+    auto_create_users: false,
   };
   const saml: SamlProvider = {
-    id: 'okta', label: 'Okta', base_url: core.settings.samlBaseUrl, metadata: samlMetadata(random), sign_requests: true,
-    sign_metadata: true, signed_assertion_in_resp: true, signed_envelopes_in_resp: true, auto_create_users: true,
+    id: 'okta',
+    label: 'Okta',
+    base_url: core.settings.samlBaseUrl,
+    metadata: samlMetadata(random),
+    sign_requests: true,
+    sign_metadata: true,
+    signed_assertion_in_resp: true,
+    signed_envelopes_in_resp: true,
+    auto_create_users: true,
   };
   config.openid_connect_providers = [oidc];
   config.saml_identity_providers = [saml];
@@ -279,11 +471,23 @@ function seedRules(core: SandboxCore, count: number, random: Prng, users: UserRo
       upper = u ?? l;
     }
     const stored = readForm(destination);
-    if (checkOverlap && overlapsExisting(store, {id: null, action, destination: stored, portType: ports?.[0] ?? null, portLower: lower, portUpper: upper, userId})) return false;
+    if (
+      checkOverlap &&
+      overlapsExisting(store, {id: null, action, destination: stored, portType: ports?.[0] ?? null, portLower: lower, portUpper: upper, userId})
+    )
+      return false;
     const insertedAt = past(1, 300);
     const rule: RuleRow = {
-      id: random.uuid(), action, destination: stored, portType: ports?.[0] ?? null, portRange: ports?.[1] ?? null,
-      portLower: lower, portUpper: upper, userId, insertedAt, updatedAt: insertedAt,
+      id: random.uuid(),
+      action,
+      destination: stored,
+      portType: ports?.[0] ?? null,
+      portRange: ports?.[1] ?? null,
+      portLower: lower,
+      portUpper: upper,
+      userId,
+      insertedAt,
+      updatedAt: insertedAt,
     };
     store.rules.set(rule.id, rule);
     return true;
@@ -296,9 +500,15 @@ function seedRules(core: SandboxCore, count: number, random: Prng, users: UserRo
   }
   // Beyond the templates: one distinct /24 each from 10.64.0.0 upwards, where no template points,
   // so these never overlap and need no pairwise check (MAX_SEED_RULES keeps them inside 10.0.0.0/8).
-  const portChoices: Array<[PortTypeName, string]> = [['tcp', '22'], ['tcp', '443'], ['tcp', '8080 - 8090'], ['udp', '53'], ['udp', '5000 - 5100']];
+  const portChoices: Array<[PortTypeName, string]> = [
+    ['tcp', '22'],
+    ['tcp', '443'],
+    ['tcp', '8080 - 8090'],
+    ['udp', '53'],
+    ['udp', '5000 - 5100'],
+  ];
   for (let k = 0; made < count; k++) {
-    const destination: Inet = {ip: {family: 4, value: BigInt((10 * 0x1000000) + (64 + Math.floor(k / 256)) * 0x10000 + (k % 256) * 0x100)}, netmask: 24};
+    const destination: Inet = {ip: {family: 4, value: BigInt(10 * 0x1000000 + (64 + Math.floor(k / 256)) * 0x10000 + (k % 256) * 0x100)}, netmask: 24};
     const ports = random.chance(0.4) ? random.pick(portChoices) : undefined;
     const userId = random.chance(0.3) ? random.pick(users).id : null;
     addRule(destination, random.chance(0.6) ? 'accept' : 'drop', ports, userId, false);

@@ -57,9 +57,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!(latencyMs >= 0)) throw new SettingsError(`latencyMs must be ≥ 0, got ${latencyMs}`);
   const log = options.log ?? ((): void => {});
   const env = {...(options.env ?? {})};
-  const plan = seedKind === 'demo'
-    ? {kind: 'demo' as const, users: Math.max(2, options.users ?? DEMO_DEFAULTS.users), devices: options.devices ?? DEMO_DEFAULTS.devices, rules: options.rules ?? DEMO_DEFAULTS.rules}
-    : {kind: 'empty' as const, users: 2, devices: 0, rules: 0};
+  const plan =
+    seedKind === 'demo'
+      ? {
+          kind: 'demo' as const,
+          users: Math.max(2, options.users ?? DEMO_DEFAULTS.users),
+          devices: options.devices ?? DEMO_DEFAULTS.devices,
+          rules: options.rules ?? DEMO_DEFAULTS.rules,
+        }
+      : {kind: 'empty' as const, users: 2, devices: 0, rules: 0};
 
   // Settings are built once with a provisional URL to reject bad options before binding a port.
   const networkOptions = {ipv4Network: options.ipv4Network, ipv6Network: options.ipv6Network};
@@ -68,9 +74,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ipv4Given = options.ipv4Network !== undefined || 'WIREGUARD_IPV4_NETWORK' in env;
   const ipv6Given = options.ipv6Network !== undefined || 'WIREGUARD_IPV6_NETWORK' in env;
   const switched: string[] = [];
-  for (const [family, net, given] of [[4, settings.ipv4, ipv4Given], [6, settings.ipv6, ipv6Given]] as const) {
+  for (const [family, net, given] of [
+    [4, settings.ipv4, ipv4Given],
+    [6, settings.ipv6, ipv6Given],
+  ] as const) {
     if (!net.enabled || networkCapacity(net) >= needed) continue;
-    if (given) throw new SettingsError(`${plan.devices} devices do not fit the IPv${family} network ${formatCidr(net.network)} (${networkCapacity(net)} addresses)`);
+    if (given)
+      throw new SettingsError(`${plan.devices} devices do not fit the IPv${family} network ${formatCidr(net.network)} (${networkCapacity(net)} addresses)`);
     if (family === 4) networkOptions.ipv4Network = LARGE_IPV4_NETWORK;
     else networkOptions.ipv6Network = LARGE_IPV6_NETWORK;
     switched.push(family === 4 ? LARGE_IPV4_NETWORK : LARGE_IPV6_NETWORK);
@@ -94,7 +104,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     server.close();
     throw e;
   }
-  if (switched.length > 0) log(`sandbox: ${plan.devices} devices need more addresses than the default networks hold; using ${switched.join(' and ')} (upstream docker defaults)`);
+  if (switched.length > 0)
+    log(`sandbox: ${plan.devices} devices need more addresses than the default networks hold; using ${switched.join(' and ')} (upstream docker defaults)`);
 
   const seedRandom = new Prng(randomSeed, 'seed');
   const started = nowMicros();
@@ -124,14 +135,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const controlContext = {core, jwtSecret, faults};
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
-  const sleep = (ms: number): Promise<void> => new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      resolve();
-    }, ms);
-    timer.unref();
-    timers.add(timer);
-  });
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timer.unref();
+      timers.add(timer);
+    });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
@@ -170,7 +182,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   handler = (req, res) => {
     handle(req, res).catch((e: unknown) => {
-      log(`sandbox error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      log(`sandbox error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       sendEmpty500(res);
     });
   };
@@ -181,7 +193,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     statsTimer.unref();
   }
 
-  log(`sandbox: ${url} (${seedKind} seed: ${store.users.size} users, ${store.devices.size} devices, ${store.rules.size} rules, seeded in ${seedMs.toFixed(0)} ms)`);
+  log(
+    `sandbox: ${url} (${seedKind} seed: ${store.users.size} users, ${store.devices.size} devices, ${store.rules.size} rules, seeded in ${seedMs.toFixed(0)} ms)`,
+  );
 
   return {
     url,

@@ -4,9 +4,7 @@
 // value stops the sandbox with a message naming the variable.
 
 import {castBoolean, castInteger} from './changeset.js';
-import {
-  bitsOf, castInet, castIpPort, formatIp, formatIpPort, parseAddress, parseCidr, type Cidr, type Inet, type Ip,
-} from './inet.js';
+import {bitsOf, castInet, castIpPort, formatIp, formatIpPort, parseAddress, parseCidr, type Cidr, type Inet, type Ip} from './inet.js';
 import {encodeJson, isParamsMap, parseJson, JsonSyntaxError} from './json.js';
 import {castEmbedList, logoChangeset, oidcChangeset, samlChangeset} from './providers.js';
 import type {ConfigRow} from './store.js';
@@ -116,12 +114,12 @@ export class Settings {
     }
     this.pathPrefix = prefix;
 
-    this.wireguardPort = has('WIREGUARD_PORT') ? envInteger('WIREGUARD_PORT', env.WIREGUARD_PORT!, 1, 65535) ?? 51820 : 51820;
+    this.wireguardPort = has('WIREGUARD_PORT') ? (envInteger('WIREGUARD_PORT', env.WIREGUARD_PORT!, 1, 65535) ?? 51820) : 51820;
 
     const network = (family: 4 | 6, option: string | undefined): NetworkSettings => {
       const prefixName = `WIREGUARD_IPV${family}`;
-      const enabled = has(`${prefixName}_ENABLED`) ? envBoolean(`${prefixName}_ENABLED`, env[`${prefixName}_ENABLED`]!) ?? true : true;
-      const text = has(`${prefixName}_NETWORK`) ? env[`${prefixName}_NETWORK`]! : option ?? (family === 4 ? '10.3.2.0/24' : 'fd00::3:2:0/120');
+      const enabled = has(`${prefixName}_ENABLED`) ? (envBoolean(`${prefixName}_ENABLED`, env[`${prefixName}_ENABLED`]!) ?? true) : true;
+      const text = has(`${prefixName}_NETWORK`) ? env[`${prefixName}_NETWORK`]! : (option ?? (family === 4 ? '10.3.2.0/24' : 'fd00::3:2:0/120'));
       const cidr = parseCidr(text);
       if (!cidr || cidr.ip.family !== family) throw new SettingsError(`${prefixName}_NETWORK: "${text}" is not an IPv${family} CIDR`);
       const effective = family === 6 && cidr.prefix < 70 ? {ip: cidr.ip, prefix: 70} : cidr;
@@ -198,9 +196,8 @@ export class Settings {
       case 'saml_identity_providers': {
         if (raw === '') return [];
         const parsed = parseEnvJson(name, raw);
-        const result = key === 'openid_connect_providers'
-          ? castEmbedList(parsed, oidcChangeset)
-          : castEmbedList(parsed, (p) => samlChangeset(p, this.samlBaseUrl));
+        const result =
+          key === 'openid_connect_providers' ? castEmbedList(parsed, oidcChangeset) : castEmbedList(parsed, (p) => samlChangeset(p, this.samlBaseUrl));
         if (result.kind === 'invalid') throw new SettingsError(`${name}: must be a JSON array of objects`);
         if (result.kind === 'errors') throw new SettingsError(`${name}: ${encodeJson(result.errors)}`);
         return result.value;
@@ -225,9 +222,11 @@ export class Settings {
   initialConfig(id: string, now: number): ConfigRow {
     const env = this.env;
     const has = (name: string): boolean => Object.prototype.hasOwnProperty.call(env, name);
-    const bool = (name: string, fallback: boolean): boolean => (has(name) ? envBoolean(name, env[name]!) ?? fallback : fallback);
+    const bool = (name: string, fallback: boolean): boolean => (has(name) ? (envBoolean(name, env[name]!) ?? fallback) : fallback);
     const allowedIps = has('WIREGUARD_ALLOWED_IPS')
-      ? envList(env.WIREGUARD_ALLOWED_IPS!).map((s) => castInet(s)).filter((v): v is Inet => v !== null)
+      ? envList(env.WIREGUARD_ALLOWED_IPS!)
+          .map((s) => castInet(s))
+          .filter((v): v is Inet => v !== null)
       : [castInet('0.0.0.0/0')!, castInet('::/0')!];
     const endpointHost = has('WIREGUARD_ENDPOINT') ? env.WIREGUARD_ENDPOINT! : urlHost(this.externalUrl);
     return {
@@ -239,7 +238,8 @@ export class Settings {
       allow_unprivileged_device_configuration: bool('ALLOW_UNPRIVILEGED_DEVICE_CONFIGURATION', true),
       disable_vpn_on_oidc_error: bool('DISABLE_VPN_ON_OIDC_ERROR', false),
       default_client_persistent_keepalive: has('WIREGUARD_PERSISTENT_KEEPALIVE')
-        ? envInteger('WIREGUARD_PERSISTENT_KEEPALIVE', env.WIREGUARD_PERSISTENT_KEEPALIVE!, 0, 120) : 25,
+        ? envInteger('WIREGUARD_PERSISTENT_KEEPALIVE', env.WIREGUARD_PERSISTENT_KEEPALIVE!, 0, 120)
+        : 25,
       default_client_mtu: has('WIREGUARD_MTU') ? envInteger('WIREGUARD_MTU', env.WIREGUARD_MTU!, 576, 1500) : 1280,
       default_client_endpoint: `${endpointHost}:${this.wireguardPort}`,
       default_client_dns: has('WIREGUARD_DNS') ? envList(env.WIREGUARD_DNS!).filter((s) => s !== '') : ['1.1.1.1', '1.0.0.1'],

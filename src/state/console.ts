@@ -121,7 +121,6 @@ export interface ConsoleState {
   clock: number;
 }
 
-
 /** A synchronous store: `update` applies at once and notifies subscribers (React re-renders). */
 export class Store<S> {
   private state: S;
@@ -151,10 +150,23 @@ export function topModal(state: ConsoleState): Modal | null {
 }
 
 /** What the console needs of the API client (tests may pass a wrapper). */
-export type ConsoleClient = Pick<FirezoneClient,
-  | 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration' | 'updateConfiguration'
-  | 'createDevice' | 'updateDevice' | 'deleteDevice' | 'createUser' | 'updateUser' | 'deleteUser'
-  | 'createRule' | 'updateRule' | 'deleteRule'> & {
+export type ConsoleClient = Pick<
+  FirezoneClient,
+  | 'listDevices'
+  | 'listUsers'
+  | 'listRules'
+  | 'getConfiguration'
+  | 'updateConfiguration'
+  | 'createDevice'
+  | 'updateDevice'
+  | 'deleteDevice'
+  | 'createUser'
+  | 'updateUser'
+  | 'deleteUser'
+  | 'createRule'
+  | 'updateRule'
+  | 'deleteRule'
+> & {
   /** Replaces a rejected token for the requests from now on. */
   setToken?: (token: string) => void;
   /** Aborts the writes in flight (Esc during a save); returns how many. */

@@ -7,12 +7,33 @@ import {ApiError} from '../api/index.js';
 import {plainSafe} from '../common/display-safe.js';
 import {defaultConfigFileName, osc52Copy, writeConfigFile} from '../wireguard/index.js';
 import {
-  SCREENS, Store, topModal, type ConsoleClient, type ConsoleSettings, type ConsoleState, type DialogModal, type FormModal,
-  type ListScreenId, type Modal, type PromptModal, type ResultModal, type StatusMessage,
+  SCREENS,
+  Store,
+  topModal,
+  type ConsoleClient,
+  type ConsoleSettings,
+  type ConsoleState,
+  type DialogModal,
+  type FormModal,
+  type ListScreenId,
+  type Modal,
+  type PromptModal,
+  type ResultModal,
+  type StatusMessage,
 } from './console.js';
 import {fetchAll} from './fetch.js';
 import {
-  applyServerErrors, cycleChoice, editFocused, focusedSpec, focusFirstError, hasErrors, isDirty, moveFocus, setValue, toggle, validateForm,
+  applyServerErrors,
+  cycleChoice,
+  editFocused,
+  focusedSpec,
+  focusFirstError,
+  hasErrors,
+  isDirty,
+  moveFocus,
+  setValue,
+  toggle,
+  validateForm,
   type FormState,
 } from './form.js';
 import {bindingFor, type Action, type Binding, type Scope, hintsFor} from './keymap.js';
@@ -71,8 +92,17 @@ export function errorText(err: unknown): string {
 }
 
 function initialPoll(refreshSeconds: number): PollStatus {
-  return {mode: 'loading', lastOkAt: null, nextAt: null, failures: 0, lastError: null, inFlight: true, held: false, paused: false,
-    intervalMs: refreshSeconds * 1000};
+  return {
+    mode: 'loading',
+    lastOkAt: null,
+    nextAt: null,
+    failures: 0,
+    lastError: null,
+    inFlight: true,
+    held: false,
+    paused: false,
+    intervalMs: refreshSeconds * 1000,
+  };
 }
 
 export class Controller implements ActionContext {
@@ -83,8 +113,12 @@ export class Controller implements ActionContext {
   private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ResourceColumn<unknown>[]>>();
   private unsubscribeHold: (() => void) | null = null;
 
-  constructor(readonly client: ConsoleClient, readonly settings: ConsoleSettings, private readonly io: ConsoleIO,
-    private firstData: Promise<FetchedData> | null = null) {
+  constructor(
+    readonly client: ConsoleClient,
+    readonly settings: ConsoleSettings,
+    private readonly io: ConsoleIO,
+    private firstData: Promise<FetchedData> | null = null,
+  ) {
     this.store = new Store<ConsoleState>({
       screen: 'devices',
       lists: {devices: initialListState(devices.defaultSort), users: initialListState(users.defaultSort), rules: initialListState(rules.defaultSort)},
@@ -159,7 +193,10 @@ export class Controller implements ActionContext {
           let message = s.message;
           if (next.issues.length > 0) {
             const first = next.issues[0]!;
-            message = {tone: 'warning', text: `Unexpected data from the server: ${first.path}: ${first.message}${next.issues.length > 1 ? ` (+${next.issues.length - 1} more)` : ''}; the rest is shown`};
+            message = {
+              tone: 'warning',
+              text: `Unexpected data from the server: ${first.path}: ${first.message}${next.issues.length > 1 ? ` (+${next.issues.length - 1} more)` : ''}; the rest is shown`,
+            };
           } else if (message && message.tone === 'error' && message.text.startsWith('Refresh failed')) {
             message = {tone: 'ok', text: 'Connection restored'};
           }
@@ -167,8 +204,12 @@ export class Controller implements ActionContext {
         });
       },
       onStatus: (status) => {
-        this.set((s) => ({...s, poll: status,
-          message: status.lastError && status.failures > 0 && !status.inFlight ? {tone: 'error', text: `Refresh failed: ${errorText(status.lastError)}`} : s.message}));
+        this.set((s) => ({
+          ...s,
+          poll: status,
+          message:
+            status.lastError && status.failures > 0 && !status.inFlight ? {tone: 'error', text: `Refresh failed: ${errorText(status.lastError)}`} : s.message,
+        }));
         this.keepClock(needsClock(status));
         if (status.lastError instanceof ApiError && status.lastError.isAuthFailure && !status.inFlight) void this.tokenRejected(status.lastError);
       },
@@ -212,10 +253,17 @@ export class Controller implements ActionContext {
     }
     this.message({tone: 'error', text: `The server rejected the API token: ${why}`});
     if (!setToken) return;
-    this.push({kind: 'prompt', label: 'New API token', mask: true, value: '', cursor: 0,
-      lines: [{text: `The server rejected the API token: ${why}.`, tone: 'danger', bold: true},
+    this.push({
+      kind: 'prompt',
+      label: 'New API token',
+      mask: true,
+      value: '',
+      cursor: 0,
+      lines: [
+        {text: `The server rejected the API token: ${why}.`, tone: 'danger', bold: true},
         {text: 'Paste a new token (Firezone web UI: Settings → Account → API Tokens, or bin/create-api-token on the server).'},
-        {text: 'Live updates resume with this screen, filter and cursor as they are.', tone: 'muted'}],
+        {text: 'Live updates resume with this screen, filter and cursor as they are.', tone: 'muted'},
+      ],
       help: 'Enter uses it · Esc keeps trying the old one',
       accept: (value) => {
         const token = value.trim();
@@ -231,7 +279,8 @@ export class Controller implements ActionContext {
         this.tokenReloaded = true;
         this.message({tone: 'info', text: 'Token replaced; resuming live updates'});
         this.refresh();
-      }});
+      },
+    });
   }
 
   /** Ages keep counting (and states follow them) even while the server is unreachable; nothing ticks while paused. */
@@ -281,7 +330,7 @@ export class Controller implements ActionContext {
     const columns = this.columns(screen, snap);
     const view = this.caches[screen].get(spec.items(snap), st, columns);
     const selection = effectiveSelection(view, st);
-    const detailItem = st.detailId ? spec.items(snap).find((x: unknown) => spec.getId(x) === st.detailId) ?? null : null;
+    const detailItem = st.detailId ? (spec.items(snap).find((x: unknown) => spec.getId(x) === st.detailId) ?? null) : null;
     return {spec, state: st, columns, view, selection, detailItem};
   }
 
@@ -313,12 +362,18 @@ export class Controller implements ActionContext {
     if (state.screen === 'configuration' || (b.scope !== 'list' && b.scope !== 'detail')) return true;
     const spec = RESOURCES[state.screen];
     switch (b.action) {
-      case 'new': return b.scope === 'list' ? spec.actions.new !== undefined : spec.actions.newFromDetail !== undefined;
-      case 'edit': return spec.actions.edit !== undefined;
-      case 'delete': return spec.actions.delete !== undefined;
-      case 'role': return spec.actions.role !== undefined;
-      case 'reveal': return spec.revealable === true;
-      default: return true;
+      case 'new':
+        return b.scope === 'list' ? spec.actions.new !== undefined : spec.actions.newFromDetail !== undefined;
+      case 'edit':
+        return spec.actions.edit !== undefined;
+      case 'delete':
+        return spec.actions.delete !== undefined;
+      case 'role':
+        return spec.actions.role !== undefined;
+      case 'reveal':
+        return spec.revealable === true;
+      default:
+        return true;
     }
   }
 
@@ -368,11 +423,16 @@ export class Controller implements ActionContext {
     if (this.state.screen === 'configuration' || topModal(this.state)) return this.state.screen === 'configuration' ? 'changing the configuration' : 'saving';
     const noun = `${RESOURCES[this.state.screen].noun}s`;
     switch (action) {
-      case 'new': return this.scopes()[0] === 'detail' ? 'creating devices' : `creating ${noun}`;
-      case 'edit': return `editing ${noun}`;
-      case 'delete': return `deleting ${noun}`;
-      case 'role': return 'changing roles';
-      default: return 'writing';
+      case 'new':
+        return this.scopes()[0] === 'detail' ? 'creating devices' : `creating ${noun}`;
+      case 'edit':
+        return `editing ${noun}`;
+      case 'delete':
+        return `deleting ${noun}`;
+      case 'role':
+        return 'changing roles';
+      default:
+        return 'writing';
     }
   }
 
@@ -462,17 +522,28 @@ export class Controller implements ActionContext {
 
   private run(scope: Scope, action: Action): void {
     switch (scope) {
-      case 'form': return this.formAction(action);
-      case 'picker': return this.pickerAction(action);
-      case 'dialog': return this.dialogAction(action);
-      case 'result': return this.resultAction(action);
-      case 'prompt': return this.promptAction(action);
-      case 'help': return this.helpAction(action);
-      case 'filter': return this.filterAction(action);
-      case 'configuration': return configurationResource.run(this, action);
-      case 'detail': return this.detailAction(action);
-      case 'list': return this.listAction(action);
-      case 'global': return this.globalAction(action);
+      case 'form':
+        return this.formAction(action);
+      case 'picker':
+        return this.pickerAction(action);
+      case 'dialog':
+        return this.dialogAction(action);
+      case 'result':
+        return this.resultAction(action);
+      case 'prompt':
+        return this.promptAction(action);
+      case 'help':
+        return this.helpAction(action);
+      case 'filter':
+        return this.filterAction(action);
+      case 'configuration':
+        return configurationResource.run(this, action);
+      case 'detail':
+        return this.detailAction(action);
+      case 'list':
+        return this.listAction(action);
+      case 'global':
+        return this.globalAction(action);
     }
   }
 
@@ -560,17 +631,25 @@ export class Controller implements ActionContext {
     const selected = list.selection.index >= 0 ? list.view.rows[list.selection.index] : undefined;
     const sortable = list.columns.filter((c) => c.sortValue);
     switch (action) {
-      case 'up': return move(-1);
-      case 'down': return move(1);
-      case 'pageUp': return move({page: -1, pageSize});
-      case 'pageDown': return move({page: 1, pageSize});
-      case 'home': return move('home');
-      case 'end': return move('end');
-      case 'filter': return this.updateList(screen, (st) => ({...st, filtering: true}));
+      case 'up':
+        return move(-1);
+      case 'down':
+        return move(1);
+      case 'pageUp':
+        return move({page: -1, pageSize});
+      case 'pageDown':
+        return move({page: 1, pageSize});
+      case 'home':
+        return move('home');
+      case 'end':
+        return move('end');
+      case 'filter':
+        return this.updateList(screen, (st) => ({...st, filtering: true}));
       case 'sortNext':
       case 'sortPrev':
         return this.updateList(screen, (st) => ({...st, sort: stepSort(st.sort, sortable, action === 'sortNext' ? 1 : -1)}));
-      case 'sortReverse': return this.updateList(screen, (st) => ({...st, sort: flipSortDirection(st.sort, sortable)}));
+      case 'sortReverse':
+        return this.updateList(screen, (st) => ({...st, sort: flipSortDirection(st.sort, sortable)}));
       case 'open':
         if (list.selection.id) this.openDetail(screen, list.selection.id);
         return;
@@ -579,10 +658,17 @@ export class Controller implements ActionContext {
         if (value) this.copy(value.label, value.value);
         return;
       }
-      case 'new': return list.spec.actions.new?.(this);
-      case 'edit': if (selected) list.spec.actions.edit?.(this, selected); return;
-      case 'delete': if (selected) list.spec.actions.delete?.(this, selected); return;
-      case 'role': if (selected) list.spec.actions.role?.(this, selected); return;
+      case 'new':
+        return list.spec.actions.new?.(this);
+      case 'edit':
+        if (selected) list.spec.actions.edit?.(this, selected);
+        return;
+      case 'delete':
+        if (selected) list.spec.actions.delete?.(this, selected);
+        return;
+      case 'role':
+        if (selected) list.spec.actions.role?.(this, selected);
+        return;
       default:
     }
   }
@@ -593,13 +679,15 @@ export class Controller implements ActionContext {
     const screen = list.spec.id;
     const item = list.detailItem;
     switch (action) {
-      case 'back': return this.leaveDetail(screen);
+      case 'back':
+        return this.leaveDetail(screen);
       case 'up':
       case 'down': {
         // A detail with selectable lines (a user's devices) moves a cursor over them; others scroll.
-        const entries = item && this.state.snapshot
-          ? list.spec.detail(item, {snapshot: this.state.snapshot, now: this.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : []))
-          : [];
+        const entries =
+          item && this.state.snapshot
+            ? list.spec.detail(item, {snapshot: this.state.snapshot, now: this.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : []))
+            : [];
         if (entries.length > 0) {
           this.updateList(screen, (st) => {
             const at = st.detailEntry === null ? -1 : entries.indexOf(st.detailEntry);
@@ -615,16 +703,25 @@ export class Controller implements ActionContext {
         if (entry?.startsWith('device:')) this.openDetail('devices', entry.slice('device:'.length));
         return;
       }
-      case 'reveal': return this.updateList(screen, (st) => ({...st, reveal: !st.reveal}));
+      case 'reveal':
+        return this.updateList(screen, (st) => ({...st, reveal: !st.reveal}));
       case 'copy': {
         const value = item ? list.spec.copyValue(item) : null;
         if (value) this.copy(value.label, value.value);
         return;
       }
-      case 'edit': if (item) list.spec.actions.edit?.(this, item); return;
-      case 'delete': if (item) list.spec.actions.delete?.(this, item); return;
-      case 'role': if (item) list.spec.actions.role?.(this, item); return;
-      case 'new': if (item) list.spec.actions.newFromDetail?.(this, item); return;
+      case 'edit':
+        if (item) list.spec.actions.edit?.(this, item);
+        return;
+      case 'delete':
+        if (item) list.spec.actions.delete?.(this, item);
+        return;
+      case 'role':
+        if (item) list.spec.actions.role?.(this, item);
+        return;
+      case 'new':
+        if (item) list.spec.actions.newFromDetail?.(this, item);
+        return;
       default:
     }
   }
@@ -638,9 +735,11 @@ export class Controller implements ActionContext {
       return;
     }
     this.io.writeRaw(result.sequence);
-    this.message(escaped > 0
-      ? {tone: 'warning', text: `Copied ${label} with ${escaped} control character${escaped === 1 ? '' : 's'} shown as escapes (OSC 52)`}
-      : {tone: 'ok', text: `Copied ${label} to the clipboard (OSC 52: your terminal must allow it)`});
+    this.message(
+      escaped > 0
+        ? {tone: 'warning', text: `Copied ${label} with ${escaped} control character${escaped === 1 ? '' : 's'} shown as escapes (OSC 52)`}
+        : {tone: 'ok', text: `Copied ${label} to the clipboard (OSC 52: your terminal must allow it)`},
+    );
   }
 
   // ---- modals ----------------------------------------------------------------------------------
@@ -654,8 +753,7 @@ export class Controller implements ActionContext {
 
   /** Replaces the modal with `old`'s key wherever it is in the stack; a modal that is gone stays gone. */
   replaceModal(old: Modal, next: Modal): void {
-    this.set((s) => (s.modals.some((m) => m.key === old.key)
-      ? {...s, modals: s.modals.map((m) => (m.key === old.key ? {...next, key: old.key} : m))} : s));
+    this.set((s) => (s.modals.some((m) => m.key === old.key) ? {...s, modals: s.modals.map((m) => (m.key === old.key ? {...next, key: old.key} : m))} : s));
   }
 
   removeModal(modal: Modal): void {
@@ -689,7 +787,11 @@ export class Controller implements ActionContext {
   }
 
   openDetail(screen: ListScreenId, id: string): void {
-    this.set((s) => ({...s, screen, lists: {...s.lists, [screen]: {...s.lists[screen], selectedId: id, detailId: id, detailScroll: 0, detailEntry: null, reveal: false}}}));
+    this.set((s) => ({
+      ...s,
+      screen,
+      lists: {...s.lists, [screen]: {...s.lists[screen], selectedId: id, detailId: id, detailScroll: 0, detailEntry: null, reveal: false}},
+    }));
   }
 
   /** The form being edited, current (the stack may have changed while a save was in flight). */
@@ -707,14 +809,18 @@ export class Controller implements ActionContext {
       title: why === 'quit' ? 'Discard your changes and quit?' : 'Discard your changes?',
       lines: [{text: `${m.title} has unsaved changes.`, tone: 'muted'}],
       choices: [
-        {action: 'confirm', label: why === 'quit' ? 'discard and quit' : 'discard', run: () => {
-          if (why === 'quit') {
-            this.io.exit();
-            return;
-          }
-          this.removeModal(m);
-          this.message({tone: 'info', text: 'Changes discarded'});
-        }},
+        {
+          action: 'confirm',
+          label: why === 'quit' ? 'discard and quit' : 'discard',
+          run: () => {
+            if (why === 'quit') {
+              this.io.exit();
+              return;
+            }
+            this.removeModal(m);
+            this.message({tone: 'info', text: 'Changes discarded'});
+          },
+        },
         {action: 'cancel', label: 'back to the form'},
       ],
     });
@@ -731,17 +837,25 @@ export class Controller implements ActionContext {
     const spec = focusedSpec(m.form);
     const update = (form: FormState) => this.replaceModal(m, {...m, form});
     switch (action) {
-      case 'nextField': return update(moveFocus(m.form, 1));
-      case 'prevField': return update(moveFocus(m.form, -1));
-      case 'toggle': return update(toggle(m.form));
-      case 'choiceNext': return update(cycleChoice(m.form, 1));
-      case 'choicePrev': return update(cycleChoice(m.form, -1));
+      case 'nextField':
+        return update(moveFocus(m.form, 1));
+      case 'prevField':
+        return update(moveFocus(m.form, -1));
+      case 'toggle':
+        return update(toggle(m.form));
+      case 'choiceNext':
+        return update(cycleChoice(m.form, 1));
+      case 'choicePrev':
+        return update(cycleChoice(m.form, -1));
       case 'pick':
         if (spec?.kind === 'picker') this.openPicker(m, spec.key, '');
         else update(moveFocus(m.form, 1));
         return;
-      case 'cancel': return this.askClose(m, 'discard');
-      case 'save': void this.save(m); return;
+      case 'cancel':
+        return this.askClose(m, 'discard');
+      case 'save':
+        void this.save(m);
+        return;
       default:
     }
   }
@@ -753,17 +867,20 @@ export class Controller implements ActionContext {
   private cancelSave(m: FormModal): void {
     const aborted = this.client.cancelWrites?.() ?? 0;
     this.replaceModal(m, {...m, form: {...m.form, submitting: false}});
-    this.message({tone: 'warning', text: aborted > 0
-      ? 'Save cancelled; the outcome is unknown (the server may have applied it): re-reading the data'
-      : 'Save cancelled'});
+    this.message({
+      tone: 'warning',
+      text: aborted > 0 ? 'Save cancelled; the outcome is unknown (the server may have applied it): re-reading the data' : 'Save cancelled',
+    });
     this.refresh();
   }
 
   private labelled(form: FormState, errors: Record<string, string[]>): string {
-    return Object.entries(errors).map(([key, messages]) => {
-      const label = form.specs.find((s) => s.key === key)?.label.trim() ?? key;
-      return `${label}: ${messages.join(', ')}`;
-    }).join('; ');
+    return Object.entries(errors)
+      .map(([key, messages]) => {
+        const label = form.specs.find((s) => s.key === key)?.label.trim() ?? key;
+        return `${label}: ${messages.join(', ')}`;
+      })
+      .join('; ');
   }
 
   private async save(m: FormModal): Promise<void> {
@@ -857,8 +974,14 @@ export class Controller implements ActionContext {
         if (m.config === null) return;
         const config = m.config;
         const path = defaultConfigFileName(m.deviceName);
-        this.push({kind: 'prompt', label: 'Write to file', help: 'Enter writes (mode 0600, never overwrites without asking) · Esc cancels',
-          value: path, cursor: [...path].length, accept: (value) => this.writeResult(m, config, value, false)});
+        this.push({
+          kind: 'prompt',
+          label: 'Write to file',
+          help: 'Enter writes (mode 0600, never overwrites without asking) · Esc cancels',
+          value: path,
+          cursor: [...path].length,
+          accept: (value) => this.writeResult(m, config, value, false),
+        });
         return;
       }
       case 'copyConfig':
@@ -870,13 +993,25 @@ export class Controller implements ActionContext {
       case 'done':
         this.openDialog({
           title: 'Leave the new device?',
-          lines: [{text: m.config === null ? 'The device exists on the server without a usable client config.'
-            : 'The private key is not stored anywhere and cannot be shown again.', tone: 'warning', bold: true}],
+          lines: [
+            {
+              text:
+                m.config === null
+                  ? 'The device exists on the server without a usable client config.'
+                  : 'The private key is not stored anywhere and cannot be shown again.',
+              tone: 'warning',
+              bold: true,
+            },
+          ],
           choices: [
-            {action: 'confirm', label: 'leave', run: () => {
-              this.removeModal(m);
-              this.afterWrite(`Device ${m.deviceName} created`, {screen: 'devices', id: m.deviceId});
-            }},
+            {
+              action: 'confirm',
+              label: 'leave',
+              run: () => {
+                this.removeModal(m);
+                this.afterWrite(`Device ${m.deviceName} created`, {screen: 'devices', id: m.deviceId});
+              },
+            },
             {action: 'cancel', label: 'stay'},
           ],
         });
@@ -895,8 +1030,14 @@ export class Controller implements ActionContext {
       this.message({tone: 'ok', text: `Wrote ${written.path} (mode 0600)`});
     } else if (written.reason === 'exists') {
       this.message({tone: 'warning', text: written.message});
-      this.openDialog({title: 'The file exists. Overwrite it?', lines: [{text: path}],
-        choices: [{action: 'confirm', label: 'overwrite', run: () => this.writeResult(result, config, path, true)}, {action: 'cancel', label: 'keep it'}]});
+      this.openDialog({
+        title: 'The file exists. Overwrite it?',
+        lines: [{text: path}],
+        choices: [
+          {action: 'confirm', label: 'overwrite', run: () => this.writeResult(result, config, path, true)},
+          {action: 'cancel', label: 'keep it'},
+        ],
+      });
     } else {
       this.message({tone: 'error', text: written.message});
     }

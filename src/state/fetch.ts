@@ -11,11 +11,14 @@ type ListingClient = Pick<FirezoneClient, 'listDevices' | 'listUsers' | 'listRul
  */
 export async function fetchAll(client: ListingClient): Promise<FetchedData> {
   const [devices, users, rules, configuration] = await Promise.allSettled([
-    client.listDevices(), client.listUsers(), client.listRules(), client.getConfiguration(),
+    client.listDevices(),
+    client.listUsers(),
+    client.listRules(),
+    client.getConfiguration(),
   ]);
   if (devices.status === 'rejected') throw devices.reason;
   const issues: SchemaIssue[] = [...devices.value.issues];
-  const optional = <T,>(result: PromiseSettledResult<{data: T; issues: SchemaIssue[]}>, fallback: T, path: string): T => {
+  const optional = <T>(result: PromiseSettledResult<{data: T; issues: SchemaIssue[]}>, fallback: T, path: string): T => {
     if (result.status === 'fulfilled') {
       issues.push(...result.value.issues);
       return result.value.data;

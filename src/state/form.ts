@@ -50,8 +50,7 @@ export function createForm(specs: readonly FieldSpec[], initial: Values): FormSt
   const values: Values = {};
   for (const spec of specs) values[spec.key] = initial[spec.key] ?? (spec.kind === 'toggle' ? false : '');
   const focus = firstEnabled(specs, values);
-  return withCursorAtEnd({specs, values, initial: {...values}, focus, cursor: 0, errors: {}, formErrors: [], submitting: false,
-    confirmingDiscard: false});
+  return withCursorAtEnd({specs, values, initial: {...values}, focus, cursor: 0, errors: {}, formErrors: [], submitting: false, confirmingDiscard: false});
 }
 
 function withCursorAtEnd(form: FormState): FormState {

@@ -22,10 +22,38 @@ export interface Glyphs {
   asciiQr: boolean;
 }
 
-const UNICODE: Glyphs = {online: '●', idle: '○', never: '·', ellipsis: '…', ascending: '▲', descending: '▼', focus: '›', mask: '•',
-  error: '✗', lineBreak: '↵', choiceOpen: '‹', choiceClose: '›', border: 'round', asciiQr: false};
-const ASCII: Glyphs = {online: '*', idle: 'o', never: '-', ellipsis: '~', ascending: '^', descending: 'v', focus: '>', mask: '*',
-  error: 'x', lineBreak: '|', choiceOpen: '<', choiceClose: '>', border: 'classic', asciiQr: true};
+const UNICODE: Glyphs = {
+  online: '●',
+  idle: '○',
+  never: '·',
+  ellipsis: '…',
+  ascending: '▲',
+  descending: '▼',
+  focus: '›',
+  mask: '•',
+  error: '✗',
+  lineBreak: '↵',
+  choiceOpen: '‹',
+  choiceClose: '›',
+  border: 'round',
+  asciiQr: false,
+};
+const ASCII: Glyphs = {
+  online: '*',
+  idle: 'o',
+  never: '-',
+  ellipsis: '~',
+  ascending: '^',
+  descending: 'v',
+  focus: '>',
+  mask: '*',
+  error: 'x',
+  lineBreak: '|',
+  choiceOpen: '<',
+  choiceClose: '>',
+  border: 'classic',
+  asciiQr: true,
+};
 
 let current: Glyphs = UNICODE;
 

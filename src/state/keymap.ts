@@ -3,19 +3,56 @@
 // Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
 
 /** Where a key press is resolved, innermost first: see `Controller.scopes()`. */
-export type Scope =
-  | 'global' | 'help' | 'list' | 'detail' | 'configuration' | 'filter' | 'form' | 'picker' | 'dialog' | 'result' | 'prompt';
+export type Scope = 'global' | 'help' | 'list' | 'detail' | 'configuration' | 'filter' | 'form' | 'picker' | 'dialog' | 'result' | 'prompt';
 
 export type Action =
-  | 'screen1' | 'screen2' | 'screen3' | 'screen4' | 'nextScreen' | 'prevScreen'
-  | 'help' | 'quit' | 'quitNow' | 'back'
-  | 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end'
-  | 'filter' | 'sortNext' | 'sortPrev' | 'sortReverse' | 'open' | 'refresh' | 'pause' | 'copy'
-  | 'new' | 'edit' | 'delete' | 'reveal' | 'role'
-  | 'filterAccept' | 'filterClear'
-  | 'nextField' | 'prevField' | 'toggle' | 'choiceNext' | 'choicePrev' | 'save' | 'pick' | 'cancel'
-  | 'writeFile' | 'copyConfig' | 'qr' | 'done'
-  | 'accept' | 'confirm' | 'reapply' | 'reload';
+  | 'screen1'
+  | 'screen2'
+  | 'screen3'
+  | 'screen4'
+  | 'nextScreen'
+  | 'prevScreen'
+  | 'help'
+  | 'quit'
+  | 'quitNow'
+  | 'back'
+  | 'up'
+  | 'down'
+  | 'pageUp'
+  | 'pageDown'
+  | 'home'
+  | 'end'
+  | 'filter'
+  | 'sortNext'
+  | 'sortPrev'
+  | 'sortReverse'
+  | 'open'
+  | 'refresh'
+  | 'pause'
+  | 'copy'
+  | 'new'
+  | 'edit'
+  | 'delete'
+  | 'reveal'
+  | 'role'
+  | 'filterAccept'
+  | 'filterClear'
+  | 'nextField'
+  | 'prevField'
+  | 'toggle'
+  | 'choiceNext'
+  | 'choicePrev'
+  | 'save'
+  | 'pick'
+  | 'cancel'
+  | 'writeFile'
+  | 'copyConfig'
+  | 'qr'
+  | 'done'
+  | 'accept'
+  | 'confirm'
+  | 'reapply'
+  | 'reload';
 
 export interface Binding {
   scope: Scope;
@@ -56,8 +93,13 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'list', action: 'pageDown', keys: ['pagedown', 'ctrl+f'], help: 'page down'},
   {scope: 'list', action: 'home', keys: ['home', 'g'], help: 'first row'},
   {scope: 'list', action: 'end', keys: ['end', 'G'], help: 'last row'},
-  {scope: 'list', action: 'filter', keys: ['/'], hint: 'filter',
-    help: 'filter (case-insensitive substring; Esc clears). Searches devices by name, description, public key, owner, IPv4, IPv6 and remote IP; users by email, role, VPN status and sign-in method; rules by action, destination, ports and scope'},
+  {
+    scope: 'list',
+    action: 'filter',
+    keys: ['/'],
+    hint: 'filter',
+    help: 'filter (case-insensitive substring; Esc clears). Searches devices by name, description, public key, owner, IPv4, IPv6 and remote IP; users by email, role, VPN status and sign-in method; rules by action, destination, ports and scope',
+  },
   {scope: 'list', action: 'sortNext', keys: ['>', 'o'], help: 'sort by the next column (▲ ascending, ▼ descending; traffic and times start ▼)', hint: 'sort'},
   {scope: 'list', action: 'sortPrev', keys: ['<'], help: 'sort by the previous column'},
   {scope: 'list', action: 'sortReverse', keys: ['O'], help: 'reverse the sort'},
@@ -70,7 +112,7 @@ export const BINDINGS: readonly Binding[] = [
 
   {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up (users: the previous of their devices)'},
   {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down (users: the next of their devices)'},
-  {scope: 'detail', action: 'open', keys: ['enter'], help: "users: open the device under the cursor"},
+  {scope: 'detail', action: 'open', keys: ['enter'], help: 'users: open the device under the cursor'},
   {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit (users: email/password; devices: name/description)', hint: 'edit', writes: true},
   {scope: 'detail', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', hint: 'role', writes: true},
   {scope: 'detail', action: 'new', keys: ['n'], help: 'users: new device for this user', hint: 'device', writes: true},
@@ -159,9 +201,24 @@ export function keyFor(scope: Scope, action: Action): string | undefined {
 }
 
 const DISPLAY: Record<string, string> = {
-  up: '↑', down: '↓', left: '←', right: '→', pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End',
-  enter: 'Enter', esc: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', 'ctrl+b': 'Ctrl-B',
-  'ctrl+f': 'Ctrl-F', 'ctrl+s': 'Ctrl-S', backspace: 'Backspace', ' ': 'Space',
+  up: '↑',
+  down: '↓',
+  left: '←',
+  right: '→',
+  pageup: 'PgUp',
+  pagedown: 'PgDn',
+  home: 'Home',
+  end: 'End',
+  enter: 'Enter',
+  esc: 'Esc',
+  tab: 'Tab',
+  'shift+tab': 'Shift-Tab',
+  'ctrl+c': 'Ctrl-C',
+  'ctrl+b': 'Ctrl-B',
+  'ctrl+f': 'Ctrl-F',
+  'ctrl+s': 'Ctrl-S',
+  backspace: 'Backspace',
+  ' ': 'Space',
 };
 
 export function displayKey(name: string): string {
@@ -198,7 +255,12 @@ export function keymapMarkdown(): string {
   const lines = ['| where | keys | action |', '|---|---|---|'];
   for (const section of helpSections()) {
     for (const row of section.rows) {
-      lines.push(`| ${section.title} | ${row.keys.split(' ').map((k) => `\`${k === '|' ? '\\|' : k}\``).join(' ')} | ${row.help} |`);
+      lines.push(
+        `| ${section.title} | ${row.keys
+          .split(' ')
+          .map((k) => `\`${k === '|' ? '\\|' : k}\``)
+          .join(' ')} | ${row.help} |`,
+      );
     }
   }
   return lines.join('\n');

@@ -66,7 +66,10 @@ function buildHaystack<T>(item: T, searchers: ReadonlyArray<(row: T) => string>)
 }
 
 function searchSignature<T>(columns: readonly ColumnSpec<T>[]): string {
-  return columns.filter((c) => c.searchText !== undefined).map((c) => c.key).join(FIELD_SEPARATOR);
+  return columns
+    .filter((c) => c.searchText !== undefined)
+    .map((c) => c.key)
+    .join(FIELD_SEPARATOR);
 }
 
 function buildHaystacks<T>(rows: readonly T[], columns: readonly ColumnSpec<T>[], signature: string): string[] {

@@ -45,8 +45,17 @@ export class Poller<T> {
   constructor(opts: PollerOptions<T>) {
     this.opts = opts;
     this.now = opts.now ?? Date.now;
-    this.status = {mode: 'loading', lastOkAt: null, nextAt: null, failures: 0, lastError: null, inFlight: false,
-      held: false, paused: false, intervalMs: opts.intervalMs};
+    this.status = {
+      mode: 'loading',
+      lastOkAt: null,
+      nextAt: null,
+      failures: 0,
+      lastError: null,
+      inFlight: false,
+      held: false,
+      paused: false,
+      intervalMs: opts.intervalMs,
+    };
   }
 
   get current(): PollStatus {

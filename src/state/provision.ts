@@ -4,29 +4,55 @@ import type {Configuration, Device, DeviceCreate, Rule, RuleWrite, User, UserCre
 import {bool, str, type FieldSpec, type Values} from './form.js';
 import {formatKeepalive, formatList} from './format.js';
 import {
-  parseInteger, parseList, validateAllowedIps, validateDescription, validateDestination, validateDeviceName,
-  validateDnsList, validateEmail, validateEndpoint, validateKeepalive, validateMtu, validatePassword, validatePortPair,
+  parseInteger,
+  parseList,
+  validateAllowedIps,
+  validateDescription,
+  validateDestination,
+  validateDeviceName,
+  validateDnsList,
+  validateEmail,
+  validateEndpoint,
+  validateKeepalive,
+  validateMtu,
+  validatePassword,
+  validatePortPair,
   validateTunnelAddress,
 } from './validators.js';
 
 // ---- users -----------------------------------------------------------------------------------
 
 export function userFormSpecs(mode: 'create' | 'edit'): FieldSpec[] {
-  const specs: FieldSpec[] = [
-    {key: 'email', label: 'Email', kind: 'text', placeholder: 'e.g. name@example.com', validate: (v) => validateEmail(String(v))},
-  ];
+  const specs: FieldSpec[] = [{key: 'email', label: 'Email', kind: 'text', placeholder: 'e.g. name@example.com', validate: (v) => validateEmail(String(v))}];
   if (mode === 'create') {
-    specs.push({key: 'role', label: 'Role', kind: 'choice', choices: [{value: 'unprivileged', label: 'unprivileged'}, {value: 'admin', label: 'admin'}],
-      help: 'Admins manage everything; unprivileged users see their own devices. ←/→ to change.'});
+    specs.push({
+      key: 'role',
+      label: 'Role',
+      kind: 'choice',
+      choices: [
+        {value: 'unprivileged', label: 'unprivileged'},
+        {value: 'admin', label: 'admin'},
+      ],
+      help: 'Admins manage everything; unprivileged users see their own devices. ←/→ to change.',
+    });
   }
   specs.push(
-    {key: 'password', label: mode === 'create' ? 'Password' : 'New password', kind: 'secret',
-      help: mode === 'create'
-        ? 'Optional, 12–64 characters. Without one the user signs in through OIDC/SAML only.'
-        : 'Leave blank to keep the current password. 12–64 characters.',
-      validate: (v, all) => validatePassword(String(v), str(all, 'password_confirmation')).password},
-    {key: 'password_confirmation', label: 'Confirm password', kind: 'secret',
-      validate: (_v, all) => validatePassword(str(all, 'password'), str(all, 'password_confirmation')).password_confirmation},
+    {
+      key: 'password',
+      label: mode === 'create' ? 'Password' : 'New password',
+      kind: 'secret',
+      help:
+        mode === 'create'
+          ? 'Optional, 12–64 characters. Without one the user signs in through OIDC/SAML only.'
+          : 'Leave blank to keep the current password. 12–64 characters.',
+      validate: (v, all) => validatePassword(String(v), str(all, 'password_confirmation')).password,
+    },
+    {
+      key: 'password_confirmation',
+      label: 'Confirm password',
+      kind: 'secret',
+      validate: (_v, all) => validatePassword(str(all, 'password'), str(all, 'password_confirmation')).password_confirmation,
+    },
   );
   return specs;
 }
@@ -70,44 +96,87 @@ interface DefaultPair {
 }
 
 const DEFAULT_PAIRS: readonly DefaultPair[] = [
-  {key: 'allowed_ips', toggleLabel: 'Use default Allowed IPs', label: 'Allowed IPs', placeholder: 'e.g. 0.0.0.0/0, ::/0',
-    defaultText: (c) => formatList(c?.default_client_allowed_ips ?? null), validate: (t) => validateAllowedIps(parseList(t))},
-  {key: 'dns', toggleLabel: 'Use default DNS servers', label: 'DNS servers', placeholder: 'e.g. 1.1.1.1, 1.0.0.1',
-    defaultText: (c) => formatList(c?.default_client_dns ?? null), validate: (t) => validateDnsList(parseList(t))},
-  {key: 'endpoint', toggleLabel: 'Use default endpoint', label: 'Server endpoint', placeholder: 'e.g. vpn.example.com:51820',
-    defaultText: (c) => c?.default_client_endpoint || 'None', validate: (t) => (t.trim() === '' ? ["can't be blank"] : validateEndpoint(t))},
-  {key: 'mtu', toggleLabel: 'Use default MTU', label: 'Interface MTU', placeholder: 'e.g. 1280',
-    defaultText: (c) => String(c?.default_client_mtu ?? '1280 (built-in)'), validate: (t) => validateMtu(t)},
-  {key: 'persistent_keepalive', toggleLabel: 'Use default keepalive', label: 'Persistent keepalive', placeholder: 'e.g. 25',
-    defaultText: (c) => (c?.default_client_persistent_keepalive === null || c === null ? '25 (built-in)' : formatKeepalive(c.default_client_persistent_keepalive)),
-    validate: (t) => validateKeepalive(t)},
+  {
+    key: 'allowed_ips',
+    toggleLabel: 'Use default Allowed IPs',
+    label: 'Allowed IPs',
+    placeholder: 'e.g. 0.0.0.0/0, ::/0',
+    defaultText: (c) => formatList(c?.default_client_allowed_ips ?? null),
+    validate: (t) => validateAllowedIps(parseList(t)),
+  },
+  {
+    key: 'dns',
+    toggleLabel: 'Use default DNS servers',
+    label: 'DNS servers',
+    placeholder: 'e.g. 1.1.1.1, 1.0.0.1',
+    defaultText: (c) => formatList(c?.default_client_dns ?? null),
+    validate: (t) => validateDnsList(parseList(t)),
+  },
+  {
+    key: 'endpoint',
+    toggleLabel: 'Use default endpoint',
+    label: 'Server endpoint',
+    placeholder: 'e.g. vpn.example.com:51820',
+    defaultText: (c) => c?.default_client_endpoint || 'None',
+    validate: (t) => (t.trim() === '' ? ["can't be blank"] : validateEndpoint(t)),
+  },
+  {
+    key: 'mtu',
+    toggleLabel: 'Use default MTU',
+    label: 'Interface MTU',
+    placeholder: 'e.g. 1280',
+    defaultText: (c) => String(c?.default_client_mtu ?? '1280 (built-in)'),
+    validate: (t) => validateMtu(t),
+  },
+  {
+    key: 'persistent_keepalive',
+    toggleLabel: 'Use default keepalive',
+    label: 'Persistent keepalive',
+    placeholder: 'e.g. 25',
+    defaultText: (c) =>
+      c?.default_client_persistent_keepalive === null || c === null ? '25 (built-in)' : formatKeepalive(c.default_client_persistent_keepalive),
+    validate: (t) => validateKeepalive(t),
+  },
 ];
 
 export function deviceFormSpecs(configuration: Configuration | null, ownerPicker: boolean): FieldSpec[] {
   const specs: FieldSpec[] = [];
   if (ownerPicker) {
-    specs.push({key: 'owner', label: 'Owner', kind: 'picker', help: 'Enter opens the user picker (type to filter).',
-      validate: (v) => (String(v) === '' ? ["can't be blank"] : [])});
+    specs.push({
+      key: 'owner',
+      label: 'Owner',
+      kind: 'picker',
+      help: 'Enter opens the user picker (type to filter).',
+      validate: (v) => (String(v) === '' ? ["can't be blank"] : []),
+    });
   }
   specs.push(
-    {key: 'name', label: 'Name', kind: 'text', validate: (v) => validateDeviceName(String(v)),
-      help: 'Pre-filled like Firezone does; at most 15 characters keeps it a valid interface name.'},
+    {
+      key: 'name',
+      label: 'Name',
+      kind: 'text',
+      validate: (v) => validateDeviceName(String(v)),
+      help: 'Pre-filled like Firezone does; at most 15 characters keeps it a valid interface name.',
+    },
     {key: 'description', label: 'Description', kind: 'text', placeholder: 'optional', validate: (v) => validateDescription(String(v))},
   );
   for (const pair of DEFAULT_PAIRS) {
     const toggleKey = `use_default_${pair.key}`;
     specs.push(
       {key: toggleKey, label: pair.toggleLabel, kind: 'toggle', help: () => `Default: ${pair.defaultText(configuration)}`},
-      {key: pair.key, label: `  ${pair.label}`, kind: 'text', placeholder: pair.placeholder,
+      {
+        key: pair.key,
+        label: `  ${pair.label}`,
+        kind: 'text',
+        placeholder: pair.placeholder,
         disabledWhen: (v) => (bool(v, toggleKey) ? `default: ${pair.defaultText(configuration)}` : null),
-        validate: (v) => pair.validate(String(v))},
+        validate: (v) => pair.validate(String(v)),
+      },
     );
   }
   specs.push(
-    {key: 'ipv4', label: 'Tunnel IPv4', kind: 'text', placeholder: 'blank: let Firezone assign one',
-      validate: (v) => validateTunnelAddress(String(v), 4)},
-    {key: 'ipv6', label: 'Tunnel IPv6', kind: 'text', placeholder: 'blank: let Firezone assign one',
-      validate: (v) => validateTunnelAddress(String(v), 6)},
+    {key: 'ipv4', label: 'Tunnel IPv4', kind: 'text', placeholder: 'blank: let Firezone assign one', validate: (v) => validateTunnelAddress(String(v), 4)},
+    {key: 'ipv6', label: 'Tunnel IPv6', kind: 'text', placeholder: 'blank: let Firezone assign one', validate: (v) => validateTunnelAddress(String(v), 6)},
   );
   return specs;
 }
@@ -174,7 +243,8 @@ export function deviceEditSpecs(): FieldSpec[] {
   ];
 }
 
-export const DEVICE_EDIT_NOTE = 'Firezone 0.7 applies only name and description to an existing device; addresses, keys and client settings are fixed at creation.';
+export const DEVICE_EDIT_NOTE =
+  'Firezone 0.7 applies only name and description to an existing device; addresses, keys and client settings are fixed at creation.';
 
 export function deviceEditInitial(device: Device): Values {
   return {name: device.name, description: device.description ?? ''};
@@ -184,15 +254,35 @@ export function deviceEditInitial(device: Device): Values {
 
 export function ruleFormSpecs(): FieldSpec[] {
   return [
-    {key: 'action', label: 'Action', kind: 'choice', choices: [{value: 'accept', label: 'ACCEPT (allowlist)'}, {value: 'drop', label: 'DROP (denylist)'}]},
-    {key: 'destination', label: 'Destination', kind: 'text', placeholder: 'IPv4/6 CIDR range or address',
-      validate: (v) => validateDestination(String(v))},
-    {key: 'port_type', label: 'Port type', kind: 'choice',
-      choices: [{value: '', label: 'All protocols'}, {value: 'tcp', label: 'TCP'}, {value: 'udp', label: 'UDP'}],
-      validate: (v, all) => validatePortPair(String(v) || null, str(all, 'port_range')).port_type},
-    {key: 'port_range', label: 'Port range', kind: 'text', placeholder: 'e.g. 23000-24000',
+    {
+      key: 'action',
+      label: 'Action',
+      kind: 'choice',
+      choices: [
+        {value: 'accept', label: 'ACCEPT (allowlist)'},
+        {value: 'drop', label: 'DROP (denylist)'},
+      ],
+    },
+    {key: 'destination', label: 'Destination', kind: 'text', placeholder: 'IPv4/6 CIDR range or address', validate: (v) => validateDestination(String(v))},
+    {
+      key: 'port_type',
+      label: 'Port type',
+      kind: 'choice',
+      choices: [
+        {value: '', label: 'All protocols'},
+        {value: 'tcp', label: 'TCP'},
+        {value: 'udp', label: 'UDP'},
+      ],
+      validate: (v, all) => validatePortPair(String(v) || null, str(all, 'port_range')).port_type,
+    },
+    {
+      key: 'port_range',
+      label: 'Port range',
+      kind: 'text',
+      placeholder: 'e.g. 23000-24000',
       disabledWhen: (v) => (str(v, 'port_type') === '' ? 'all ports (choose a port type first)' : null),
-      validate: (v, all) => validatePortPair(str(all, 'port_type') || null, String(v)).port_range},
+      validate: (v, all) => validatePortPair(str(all, 'port_type') || null, String(v)).port_range,
+    },
     {key: 'user', label: 'User', kind: 'picker', help: 'Enter opens the user picker; none = all users.'},
   ];
 }
@@ -218,4 +308,3 @@ export function ruleBody(values: Values): RuleWrite {
     user_id: user === '' ? null : user,
   };
 }
-

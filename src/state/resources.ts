@@ -109,8 +109,7 @@ export function deriveDeviceRows(devices: readonly Device[], usersById: Readonly
     let rxRate: number | null = null;
     let txRate: number | null = null;
     if (prev) {
-      const statsChanged = prev.sample.rx !== sample.rx || prev.sample.tx !== sample.tx
-        || prev.device.latest_handshake !== device.latest_handshake;
+      const statsChanged = prev.sample.rx !== sample.rx || prev.sample.tx !== sample.tx || prev.device.latest_handshake !== device.latest_handshake;
       if (prev.sample.at !== at && statsChanged) {
         const seconds = (at - prev.sample.at) / 1000;
         rxRate = rateBetween(prev.sample.rx, sample.rx, seconds);
@@ -157,8 +156,12 @@ export interface FetchedData {
 }
 
 /** User rows of a new poll; a user whose object and counts did not change keeps its row object. */
-function deriveUserRows(users: readonly User[], devices: ReadonlyMap<string, number>, rules: ReadonlyMap<string, number>,
-  previous: readonly UserRow[] | null): UserRow[] {
+function deriveUserRows(
+  users: readonly User[],
+  devices: ReadonlyMap<string, number>,
+  rules: ReadonlyMap<string, number>,
+  previous: readonly UserRow[] | null,
+): UserRow[] {
   const before = new Map<User, UserRow>();
   if (previous) for (const row of previous) before.set(row.user, row);
   return users.map((user) => {
@@ -239,8 +242,11 @@ export function explainRank(rule: Pick<Rule, 'user_id' | 'action' | 'port_type'>
 }
 
 export function sortRulesByPrecedence(rules: readonly Rule[], emailOf: (id: string) => string): Rule[] {
-  return [...rules].sort((a, b) => ruleRank(a) - ruleRank(b)
-    || (a.user_id === null || b.user_id === null ? 0 : emailOf(a.user_id).localeCompare(emailOf(b.user_id)))
-    || a.destination.localeCompare(b.destination)
-    || a.inserted_at.localeCompare(b.inserted_at));
+  return [...rules].sort(
+    (a, b) =>
+      ruleRank(a) - ruleRank(b) ||
+      (a.user_id === null || b.user_id === null ? 0 : emailOf(a.user_id).localeCompare(emailOf(b.user_id))) ||
+      a.destination.localeCompare(b.destination) ||
+      a.inserted_at.localeCompare(b.inserted_at),
+  );
 }

@@ -25,7 +25,7 @@ export function isIPv6(s: string): boolean {
     if (!isIPv4(last)) return false;
     tail = `${s.slice(0, lastColon + 1)}0:0`;
   }
-  const [head, rest] = doubles ? tail.split('::') as [string, string] : [tail, undefined];
+  const [head, rest] = doubles ? (tail.split('::') as [string, string]) : [tail, undefined];
   const groups = (part: string) => (part === '' ? [] : part.split(':'));
   const all = [...groups(head), ...(rest === undefined ? [] : groups(rest))];
   if (!all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
@@ -157,7 +157,10 @@ function hasDuplicates(values: readonly string[]): boolean {
 
 /** "a, b ,c" → ["a","b","c"]: the web UI's comma lists (split on ",", trimmed, blanks dropped). */
 export function parseList(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 export function formatListInput(list: readonly string[] | null): string {

@@ -33,8 +33,15 @@ export function App({client, settings, writeRaw, firstData, reloadToken}: AppPro
   const {exit} = useApp();
   const {stdout} = useStdout();
   const size = useTerminalSize();
-  const [controller] = useState(() => new Controller(client, settings,
-    {writeRaw: (data) => (writeRaw ? writeRaw(data) : stdout.write(data)), exit, ...(reloadToken ? {reloadToken} : {})}, firstData ?? null));
+  const [controller] = useState(
+    () =>
+      new Controller(
+        client,
+        settings,
+        {writeRaw: (data) => (writeRaw ? writeRaw(data) : stdout.write(data)), exit, ...(reloadToken ? {reloadToken} : {})},
+        firstData ?? null,
+      ),
+  );
   const [router] = useState(() => new InputRouter(controller));
   useEffect(() => {
     controller.start();
@@ -50,7 +57,9 @@ export function App({client, settings, writeRaw, firstData, reloadToken}: AppPro
     return (
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
         <Text wrap="truncate">{`terminal too small: need ${MIN_COLUMNS}×${MIN_ROWS}, have ${size.columns}×${size.rows}`}</Text>
-        <Text wrap="truncate" color={color('muted')}>resize the window, or press q to quit</Text>
+        <Text wrap="truncate" color={color('muted')}>
+          resize the window, or press q to quit
+        </Text>
       </Box>
     );
   }
@@ -62,8 +71,12 @@ export function App({client, settings, writeRaw, firstData, reloadToken}: AppPro
     <Box flexDirection="column" width={width} height={size.rows - 1}>
       <Header label={settings.label} badges={badges(settings)} status={state.poll} width={width} />
       <Tabs state={state} width={width} />
-      <Box height={bodyHeight} flexDirection="column" overflow="hidden">{body}</Box>
-      <Text wrap="truncate" color={color('accent')}>{truncate(info, width)}</Text>
+      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+        {body}
+      </Box>
+      <Text wrap="truncate" color={color('accent')}>
+        {truncate(info, width)}
+      </Text>
       <StatusBar message={state.message} hints={controller.hints(state)} width={width} />
     </Box>
   );

@@ -31,12 +31,21 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   }
   if (top?.kind === 'prompt') return {body: <Prompt prompt={top} width={width} />, info: top.label};
   if (top?.kind === 'form') {
-    return {body: <FormView title={top.title} form={top.form} notes={top.notes} width={width} height={height} />,
-      info: top.form.submitting ? 'Saving… (the server has not answered yet)' : isDirty(top.form) ? 'unsaved changes' : ''};
+    return {
+      body: <FormView title={top.title} form={top.form} notes={top.notes} width={width} height={height} />,
+      info: top.form.submitting ? 'Saving… (the server has not answered yet)' : isDirty(top.form) ? 'unsaved changes' : '',
+    };
   }
   if (state.help.open) return {body: <HelpOverlay width={width} height={height} scroll={state.help.scroll} />, info: 'Help'};
   if (!snapshot) {
-    return {body: <Box height={height}><Text color={color('muted')}>{state.poll.failures > 0 ? 'Cannot load data yet; retrying by itself (see the status bar).' : 'Loading…'}</Text></Box>, info: ''};
+    return {
+      body: (
+        <Box height={height}>
+          <Text color={color('muted')}>{state.poll.failures > 0 ? 'Cannot load data yet; retrying by itself (see the status bar).' : 'Loading…'}</Text>
+        </Box>
+      ),
+      info: '',
+    };
   }
   if (state.screen === 'configuration') {
     const lines = configurationLines(snapshot.configuration, state.clock, state.configuration.reveal);

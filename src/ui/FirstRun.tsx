@@ -27,11 +27,21 @@ export interface FirstRunProps {
 /** The connect form, on the shared form engine (src/state/form.ts). */
 function connectSpecs(): FieldSpec[] {
   return [
-    {key: 'url', label: 'Server URL', kind: 'text', placeholder: 'e.g. https://vpn.example.com',
-      validate: (v) => (String(v).trim() === '' ? ['enter the Firezone server address, e.g. https://vpn.example.com'] : [])},
-    {key: 'token', label: 'API token', kind: 'secret', placeholder: 'paste the token (hidden)',
+    {
+      key: 'url',
+      label: 'Server URL',
+      kind: 'text',
+      placeholder: 'e.g. https://vpn.example.com',
+      validate: (v) => (String(v).trim() === '' ? ['enter the Firezone server address, e.g. https://vpn.example.com'] : []),
+    },
+    {
+      key: 'token',
+      label: 'API token',
+      kind: 'secret',
+      placeholder: 'paste the token (hidden)',
       help: 'Web UI: Settings → Account → API Tokens (or bin/create-api-token on the server).',
-      validate: (v) => (String(v).trim() === '' ? ['paste an API token'] : [])},
+      validate: (v) => (String(v).trim() === '' ? ['paste an API token'] : []),
+    },
     {key: 'profile', label: 'Save as profile', kind: 'text', placeholder: 'optional; saved 0600'},
   ];
 }
@@ -123,18 +133,34 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
   if (s.mode === 'choose') {
     return (
       <Box flexDirection="column" padding={1}>
-        <Text bold color={color('accent')}>Welcome to fz-console</Text>
+        <Text bold color={color('accent')}>
+          Welcome to fz-console
+        </Text>
         <Text>{`No Firezone server is chosen (no --url, FZ_URL, --profile or default profile in ${configPath}).`}</Text>
         <Text> </Text>
         {profiles.slice(0, 9).map((p, i) => (
-          <Text key={p}>{`  ${i + 1}  open the saved profile `}<Text bold>{p}</Text></Text>
+          <Text key={p}>
+            {`  ${i + 1}  open the saved profile `}
+            <Text bold>{p}</Text>
+          </Text>
         ))}
-        <Text>  <Text bold>c</Text>  connect to a Firezone 0.7 server (URL and API token)</Text>
-        <Text>  <Text bold>d</Text>  try the demo: an embedded sandbox server with sample data</Text>
-        <Text>  <Text bold>q</Text>  quit</Text>
+        <Text>
+          {' '}
+          <Text bold>c</Text> connect to a Firezone 0.7 server (URL and API token)
+        </Text>
+        <Text>
+          {' '}
+          <Text bold>d</Text> try the demo: an embedded sandbox server with sample data
+        </Text>
+        <Text>
+          {' '}
+          <Text bold>q</Text> quit
+        </Text>
         <Text> </Text>
         {s.error ? <Text color={color('danger')}>{s.error}</Text> : null}
-        <Text color={color('muted')}>{s.busy ? 'Connecting…' : 'Tip: set FZ_URL and FZ_API_TOKEN (or FZ_API_TOKEN_FILE), or a defaultProfile, to skip this screen.'}</Text>
+        <Text color={color('muted')}>
+          {s.busy ? 'Connecting…' : 'Tip: set FZ_URL and FZ_API_TOKEN (or FZ_API_TOKEN_FILE), or a defaultProfile, to skip this screen.'}
+        </Text>
       </Box>
     );
   }
@@ -142,10 +168,19 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
   return (
     <Box flexDirection="column" padding={1}>
       <FormView title="Connect to a Firezone server" form={s.form} width={Math.max(40, size.columns - 2)} height={9} />
-      {s.error ? <Text color={color('danger')} wrap="wrap">{s.error}</Text> : null}
-      {s.confirmReplace
-        ? <Text bold color={color('warning')}>{`A profile named "${str(s.form.values, 'profile').trim()}" exists. Replace it? y replace · any other key returns to the form`}</Text>
-        : <Text color={color('muted')}>{s.busy ? 'Checking the connection…' : 'Tab/↑/↓ move · Enter next · Ctrl-S connect · Esc back'}</Text>}
+      {s.error ? (
+        <Text color={color('danger')} wrap="wrap">
+          {s.error}
+        </Text>
+      ) : null}
+      {s.confirmReplace ? (
+        <Text
+          bold
+          color={color('warning')}
+        >{`A profile named "${str(s.form.values, 'profile').trim()}" exists. Replace it? y replace · any other key returns to the form`}</Text>
+      ) : (
+        <Text color={color('muted')}>{s.busy ? 'Checking the connection…' : 'Tab/↑/↓ move · Enter next · Ctrl-S connect · Esc back'}</Text>
+      )}
     </Box>
   );
 }

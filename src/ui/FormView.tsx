@@ -51,8 +51,14 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
           {`${focused ? glyphs().focus : ' '} ${truncate(spec.label, LABEL_WIDTH - 3).padEnd(LABEL_WIDTH - 2)}`}
         </Text>
         {textual ? (
-          <TextField value={spec.multiline ? String(value).replace(/\r?\n/g, glyphs().lineBreak) : String(value)} cursor={form.cursor} focused={focused} mask={spec.kind === 'secret'}
-            width={inputWidth} {...(spec.placeholder ? {placeholder: spec.placeholder} : {})} />
+          <TextField
+            value={spec.multiline ? String(value).replace(/\r?\n/g, glyphs().lineBreak) : String(value)}
+            cursor={form.cursor}
+            focused={focused}
+            mask={spec.kind === 'secret'}
+            width={inputWidth}
+            {...(spec.placeholder ? {placeholder: spec.placeholder} : {})}
+          />
         ) : (
           <Text color={disabled !== null ? color('muted') : undefined} inverse={focused && spec.kind !== 'text' && spec.kind !== 'secret'}>
             {truncate(disabled !== null ? disabled : valueText(spec, value), inputWidth)}
@@ -71,12 +77,25 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
     const help = focused ? fieldHelp(spec, form.values) : null;
     if (help) lines.push(<Text key={`${spec.key}-h`} color={color('muted')}>{`${' '.repeat(LABEL_WIDTH)}${truncate(help, inputWidth)}`}</Text>);
   });
-  const header: React.JSX.Element[] = [<Text key="title" bold color={color('accent')}>{truncate(title, width)}</Text>];
-  for (const note of notes) header.push(<Text key={`n-${note}`} color={color('muted')}>{truncate(note, width)}</Text>);
-  for (const message of form.formErrors) header.push(<Text key={`f-${message}`} color={color('danger')}>{`${glyphs().error} ${truncate(message, width - 2)}`}</Text>);
+  const header: React.JSX.Element[] = [
+    <Text key="title" bold color={color('accent')}>
+      {truncate(title, width)}
+    </Text>,
+  ];
+  for (const note of notes)
+    header.push(
+      <Text key={`n-${note}`} color={color('muted')}>
+        {truncate(note, width)}
+      </Text>,
+    );
+  for (const message of form.formErrors)
+    header.push(<Text key={`f-${message}`} color={color('danger')}>{`${glyphs().error} ${truncate(message, width - 2)}`}</Text>);
   // Keep the focused field in view on short terminals.
   const available = Math.max(1, height - header.length);
-  const focusLine = Math.max(0, lines.findIndex((l) => l.key === form.specs[form.focus]?.key));
+  const focusLine = Math.max(
+    0,
+    lines.findIndex((l) => l.key === form.specs[form.focus]?.key),
+  );
   const start = Math.max(0, Math.min(focusLine - Math.floor(available / 3), lines.length - available));
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">

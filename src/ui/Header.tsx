@@ -32,13 +32,17 @@ export function Header({label, badges, status, width}: HeaderProps): React.JSX.E
   return (
     <Box width={width} justifyContent="space-between">
       <Text wrap="truncate">
-        <Text bold color={color('accent')}>fz-console</Text>
+        <Text bold color={color('accent')}>
+          fz-console
+        </Text>
         <Text> · {truncate(label, room)} </Text>
         {badges.map((b) => (
           <Text key={b.text} inverse bold color={color(b.tone)}>{` ${b.text} `}</Text>
         ))}
       </Text>
-      <Text color={liveTone} bold={status.mode === 'paused' || status.mode === 'backoff'}>{live}</Text>
+      <Text color={liveTone} bold={status.mode === 'paused' || status.mode === 'backoff'}>
+        {live}
+      </Text>
     </Box>
   );
 }

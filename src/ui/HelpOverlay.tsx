@@ -20,7 +20,9 @@ export function helpLines(columnWidth: number): HelpLine[] {
     if (section.rows.length === 0) continue;
     lines.push({text: section.title, title: true});
     for (const row of section.rows) {
-      wrapLines(row.help, room).forEach((part, i) => lines.push({text: `${i === 0 ? `  ${row.keys.padEnd(KEYS_WIDTH - 3)} ` : ' '.repeat(KEYS_WIDTH)}${part}`}));
+      wrapLines(row.help, room).forEach((part, i) =>
+        lines.push({text: `${i === 0 ? `  ${row.keys.padEnd(KEYS_WIDTH - 3)} ` : ' '.repeat(KEYS_WIDTH)}${part}`}),
+      );
     }
   }
   return lines;
@@ -54,7 +56,9 @@ export function HelpOverlay({width, height, scroll}: {width: number; height: num
         {chunks.map((chunk, i) => (
           <Box key={i} flexDirection="column" width={colWidth}>
             {chunk.map((line, j) => (
-              <Text key={j} bold={line.title} wrap="truncate">{truncate(line.text, colWidth - 1)}</Text>
+              <Text key={j} bold={line.title} wrap="truncate">
+                {truncate(line.text, colWidth - 1)}
+              </Text>
             ))}
           </Box>
         ))}

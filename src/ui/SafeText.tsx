@@ -13,22 +13,52 @@ import {color} from './theme.js';
 // look-alikes of the same width, and any other non-ASCII character a "?", so nothing prints as
 // mojibake and columns stay where they were measured.
 const ASCII_FOLD: Record<string, string> = {
-  '·': '-', '…': '~', '—': '-', '–': '-', '→': '>', '←': '<', '↑': '^', '↓': 'v', '▲': '^', '▼': 'v', '›': '>', '‹': '<',
-  '•': '*', '●': '*', '○': 'o', '✗': 'x', '↵': '|', '×': 'x', '≤': '<', '≥': '>', '“': '"', '”': '"', '‘': "'", '’': "'",
+  '·': '-',
+  '…': '~',
+  '—': '-',
+  '–': '-',
+  '→': '>',
+  '←': '<',
+  '↑': '^',
+  '↓': 'v',
+  '▲': '^',
+  '▼': 'v',
+  '›': '>',
+  '‹': '<',
+  '•': '*',
+  '●': '*',
+  '○': 'o',
+  '✗': 'x',
+  '↵': '|',
+  '×': 'x',
+  '≤': '<',
+  '≥': '>',
+  '“': '"',
+  '”': '"',
+  '‘': "'",
+  '’': "'",
 };
 
 function asciiFold(text: string): string {
   // eslint-disable-next-line no-control-regex -- printable ASCII passes as it is
-  return /^[\x00-\x7f]*$/.test(text) ? text : [...text].map((ch) => (ch.charCodeAt(0) < 0x80 || ch === ESCAPE_OPEN || ch === ESCAPE_CLOSE ? ch : ASCII_FOLD[ch] ?? '?')).join('');
+  return /^[\x00-\x7f]*$/.test(text)
+    ? text
+    : [...text].map((ch) => (ch.charCodeAt(0) < 0x80 || ch === ESCAPE_OPEN || ch === ESCAPE_CLOSE ? ch : (ASCII_FOLD[ch] ?? '?'))).join('');
 }
 
 function safeString(text: string): React.ReactNode {
   const safe = displaySafe(text);
   const segments = safeSegments(glyphs().asciiQr ? asciiFold(safe) : safe);
   if (segments.length === 1 && !segments[0]!.escape) return segments[0]!.text;
-  return segments.map((seg, i) => (seg.escape
-    ? <InkText key={i} underline color={color('danger')}>{seg.text}</InkText>
-    : seg.text));
+  return segments.map((seg, i) =>
+    seg.escape ? (
+      <InkText key={i} underline color={color('danger')}>
+        {seg.text}
+      </InkText>
+    ) : (
+      seg.text
+    ),
+  );
 }
 
 function safeChildren(children: React.ReactNode): React.ReactNode {

@@ -17,8 +17,14 @@ export function StatusBar({message, hints, width}: {message: StatusMessage | nul
   const tone = message ? TONE_COLOR[message.tone] : undefined;
   return (
     <Box width={width} justifyContent="space-between">
-      <Text color={tone ? color(tone) : undefined} bold={message?.tone === 'error'} wrap="truncate">{left}</Text>
-      {hintWidth >= 8 ? <Text color={color('muted')} wrap="truncate">{truncate(hints, hintWidth)}</Text> : null}
+      <Text color={tone ? color(tone) : undefined} bold={message?.tone === 'error'} wrap="truncate">
+        {left}
+      </Text>
+      {hintWidth >= 8 ? (
+        <Text color={color('muted')} wrap="truncate">
+          {truncate(hints, hintWidth)}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -4,18 +4,41 @@ import {Text} from './SafeText.js';
 import {color} from './theme.js';
 
 /** A one-line text value with a block cursor; the editing itself is state/textedit.ts. */
-export function TextField({value, cursor, focused, mask, placeholder, width}: {
-  value: string; cursor: number; focused: boolean; mask?: boolean; placeholder?: string; width: number;
+export function TextField({
+  value,
+  cursor,
+  focused,
+  mask,
+  placeholder,
+  width,
+}: {
+  value: string;
+  cursor: number;
+  focused: boolean;
+  mask?: boolean;
+  placeholder?: string;
+  width: number;
 }): React.JSX.Element {
   let chars = [...(mask ? glyphs().mask.repeat([...value].length) : value)];
   // A placeholder is a hint, never a value: dim, italic and in parentheses, so it reads as one
   // without colour too (NO_COLOR), and examples start with "e.g.".
   const hint = placeholder ? `(${placeholder})` : '';
   if (chars.length === 0 && !focused) {
-    return <Text color={color('muted')} dimColor italic wrap="truncate">{hint}</Text>;
+    return (
+      <Text color={color('muted')} dimColor italic wrap="truncate">
+        {hint}
+      </Text>
+    );
   }
   if (chars.length === 0 && focused) {
-    return <Text wrap="truncate"><Text inverse> </Text><Text color={color('muted')} dimColor italic>{hint ? ` ${hint}` : ''}</Text></Text>;
+    return (
+      <Text wrap="truncate">
+        <Text inverse> </Text>
+        <Text color={color('muted')} dimColor italic>
+          {hint ? ` ${hint}` : ''}
+        </Text>
+      </Text>
+    );
   }
   // Keep the cursor visible in a long value by scrolling the window.
   let offset = 0;

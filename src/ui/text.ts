@@ -14,7 +14,6 @@ import {glyphs} from '../state/glyphs.js';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-
 const segmenter = new Intl.Segmenter();
 
 function safeWidth(safe: string): number {

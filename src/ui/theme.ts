@@ -29,4 +29,3 @@ export function configureColor(env: NodeJS.ProcessEnv): void {
 export function color(name: ColorName): string | undefined {
   return enabled ? PALETTE[name] : undefined;
 }
-

@@ -169,8 +169,7 @@ export function renderClientConfig(device: ClientConfigDevice, opts: RenderOptio
   validatePrivateKey(opts.privateKey);
   const port = checkPort(opts.wireguardPort ?? DEFAULT_WIREGUARD_PORT);
   validateClientConfigDevice(device);
-  const line = (key: string, value: string | number | readonly string[] | null, text: () => string) =>
-    fieldEmpty(value) ? '' : `${key} = ${text()}`;
+  const line = (key: string, value: string | number | readonly string[] | null, text: () => string) => (fieldEmpty(value) ? '' : `${key} = ${text()}`);
 
   const endpoint = device.endpoint;
   const lines = [
@@ -211,10 +210,14 @@ export function configWarnings(device: ClientConfigDevice, opts: {wireguardPort?
     warnings.push('The device has no tunnel address (ipv4 and ipv6 are both null); the config has an empty Address line, as Firezone 0.7.36 would render it');
   }
   if (fieldEmpty(device.server_public_key)) {
-    warnings.push('The server public key is unknown (server_public_key is empty); the config has an empty PublicKey line, as Firezone 0.7.36 would render it, and cannot connect');
+    warnings.push(
+      'The server public key is unknown (server_public_key is empty); the config has an empty PublicKey line, as Firezone 0.7.36 would render it, and cannot connect',
+    );
   }
   if (device.preshared_key === '') {
-    warnings.push('The preshared key is empty (preshared_key is ""); the config has an empty PresharedKey line, as Firezone 0.7.36 would render it, which WireGuard rejects');
+    warnings.push(
+      'The preshared key is empty (preshared_key is ""); the config has an empty PresharedKey line, as Firezone 0.7.36 would render it, which WireGuard rejects',
+    );
   }
   if (fieldEmpty(device.allowed_ips)) {
     warnings.push('AllowedIPs is empty, so the config has no AllowedIPs line and the client routes no traffic through the tunnel');
@@ -229,8 +232,10 @@ export function configWarnings(device: ClientConfigDevice, opts: {wireguardPort?
       const bare = endpoint.trim();
       const fix = isIPv6(bare) ? `; use [${bare}]:${port} instead` : '';
       const what = isIPv6(bare) ? 'an unbracketed IPv6 address' : 'an endpoint with more than one ":" and no [address]:port form';
-      warnings.push(`Endpoint ${endpoint} is ${what}; the config gets ${resolved.text} exactly as Firezone 0.7.36 would, ` +
-        `where host and port are ambiguous and WireGuard clients may reject or misread it${fix}`);
+      warnings.push(
+        `Endpoint ${endpoint} is ${what}; the config gets ${resolved.text} exactly as Firezone 0.7.36 would, ` +
+          `where host and port are ambiguous and WireGuard clients may reject or misread it${fix}`,
+      );
     }
   }
   return warnings;

@@ -79,7 +79,10 @@ export async function writeConfigFile(path: string, text: string, opts: {overwri
       return {ok: true, path: target};
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-        const isDir = await fs.lstat(target).then((s) => s.isDirectory(), () => false);
+        const isDir = await fs.lstat(target).then(
+          (s) => s.isDirectory(),
+          () => false,
+        );
         if (isDir) return {ok: false, reason: 'error', code: 'EISDIR', message: `${target} is a folder; give a file name`};
         return {ok: false, reason: 'exists', code: 'EEXIST', message: `${target} already exists`};
       }
@@ -110,7 +113,10 @@ export async function writeConfigFile(path: string, text: string, opts: {overwri
 export function defaultConfigFileName(deviceName: string | null | undefined): string {
   // The name comes from the server: the allow-list below is also what keeps control
   // characters, path separators and terminal sequences out of the prompt and the file system.
-  let name = (typeof deviceName === 'string' ? deviceName : '').trim().replace(/[^A-Za-z0-9_=+.-]/gu, '_').replace(/^\./, '_');
+  let name = (typeof deviceName === 'string' ? deviceName : '')
+    .trim()
+    .replace(/[^A-Za-z0-9_=+.-]/gu, '_')
+    .replace(/^\./, '_');
   if (name === '') name = 'device';
   return `./${name.slice(0, 250)}.conf`;
 }

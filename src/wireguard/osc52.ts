@@ -62,8 +62,12 @@ export function osc52Copy(text: string, env: NodeJS.ProcessEnv, opts: {limit?: n
   }
   if (payload.length > limit) {
     return {
-      ok: false, reason: 'too-large', base64Length: payload.length, limit,
-      message: `Not copied: ${Buffer.byteLength(text, 'utf8')} bytes make ${payload.length} base64 characters, ` +
+      ok: false,
+      reason: 'too-large',
+      base64Length: payload.length,
+      limit,
+      message:
+        `Not copied: ${Buffer.byteLength(text, 'utf8')} bytes make ${payload.length} base64 characters, ` +
         `over the ${limit}-character OSC 52 limit (a terminal would truncate or drop it); write it to a file instead`,
     };
   }

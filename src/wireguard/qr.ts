@@ -180,22 +180,35 @@ export function renderQr(text: string, opts: QrOptions = {}): QrResult {
     const size = qrTextSize(symbol.size, quietZone, opts.ascii === true);
     if (fits(size, opts)) {
       return {
-        ok: true, lines: draw(symbol, quietZone, polarity, opts.ascii === true), rows: size.rows, cols: size.cols,
-        ecc, version: symbol.version, modules: symbol.size, quietZone, polarity,
+        ok: true,
+        lines: draw(symbol, quietZone, polarity, opts.ascii === true),
+        rows: size.rows,
+        cols: size.cols,
+        ecc,
+        version: symbol.version,
+        modules: symbol.size,
+        quietZone,
+        polarity,
       };
     }
   }
   if (!smallest) {
     const bytes = Buffer.byteLength(text, 'utf8');
     return {
-      ok: false, reason: 'too-much-data', needRows: Number.POSITIVE_INFINITY, needCols: Number.POSITIVE_INFINITY,
+      ok: false,
+      reason: 'too-much-data',
+      needRows: Number.POSITIVE_INFINITY,
+      needCols: Number.POSITIVE_INFINITY,
       message: `The text is too long for a QR code (${bytes} bytes; at most 2953 fit)`,
     };
   }
   const need = qrTextSize(smallest.size, quietZone, opts.ascii === true);
   const have = `${opts.maxCols ?? '∞'}×${opts.maxRows ?? '∞'}`;
   return {
-    ok: false, reason: 'too-small', needRows: need.rows, needCols: need.cols,
+    ok: false,
+    reason: 'too-small',
+    needRows: need.rows,
+    needCols: need.cols,
     message: `The QR code needs ${need.cols}×${need.rows} characters (columns×rows); only ${have} is available — enlarge the terminal`,
   };
 }

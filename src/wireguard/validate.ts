@@ -52,8 +52,7 @@ export function quoteUntrusted(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const unit = s.charCodeAt(i);
-    const piece = SHORT_ESCAPES[unit]
-      ?? (unit >= 0x20 && unit <= 0x7e ? s[i]! : `\\u${unit.toString(16).padStart(4, '0')}`);
+    const piece = SHORT_ESCAPES[unit] ?? (unit >= 0x20 && unit <= 0x7e ? s[i]! : `\\u${unit.toString(16).padStart(4, '0')}`);
     if (out.length + piece.length > SHOWN_MAX) return `"${out}"... (${s.length} characters)`;
     out += piece;
   }
@@ -91,7 +90,7 @@ function isIPv6Literal(s: string): boolean {
     if (!isIPv4Literal(last)) return false;
     tail = `${s.slice(0, lastColon + 1)}0:0`;
   }
-  const [head, rest] = doubles ? tail.split('::') as [string, string] : [tail, undefined];
+  const [head, rest] = doubles ? (tail.split('::') as [string, string]) : [tail, undefined];
   const groups = (part: string) => (part === '' ? [] : part.split(':'));
   const all = [...groups(head), ...(rest === undefined ? [] : groups(rest))];
   if (!all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
@@ -192,15 +191,17 @@ function checkKey(value: unknown, field: string, what: string): void {
  */
 export function validateClientConfigDevice(device: ClientConfigDevice): void {
   const d = device as unknown as Record<string, unknown>;
-  for (const [field, family] of [['ipv4', 4], ['ipv6', 6]] as const) {
+  for (const [field, family] of [
+    ['ipv4', 4],
+    ['ipv6', 6],
+  ] as const) {
     const value = d[field];
     if (value === null) continue;
     const ok = typeof value === 'string' && (family === 4 ? isIPv4Literal(value) : isIPv6Literal(value));
     if (!ok) refuse(field, 'Tunnel address', `is not an IPv${family} address`, value);
   }
   checkInteger(d.mtu, 'mtu', 'MTU', MTU_MIN, MTU_MAX);
-  checkList(d.dns, 'dns', 'DNS server list', 'DNS server', 'is not an IP address or domain name',
-    (s) => s === '' || isIPLiteral(s) || isHostName(s));
+  checkList(d.dns, 'dns', 'DNS server list', 'DNS server', 'is not an IP address or domain name', (s) => s === '' || isIPLiteral(s) || isHostName(s));
   checkKey(d.preshared_key, 'preshared_key', 'Preshared key');
   checkKey(d.server_public_key, 'server_public_key', 'Server public key');
   checkList(d.allowed_ips, 'allowed_ips', 'Allowed IPs', 'Allowed IPs entry', 'is not an IP address or CIDR range', isCidrOrIPLiteral);

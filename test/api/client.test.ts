@@ -65,11 +65,13 @@ describe('base URL', () => {
         res.writeHead(404).end();
         return;
       }
-      const upstream = httpRequest({host: target.hostname, port: target.port, path: req.url.slice('/firezone'.length), method: req.method, headers: req.headers},
+      const upstream = httpRequest(
+        {host: target.hostname, port: target.port, path: req.url.slice('/firezone'.length), method: req.method, headers: req.headers},
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
-        });
+        },
+      );
       req.pipe(upstream);
     });
     const origin = await listen(proxy);
@@ -97,7 +99,12 @@ describe('token', () => {
 
 describe('routes', () => {
   it('users: list, create (Location), get by id and by email (any case), update, delete', async () => {
-    const created = await admin.createUser({email: 'ann@example.com', role: 'admin', password: 'correct horse battery', password_confirmation: 'correct horse battery'});
+    const created = await admin.createUser({
+      email: 'ann@example.com',
+      role: 'admin',
+      password: 'correct horse battery',
+      password_confirmation: 'correct horse battery',
+    });
     expect(created.data).toMatchObject({email: 'ann@example.com', role: 'admin', last_signed_in_at: null});
     expect(created.location).toBe(`/v0/users/${created.data.id}`);
     expect((await admin.getUser(created.data.id)).data.email).toBe('ann@example.com');
@@ -212,8 +219,16 @@ describe('error kinds', () => {
   });
 
   it('validation: nested provider errors flattened to paths', async () => {
-    const ok = {id: 'okta', label: 'Okta', scope: 'openid email profile', response_type: 'code', client_id: 'a', client_secret: 'b',
-      discovery_document_uri: 'https://example.com/.well-known/openid-configuration', auto_create_users: false};
+    const ok = {
+      id: 'okta',
+      label: 'Okta',
+      scope: 'openid email profile',
+      response_type: 'code',
+      client_id: 'a',
+      client_secret: 'b',
+      discovery_document_uri: 'https://example.com/.well-known/openid-configuration',
+      auto_create_users: false,
+    };
     const err = await caught(admin.updateConfiguration({openid_connect_providers: [ok, {...ok, id: 'google', scope: 'profile'}]}));
     expect(err.kind).toBe('validation');
     expect(err.fieldErrors).toEqual({'openid_connect_providers[1].scope': ['must include email scope', 'must include openid scope']});

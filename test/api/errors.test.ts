@@ -1,8 +1,13 @@
 import {describe, expect, it} from 'vitest';
 import {errorFromResponse, errorFromTransport, flattenFieldErrors, joinFieldErrors} from '../../src/api/errors.js';
 
-const facts = (status: number, body: string, contentType = 'application/json; charset=utf-8') =>
-  ({method: 'GET', path: '/v0/users', status, body, contentType});
+const facts = (status: number, body: string, contentType = 'application/json; charset=utf-8') => ({
+  method: 'GET',
+  path: '/v0/users',
+  status,
+  body,
+  contentType,
+});
 
 describe('errorFromResponse', () => {
   it.each([
@@ -36,7 +41,12 @@ describe('errorFromResponse', () => {
   });
 
   it('422 flattens nested provider errors into paths and joins them', () => {
-    const body = {errors: {openid_connect_providers: [{}, {client_id: ["can't be blank"], scope: ['must include email scope', 'must include openid scope']}], vpn_session_duration: ['must be greater than or equal to 0']}};
+    const body = {
+      errors: {
+        openid_connect_providers: [{}, {client_id: ["can't be blank"], scope: ['must include email scope', 'must include openid scope']}],
+        vpn_session_duration: ['must be greater than or equal to 0'],
+      },
+    };
     const err = errorFromResponse({...facts(422, JSON.stringify(body)), method: 'PATCH', path: '/v0/configuration'});
     expect(err.kind).toBe('validation');
     expect(err.fieldErrors).toEqual({
@@ -44,11 +54,15 @@ describe('errorFromResponse', () => {
       'openid_connect_providers[1].scope': ['must include email scope', 'must include openid scope'],
       vpn_session_duration: ['must be greater than or equal to 0'],
     });
-    expect(err.message).toBe("Rejected: openid_connect_providers[1].client_id: can't be blank; openid_connect_providers[1].scope: must include email scope, must include openid scope; vpn_session_duration: must be greater than or equal to 0");
+    expect(err.message).toBe(
+      "Rejected: openid_connect_providers[1].client_id: can't be blank; openid_connect_providers[1].scope: must include email scope, must include openid scope; vpn_session_duration: must be greater than or equal to 0",
+    );
   });
 
   it('422 base errors read as plain sentences', () => {
-    const err = errorFromResponse(facts(422, JSON.stringify({errors: {base: ['Maximum device limit reached. Remove an existing device before creating a new one.']}})));
+    const err = errorFromResponse(
+      facts(422, JSON.stringify({errors: {base: ['Maximum device limit reached. Remove an existing device before creating a new one.']}})),
+    );
     expect(err.message).toBe('Rejected: Maximum device limit reached. Remove an existing device before creating a new one.');
   });
 
@@ -60,7 +74,8 @@ describe('errorFromResponse', () => {
   });
 
   it('a proxy HTML 502 names the page title', () => {
-    const html = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+    const html =
+      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
     const err = errorFromResponse(facts(502, html, 'text/html'));
     expect(err.kind).toBe('server');
     expect(err.message).toBe('Server error 502 for GET /v0/users: HTML page "502 Bad Gateway" (from a proxy?)');
@@ -75,8 +90,9 @@ describe('errorFromResponse', () => {
 
 describe('flattenFieldErrors / joinFieldErrors', () => {
   it('skips valid list entries and keeps message order', () => {
-    expect(flattenFieldErrors({saml_identity_providers: [{metadata: ["can't be blank"]}, {}]}))
-      .toEqual({'saml_identity_providers[0].metadata': ["can't be blank"]});
+    expect(flattenFieldErrors({saml_identity_providers: [{metadata: ["can't be blank"]}, {}]})).toEqual({
+      'saml_identity_providers[0].metadata': ["can't be blank"],
+    });
     expect(joinFieldErrors({email: ['has already been taken'], password: ['a', 'b']})).toBe('email: has already been taken; password: a, b');
   });
 });
@@ -109,12 +125,22 @@ describe('hostile 422 bodies', () => {
 
 describe('errorFromTransport', () => {
   it('maps a refused connection through undici causes', () => {
-    const err = errorFromTransport(Object.assign(new TypeError('fetch failed'), {cause: Object.assign(new Error('connect ECONNREFUSED'), {code: 'ECONNREFUSED'})}), 'GET', '/v0/devices', 'http://127.0.0.1:1');
+    const err = errorFromTransport(
+      Object.assign(new TypeError('fetch failed'), {cause: Object.assign(new Error('connect ECONNREFUSED'), {code: 'ECONNREFUSED'})}),
+      'GET',
+      '/v0/devices',
+      'http://127.0.0.1:1',
+    );
     expect(err.kind).toBe('network');
     expect(err.message).toBe('Cannot reach 127.0.0.1:1 (GET /v0/devices): connection refused (ECONNREFUSED)');
   });
   it('explains self-signed certificates', () => {
-    const err = errorFromTransport(Object.assign(new Error('self-signed certificate'), {code: 'DEPTH_ZERO_SELF_SIGNED_CERT'}), 'GET', '/v0/devices', 'https://h');
+    const err = errorFromTransport(
+      Object.assign(new Error('self-signed certificate'), {code: 'DEPTH_ZERO_SELF_SIGNED_CERT'}),
+      'GET',
+      '/v0/devices',
+      'https://h',
+    );
     expect(err.message).toMatch(/self-signed.*--ca-file/);
   });
 });

@@ -4,21 +4,34 @@ import {Device, isDeviceFast} from '../../src/api/schemas.js';
 import {device} from '../fixtures/data.js';
 
 // Values of every JSON type, to put in any field.
-const anyJson = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.string(), fc.array(fc.string(), {maxLength: 3}),
-  fc.array(fc.integer(), {maxLength: 2}), fc.constant({}), fc.constant('2026-01-01T00:00:00.000000Z'), fc.constant(undefined));
+const anyJson = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.double(),
+  fc.string(),
+  fc.array(fc.string(), {maxLength: 3}),
+  fc.array(fc.integer(), {maxLength: 2}),
+  fc.constant({}),
+  fc.constant('2026-01-01T00:00:00.000000Z'),
+  fc.constant(undefined),
+);
 const keys = Object.keys(device()) as Array<keyof ReturnType<typeof device>>;
 
 describe('isDeviceFast', () => {
   it('accepts exactly what the zod Device schema accepts (property)', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...keys), anyJson), {maxLength: 3}), fc.boolean(), (edits, extra) => {
-      const candidate: Record<string, unknown> = {...device()};
-      for (const [key, value] of edits) {
-        if (value === undefined) delete candidate[key];
-        else candidate[key] = value;
-      }
-      if (extra) candidate.unknown_field = 1;
-      expect(isDeviceFast(candidate)).toBe(Device.safeParse(candidate).success);
-    }), {numRuns: 3000});
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...keys), anyJson), {maxLength: 3}), fc.boolean(), (edits, extra) => {
+        const candidate: Record<string, unknown> = {...device()};
+        for (const [key, value] of edits) {
+          if (value === undefined) delete candidate[key];
+          else candidate[key] = value;
+        }
+        if (extra) candidate.unknown_field = 1;
+        expect(isDeviceFast(candidate)).toBe(Device.safeParse(candidate).success);
+      }),
+      {numRuns: 3000},
+    );
   });
 
   it('rejects non-objects and a float where an integer belongs', () => {

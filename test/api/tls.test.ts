@@ -24,9 +24,29 @@ let origin = '';
 
 describe.skipIf(!hasOpenssl())('TLS', () => {
   beforeAll(async () => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], {stdio: 'ignore'});
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      {stdio: 'ignore'},
+    );
     server = createServer({key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem'))}, (_req, res) => {
       res.writeHead(200, {'content-type': 'application/json; charset=utf-8'}).end('{"data":[]}');
     });
@@ -68,8 +88,9 @@ describe.skipIf(!hasOpenssl())('TLS', () => {
   });
 
   it('a CA file without a PEM certificate, or a directory, is a clear error, not silently ignored', () => {
-    expect(() => new FirezoneClient({baseUrl: origin, token: 'x', caFile: join(dir, 'key.pem')}))
-      .toThrow(`CA file ${join(dir, 'key.pem')} contains no PEM certificate`);
+    expect(() => new FirezoneClient({baseUrl: origin, token: 'x', caFile: join(dir, 'key.pem')})).toThrow(
+      `CA file ${join(dir, 'key.pem')} contains no PEM certificate`,
+    );
     expect(() => new FirezoneClient({baseUrl: origin, token: 'x', caFile: dir})).toThrow(`Cannot read CA file ${dir}: not a regular file`);
   });
 });

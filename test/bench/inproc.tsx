@@ -73,7 +73,9 @@ async function benchClient() {
       }
     }
     // the same fast path the real client takes for devices
-    const data = (path === 'devices' ? salvageList(Device, parsed.data, 'data', issues, isDeviceFast) : salvageList(schema, parsed.data, 'data', issues)) as T[];
+    const data = (
+      path === 'devices' ? salvageList(Device, parsed.data, 'data', issues, isDeviceFast) : salvageList(schema, parsed.data, 'data', issues)
+    ) as T[];
     if (path === 'devices') setImmediate(() => delivered.emit('devices'));
     return {data, issues};
   };
@@ -82,8 +84,16 @@ async function benchClient() {
   };
   return {
     delivered,
-    createDevice: refuse, updateDevice: refuse, deleteDevice: refuse, createUser: refuse, updateUser: refuse, deleteUser: refuse,
-    createRule: refuse, updateRule: refuse, deleteRule: refuse, updateConfiguration: refuse,
+    createDevice: refuse,
+    updateDevice: refuse,
+    deleteDevice: refuse,
+    createUser: refuse,
+    updateUser: refuse,
+    deleteUser: refuse,
+    createRule: refuse,
+    updateRule: refuse,
+    deleteRule: refuse,
+    updateConfiguration: refuse,
     listDevices: async () => list<Device>('devices', Device),
     listUsers: async () => list<User>('users', User),
     listRules: async () => list<Rule>('rules', Rule),
@@ -162,17 +172,33 @@ async function main() {
   });
   const instance = render(
     <App client={client} settings={{label: 'bench', refreshSeconds: 0, readOnly: false, insecure: false, demo: false}} writeRaw={() => undefined} />,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    {stdout: stdout as any, stdin: stdin as any, stderr: stderr as any, debug: false, exitOnCtrlC: false, patchConsole: false,
-      incrementalRendering: true, maxFps: 30},
+    {
+      // The fakes carry what Ink reads of the real streams.
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stderr: stderr as unknown as NodeJS.WriteStream,
+      debug: false,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      incrementalRendering: true,
+      maxFps: 30,
+    },
   );
   await firstFrame;
   await pause(200);
 
-  const move = await keyLatency(stdin, stdout, Array.from({length: 60}, (_, i) => (i % 20 < 10 ? 'j' : 'k')));
+  const move = await keyLatency(
+    stdin,
+    stdout,
+    Array.from({length: 60}, (_, i) => (i % 20 < 10 ? 'j' : 'k')),
+  );
   stdin.write('/');
   await pause(100);
-  const filter = await keyLatency(stdin, stdout, [...'laptop'].concat(Array(6).fill('\x7f'), [...'phone'], Array(5).fill('\x7f'), [...'10.'], Array(3).fill('\x7f')));
+  const filter = await keyLatency(
+    stdin,
+    stdout,
+    [...'laptop'].concat(Array(6).fill('\x7f'), [...'phone'], Array(5).fill('\x7f'), [...'10.'], Array(3).fill('\x7f')),
+  );
   stdin.write('\x1b');
   await pause(200);
 
@@ -204,10 +230,18 @@ async function main() {
   const idleFrames = stdout.writes - writesBefore;
 
   instance.unmount();
-  console.log(JSON.stringify({
-    moveP95: p95(move), moveMedian: median(move), filterP95: p95(filter), filterMedian: median(filter),
-    cycleCpuMs: median(cycleCpu), rssMb, idleCpuMsPerSec: (idle.user + idle.system) / 1000 / 3, idleFrames,
-  }));
+  console.log(
+    JSON.stringify({
+      moveP95: p95(move),
+      moveMedian: median(move),
+      filterP95: p95(filter),
+      filterMedian: median(filter),
+      cycleCpuMs: median(cycleCpu),
+      rssMb,
+      idleCpuMsPerSec: (idle.user + idle.system) / 1000 / 3,
+      idleFrames,
+    }),
+  );
   process.exit(0);
 }
 

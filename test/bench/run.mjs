@@ -30,21 +30,32 @@ const work = mkdtempSync(join(tmpdir(), 'fzc-bench-'));
 const inproc = join(work, 'inproc.mjs');
 await build({
   ...commonOptions,
-  entryPoints: [join(root, 'test/bench/inproc.tsx')], outfile: inproc,
+  entryPoints: [join(root, 'test/bench/inproc.tsx')],
+  outfile: inproc,
   define: {'process.env.NODE_ENV': '"production"'},
   banner: {js: requireShim},
 });
 
 function startSandbox(devices) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--seed', 'demo', '--devices', String(devices),
-    '--users', '2000', '--rules', '1000', '--stats-interval', '0'], {stdio: ['ignore', 'pipe', 'pipe']});
+  const child = spawn(
+    process.execPath,
+    [BIN, 'sandbox', '--port', '0', '--seed', 'demo', '--devices', String(devices), '--users', '2000', '--rules', '1000', '--stats-interval', '0'],
+    {stdio: ['ignore', 'pipe', 'pipe']},
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    child.stderr.on('data', (d) => { err += d; });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     child.stdout.on('data', (d) => {
       out += d;
-      const vars = Object.fromEntries(out.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      const vars = Object.fromEntries(
+        out
+          .split('\n')
+          .filter((l) => l.includes('='))
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
       if (vars.FZ_UNPRIVILEGED_TOKEN) resolve({child, url: vars.FZ_URL, token: vars.FZ_API_TOKEN});
     });
     child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
@@ -56,7 +67,9 @@ function timeChild(args) {
     const t0 = performance.now();
     const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'inherit']});
     let out = '';
-    child.stdout.on('data', (d) => { out += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
     child.on('exit', (code) => (code === 0 ? resolve({ms: performance.now() - t0, out}) : reject(new Error(`${args.join(' ')} exited ${code}`))));
   });
 }
@@ -70,8 +83,25 @@ async function firstFrame(url, token, devices) {
     // A socket per run: a tmux server that is still shutting down cannot be reused at once.
     const socket = `fzc-bench-${process.pid}-${devices}-${i}`;
     const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
-    tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', '-e', `FZ_URL=${url}`, '-e', `FZ_API_TOKEN=${token}`,
-      '-e', 'TERM=xterm-256color', 'env -u CI bash --norc --noprofile');
+    tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      'b',
+      '-x',
+      '120',
+      '-y',
+      '40',
+      '-e',
+      `FZ_URL=${url}`,
+      '-e',
+      `FZ_API_TOKEN=${token}`,
+      '-e',
+      'TERM=xterm-256color',
+      'env -u CI bash --norc --noprofile',
+    );
     await sleep(200);
     const pattern = new RegExp(`1/${devices} devices`);
     tmux('send-keys', '-t', 'b', '-l', `node ${BIN} --refresh 0`);

@@ -22,7 +22,12 @@ describe('displaySafe', () => {
     expect(plain.escaped).toBeGreaterThan(0);
     // Every printable character of the input is still there, in order.
     const printable = [...s].filter((ch) => !RAW_UNSAFE.test(ch)).join('');
-    expect(safeSegments(safe).filter((g) => !g.escape).map((g) => g.text).join('')).toBe(printable);
+    expect(
+      safeSegments(safe)
+        .filter((g) => !g.escape)
+        .map((g) => g.text)
+        .join(''),
+    ).toBe(printable);
   });
 
   it('names the usual controls and spells out the rest', () => {

@@ -16,21 +16,28 @@ describe('device names (0.7.36 §4.7)', () => {
   });
 
   it('generates "<adjective>-<noun>" of at most 15 characters, deterministically for a given random source', () => {
-    fc.assert(fc.property(fc.array(fc.double({min: 0, max: 1, maxExcluded: true, noNaN: true}), {minLength: 2, maxLength: 2}), (draws) => {
-      let i = 0;
-      const random = (): number => draws[i++ % draws.length]!;
-      const name = generateDeviceName(random);
-      expect([...name].length).toBeLessThanOrEqual(15);
-      const [adjective, noun] = [NAME_WORDS.adjectives[Math.floor(draws[0]! * NAME_WORDS.adjectives.length)]!, NAME_WORDS.nouns[Math.floor(draws[1]! * NAME_WORDS.nouns.length)]!];
-      expect(name).toBe(shortenDeviceName(`${adjective}-${noun}`));
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.double({min: 0, max: 1, maxExcluded: true, noNaN: true}), {minLength: 2, maxLength: 2}), (draws) => {
+        let i = 0;
+        const random = (): number => draws[i++ % draws.length]!;
+        const name = generateDeviceName(random);
+        expect([...name].length).toBeLessThanOrEqual(15);
+        const [adjective, noun] = [
+          NAME_WORDS.adjectives[Math.floor(draws[0]! * NAME_WORDS.adjectives.length)]!,
+          NAME_WORDS.nouns[Math.floor(draws[1]! * NAME_WORDS.nouns.length)]!,
+        ];
+        expect(name).toBe(shortenDeviceName(`${adjective}-${noun}`));
+      }),
+    );
   });
 
   it('a shortened name ends in 4 upper-case hex digits after the first 11 characters', () => {
-    fc.assert(fc.property(fc.string({minLength: 16, maxLength: 60, unit: 'grapheme-ascii'}), (name) => {
-      const short = shortenDeviceName(name);
-      expect(short.slice(0, 11)).toBe(name.slice(0, 11));
-      expect(short.slice(11)).toMatch(/^[0-9A-F]{4}$/);
-    }));
+    fc.assert(
+      fc.property(fc.string({minLength: 16, maxLength: 60, unit: 'grapheme-ascii'}), (name) => {
+        const short = shortenDeviceName(name);
+        expect(short.slice(0, 11)).toBe(name.slice(0, 11));
+        expect(short.slice(11)).toMatch(/^[0-9A-F]{4}$/);
+      }),
+    );
   });
 });

@@ -6,8 +6,25 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine([])).toEqual({kind: 'console', flags: {insecure: false, readOnly: false, demo: false, debug: false}});
   });
   it('parses every console flag', () => {
-    const c = parseCommandLine(['--url', 'https://h/vpn/', '--profile', 'prod', '--refresh', '0', '--timeout', '3', '--ca-file', '/ca.pem', '--insecure', '--read-only', '--debug']);
-    expect(c).toEqual({kind: 'console', flags: {url: 'https://h/vpn/', profile: 'prod', refresh: 0, timeout: 3, caFile: '/ca.pem', insecure: true, readOnly: true, demo: false, debug: true}});
+    const c = parseCommandLine([
+      '--url',
+      'https://h/vpn/',
+      '--profile',
+      'prod',
+      '--refresh',
+      '0',
+      '--timeout',
+      '3',
+      '--ca-file',
+      '/ca.pem',
+      '--insecure',
+      '--read-only',
+      '--debug',
+    ]);
+    expect(c).toEqual({
+      kind: 'console',
+      flags: {url: 'https://h/vpn/', profile: 'prod', refresh: 0, timeout: 3, caFile: '/ca.pem', insecure: true, readOnly: true, demo: false, debug: true},
+    });
   });
   it('routes sandbox arguments untouched', () => {
     expect(parseCommandLine(['sandbox', '--port', '0'])).toEqual({kind: 'sandbox', argv: ['--port', '0']});
@@ -29,8 +46,28 @@ describe('parseCommandLine', () => {
     expect(() => parseCommandLine(argv)).toThrow(message);
   });
   it('help lists every flag and environment variable it parses', () => {
-    for (const word of ['--url', '--profile', '--refresh', '--timeout', '--ca-file', '--insecure', '--read-only', '--demo', '--debug', '--help', '--version',
-      'FZ_URL', 'FZ_API_TOKEN', 'FZ_API_TOKEN_FILE', 'FZ_PROFILE', 'FZ_REFRESH', 'NO_COLOR', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'HTTPS_PROXY']) {
+    for (const word of [
+      '--url',
+      '--profile',
+      '--refresh',
+      '--timeout',
+      '--ca-file',
+      '--insecure',
+      '--read-only',
+      '--demo',
+      '--debug',
+      '--help',
+      '--version',
+      'FZ_URL',
+      'FZ_API_TOKEN',
+      'FZ_API_TOKEN_FILE',
+      'FZ_PROFILE',
+      'FZ_REFRESH',
+      'NO_COLOR',
+      'XDG_CONFIG_HOME',
+      'XDG_STATE_HOME',
+      'HTTPS_PROXY',
+    ]) {
       expect(HELP_TEXT).toContain(word);
     }
   });

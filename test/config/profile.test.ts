@@ -34,7 +34,10 @@ describe('resolveConnection', () => {
     writeFileSync(tokenFile, 'profile-token\n', {mode: 0o600});
     writeConfig({defaultProfile: 'prod', profiles: {prod: {url: 'https://profile', tokenFile, refresh: 10, readOnly: true}}});
     let r = await resolveConnection(noFlags, env);
-    expect(r).toMatchObject({kind: 'connection', connection: {url: 'https://profile', token: 'profile-token', label: 'prod', refreshSeconds: 10, readOnly: true}});
+    expect(r).toMatchObject({
+      kind: 'connection',
+      connection: {url: 'https://profile', token: 'profile-token', label: 'prod', refreshSeconds: 10, readOnly: true},
+    });
     r = await resolveConnection(noFlags, {...env, FZ_URL: 'https://env', FZ_API_TOKEN: 'env-token', FZ_REFRESH: '3'});
     expect(r).toMatchObject({connection: {url: 'https://env', token: 'env-token', refreshSeconds: 3}});
     r = await resolveConnection({...noFlags, url: 'https://flag', refresh: 1}, {...env, FZ_URL: 'https://env', FZ_API_TOKEN: 'env-token'});
@@ -85,28 +88,30 @@ describe('start-up checks', () => {
   it('a token file that is a directory is refused by name', async () => {
     const dir = join(home, 'tokdir');
     mkdirSync(dir, {mode: 0o700});
-    await expect(resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: dir}))
-      .rejects.toThrow(new ConfigError(`Token file ${dir} is a directory, not a regular file`));
+    await expect(resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: dir})).rejects.toThrow(
+      new ConfigError(`Token file ${dir} is a directory, not a regular file`),
+    );
   });
 
   it('a token file that is a FIFO is refused at once, not read (which would hang)', async () => {
     const fifo = join(home, 'tokfifo');
     execFileSync('mkfifo', ['-m', '600', fifo]);
     writeConfig({profiles: {p: {url: 'https://x', tokenFile: fifo}}});
-    await expect(resolveConnection({...noFlags, profile: 'p'}, env))
-      .rejects.toThrow(new ConfigError(`Token file ${fifo} is a named pipe (FIFO), not a regular file`));
+    await expect(resolveConnection({...noFlags, profile: 'p'}, env)).rejects.toThrow(
+      new ConfigError(`Token file ${fifo} is a named pipe (FIFO), not a regular file`),
+    );
   });
 
   it('a missing token file names the file and the errno', async () => {
-    await expect(resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: join(home, 'nope')}))
-      .rejects.toThrow(`Cannot read token file ${join(home, 'nope')}: ENOENT`);
+    await expect(resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: join(home, 'nope')})).rejects.toThrow(
+      `Cannot read token file ${join(home, 'nope')}: ENOENT`,
+    );
   });
 
   it('a single trailing newline is trimmed from a token file; a line break inside is refused, without the token', async () => {
     const tokenFile = join(home, 'tok');
     writeFileSync(tokenFile, 'good-token\n', {mode: 0o600});
-    expect(await resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: tokenFile}))
-      .toMatchObject({connection: {token: 'good-token'}});
+    expect(await resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: tokenFile})).toMatchObject({connection: {token: 'good-token'}});
     writeFileSync(tokenFile, 'first-half\nsecond-half\n', {mode: 0o600});
     const err = await resolveConnection({...noFlags, url: 'https://x'}, {...env, FZ_API_TOKEN_FILE: tokenFile}).catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(ConfigError);
@@ -126,8 +131,9 @@ describe('start-up checks', () => {
 
   it('a tokenCommand token with a line break inside is refused, naming the profile', async () => {
     writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "one\\ntwo\\n"'}}});
-    await expect(resolveConnection({...noFlags, profile: 'p'}, env))
-      .rejects.toThrow('The API token from the tokenCommand of profile "p" contains a line break');
+    await expect(resolveConnection({...noFlags, profile: 'p'}, env)).rejects.toThrow(
+      'The API token from the tokenCommand of profile "p" contains a line break',
+    );
   });
 
   it('tokenCommand runs exactly once per resolution', async () => {
@@ -151,14 +157,15 @@ describe('start-up checks', () => {
   it('--ca-file: missing, a directory, or without a PEM certificate is a ConfigError', async () => {
     const flags = {...noFlags, url: 'https://x'};
     const withToken = {...env, FZ_API_TOKEN: 't'};
-    await expect(resolveConnection({...flags, caFile: join(home, 'missing.pem')}, withToken))
-      .rejects.toThrow(new ConfigError(`Cannot read CA file ${join(home, 'missing.pem')}: ENOENT`));
-    await expect(resolveConnection({...flags, caFile: home}, withToken))
-      .rejects.toThrow(new ConfigError(`CA file ${home} is a directory, not a regular file`));
+    await expect(resolveConnection({...flags, caFile: join(home, 'missing.pem')}, withToken)).rejects.toThrow(
+      new ConfigError(`Cannot read CA file ${join(home, 'missing.pem')}: ENOENT`),
+    );
+    await expect(resolveConnection({...flags, caFile: home}, withToken)).rejects.toThrow(new ConfigError(`CA file ${home} is a directory, not a regular file`));
     const notPem = join(home, 'notpem.pem');
     writeFileSync(notPem, 'hello\n');
-    await expect(resolveConnection({...flags, caFile: notPem}, withToken))
-      .rejects.toThrow(new ConfigError(`CA file ${notPem} contains no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`));
+    await expect(resolveConnection({...flags, caFile: notPem}, withToken)).rejects.toThrow(
+      new ConfigError(`CA file ${notPem} contains no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`),
+    );
     const pem = join(home, 'ok.pem');
     writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
     expect(await resolveConnection({...flags, caFile: pem}, withToken)).toMatchObject({connection: {caFile: pem}});

@@ -17,7 +17,9 @@ describe.skipIf(!enabled)('configuration end to end (tmux)', {timeout: 120_000},
   });
 
   it('edits a client default with a diff and a confirmation', async () => {
-    const before = await (await fetch(`${sandbox.url}/v0/configuration`, {headers: {authorization: `Bearer ${sandbox.adminToken}`}})).json() as {data: {default_client_mtu: number}};
+    const before = (await (await fetch(`${sandbox.url}/v0/configuration`, {headers: {authorization: `Bearer ${sandbox.adminToken}`}})).json()) as {
+      data: {default_client_mtu: number};
+    };
     const target = before.data.default_client_mtu === 1400 ? 1420 : 1400;
     term.run(`node ${BIN}`);
     await term.waitFor(/1 Devices \d+/);
@@ -32,7 +34,9 @@ describe.skipIf(!enabled)('configuration end to end (tmux)', {timeout: 120_000},
     expect(screen).toContain(`MTU: ${before.data.default_client_mtu} → ${target}`);
     term.keys('y');
     await term.waitFor(/Configuration saved \(1 change\)/);
-    const after = await (await fetch(`${sandbox.url}/v0/configuration`, {headers: {authorization: `Bearer ${sandbox.adminToken}`}})).json() as {data: {default_client_mtu: number}};
+    const after = (await (await fetch(`${sandbox.url}/v0/configuration`, {headers: {authorization: `Bearer ${sandbox.adminToken}`}})).json()) as {
+      data: {default_client_mtu: number};
+    };
     expect(after.data.default_client_mtu).toBe(target);
     term.keys('q');
     await term.waitFor('SHELL-READY$');

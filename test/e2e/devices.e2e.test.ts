@@ -7,12 +7,19 @@ const enabled = hasTmux() && hasBinary();
 let sandbox: SandboxProcess;
 const terminals: Terminal[] = [];
 
-interface DeviceJson {id: string; name: string; user_id: string; rx_bytes: number | null}
+interface DeviceJson {
+  id: string;
+  name: string;
+  user_id: string;
+  rx_bytes: number | null;
+}
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sandbox.url}${path}`, {method,
+  const res = await fetch(`${sandbox.url}${path}`, {
+    method,
     headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-    ...(body === undefined ? {} : {body: JSON.stringify(body)})});
+    ...(body === undefined ? {} : {body: JSON.stringify(body)}),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
   return (text ? JSON.parse(text) : null) as T;
@@ -75,12 +82,22 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
 
     // A stats write through the sandbox shows within one refresh: state, handshake age, rates.
     const t0 = Date.now();
-    await api('PUT', `/_sandbox/devices/${target.id}/stats`, {latest_handshake: new Date(t0).toISOString(), remote_ip: '203.0.113.7', rx_bytes: 1_000_000, tx_bytes: 50_000});
+    await api('PUT', `/_sandbox/devices/${target.id}/stats`, {
+      latest_handshake: new Date(t0).toISOString(),
+      remote_ip: '203.0.113.7',
+      rx_bytes: 1_000_000,
+      tx_bytes: 50_000,
+    });
     screen = await t.waitFor('● online');
     expect(screen).toContain('203.0.113.7');
     expect(screen).toMatch(/Latest handshake\s+\ds ago/);
     await t.waitUntil(() => Date.now() - t0 >= 2000, '2 s between samples');
-    await api('PUT', `/_sandbox/devices/${target.id}/stats`, {latest_handshake: new Date().toISOString(), remote_ip: '203.0.113.7', rx_bytes: 3_000_000, tx_bytes: 250_000});
+    await api('PUT', `/_sandbox/devices/${target.id}/stats`, {
+      latest_handshake: new Date().toISOString(),
+      remote_ip: '203.0.113.7',
+      rx_bytes: 3_000_000,
+      tx_bytes: 250_000,
+    });
     screen = await t.waitFor(/Received\s+2\.86 MiB\s+[\d.]+ (KiB|MiB)\/s/);
     expect(screen).toMatch(/Sent\s+244\.14 KiB\s+[\d.]+ KiB\/s/);
 

@@ -55,14 +55,15 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
     adminToken: values.FZ_API_TOKEN!,
     unprivilegedToken: values.FZ_UNPRIVILEGED_TOKEN!,
     child,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) {
-        resolve();
-        return;
-      }
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -81,13 +82,28 @@ export class Terminal {
     const socket = `fzc-e2e-${process.pid}-${++sessionCounter}`;
     const term = new Terminal(socket);
     const envArgs = Object.entries({
-      TERM: 'xterm-256color', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', ...opts.env,
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      ...opts.env,
     }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     // env -u: Ink renders only the last frame when it detects CI (docs/terminal-notes.md,
     // "CI mode renders only the last frame").
-    term.tmux('-f', '/dev/null', 'new-session', '-d', '-s', term.name, '-x', String(opts.width), '-y', String(opts.height), ...envArgs,
+    term.tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      term.name,
+      '-x',
+      String(opts.width),
+      '-y',
+      String(opts.height),
+      ...envArgs,
       // bash drops a PS1 handed in through tmux's environment; one set on exec sticks.
-      `env -u CI -u CONTINUOUS_INTEGRATION -u GITHUB_ACTIONS -u BUILD_NUMBER -u RUN_ID bash --norc --noprofile -c 'PS1="SHELL-READY$ " exec bash --norc --noprofile'`);
+      `env -u CI -u CONTINUOUS_INTEGRATION -u GITHUB_ACTIONS -u BUILD_NUMBER -u RUN_ID bash --norc --noprofile -c 'PS1="SHELL-READY$ " exec bash --norc --noprofile'`,
+    );
     term.tmux('set-option', '-t', term.name, 'status', 'off');
     return term;
   }
@@ -149,8 +165,7 @@ export class Terminal {
   }
 
   async waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
-    const matches = typeof test === 'string' ? (s: string) => s.includes(test)
-      : test instanceof RegExp ? (s: string) => test.test(s) : test;
+    const matches = typeof test === 'string' ? (s: string) => s.includes(test) : test instanceof RegExp ? (s: string) => test.test(s) : test;
     const deadline = Date.now() + timeoutMs;
     let last = '';
     while (Date.now() < deadline) {

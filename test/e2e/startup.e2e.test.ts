@@ -22,7 +22,10 @@ async function start(env: string, args = ''): Promise<{status: number; output: s
   const n = ++run;
   term.run(`clear; ${env} node ${BIN} ${args}; echo "exit=$? run=${n}"`);
   const screen = await term.waitFor(new RegExp(`exit=\\d+ run=${n}\\n`), 10_000);
-  const lines = screen.split('\n').map((l) => l.trimEnd()).filter(Boolean);
+  const lines = screen
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter(Boolean);
   const end = lines.findIndex((l) => l.startsWith('exit='));
   expect(term.altScreen).toBe(false);
   return {status: Number(/exit=(\d+)/.exec(lines[end]!)![1]), output: lines.slice(0, end)};

@@ -25,9 +25,20 @@ import {strip, waitFor as waitForFrame} from './ink.js';
 
 /** What a terminal sends for each normalised key name of the keymap. */
 export const KEY_BYTES: Readonly<Record<string, string>> = {
-  enter: '\r', esc: '\x1b', tab: '\t', 'shift+tab': '\x1b[Z', backspace: '\x7f', ' ': ' ',
-  up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D',
-  pageup: '\x1b[5~', pagedown: '\x1b[6~', home: '\x1b[H', end: '\x1b[F',
+  enter: '\r',
+  esc: '\x1b',
+  tab: '\t',
+  'shift+tab': '\x1b[Z',
+  backspace: '\x7f',
+  ' ': ' ',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  pageup: '\x1b[5~',
+  pagedown: '\x1b[6~',
+  home: '\x1b[H',
+  end: '\x1b[F',
 };
 
 /** The bytes for a key name: named keys, `ctrl+<letter>`, or a printable character as it is. */
@@ -80,17 +91,18 @@ export interface TestSandbox {
 export const TEST_SANDBOX_DEFAULTS: SandboxOptions = {port: 0, seed: 'demo', statsIntervalSeconds: 0};
 
 /** A sandbox (port 0, demo seed and no stats unless told) with an admin client. */
-export async function startTestSandbox(options: SandboxOptions = {},
-  clientOptions: Partial<ClientOptions> = {}): Promise<TestSandbox> {
+export async function startTestSandbox(options: SandboxOptions = {}, clientOptions: Partial<ClientOptions> = {}): Promise<TestSandbox> {
   const sandbox = await startSandbox({...TEST_SANDBOX_DEFAULTS, ...options});
   const client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken, ...clientOptions});
   return {
     sandbox,
     client,
     api: async (method, path, body) => {
-      const res = await fetch(`${sandbox.url}${path}`, {method,
+      const res = await fetch(`${sandbox.url}${path}`, {
+        method,
         headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-        ...(body === undefined ? {} : {body: JSON.stringify(body)})});
+        ...(body === undefined ? {} : {body: JSON.stringify(body)}),
+      });
       const text = await res.text();
       return {status: res.status, json: text ? JSON.parse(text) : null};
     },
@@ -186,8 +198,7 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rig> {
   const fixture = options.fixture ?? own;
   const client = options.client ?? fixture!.client;
   const settings: AppSettings = {...TEST_SETTINGS, ...options.settings};
-  const ui = render(<App client={client} settings={settings} writeRaw={options.writeRaw} firstData={options.firstData}
-    reloadToken={options.reloadToken} />);
+  const ui = render(<App client={client} settings={settings} writeRaw={options.writeRaw} firstData={options.firstData} reloadToken={options.reloadToken} />);
   let unmounted = false;
   const write = async (data: string) => {
     ui.stdin.write(data);

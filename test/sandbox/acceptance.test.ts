@@ -41,17 +41,50 @@ const NON_HEX_UUID = 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz';
 // Wire order, ascending (docs/firezone-0.7.36.md, "Key order and JSON shapes").
 const USER_KEYS = ['disabled_at', 'email', 'id', 'inserted_at', 'last_signed_in_at', 'last_signed_in_method', 'role', 'updated_at'];
 const DEVICE_KEYS = [
-  'allowed_ips', 'description', 'dns', 'endpoint', 'id', 'inserted_at', 'ipv4', 'ipv6', 'latest_handshake', 'mtu',
-  'name', 'persistent_keepalive', 'preshared_key', 'public_key', 'remote_ip', 'rx_bytes', 'server_public_key',
-  'tx_bytes', 'updated_at', 'use_default_allowed_ips', 'use_default_dns', 'use_default_endpoint',
-  'use_default_mtu', 'use_default_persistent_keepalive', 'user_id',
+  'allowed_ips',
+  'description',
+  'dns',
+  'endpoint',
+  'id',
+  'inserted_at',
+  'ipv4',
+  'ipv6',
+  'latest_handshake',
+  'mtu',
+  'name',
+  'persistent_keepalive',
+  'preshared_key',
+  'public_key',
+  'remote_ip',
+  'rx_bytes',
+  'server_public_key',
+  'tx_bytes',
+  'updated_at',
+  'use_default_allowed_ips',
+  'use_default_dns',
+  'use_default_endpoint',
+  'use_default_mtu',
+  'use_default_persistent_keepalive',
+  'user_id',
 ];
 const RULE_KEYS = ['action', 'destination', 'id', 'inserted_at', 'port_range', 'port_type', 'updated_at', 'user_id'];
 const CONFIG_KEYS = [
-  'allow_unprivileged_device_configuration', 'allow_unprivileged_device_management', 'default_client_allowed_ips',
-  'default_client_dns', 'default_client_endpoint', 'default_client_mtu', 'default_client_persistent_keepalive',
-  'disable_vpn_on_oidc_error', 'id', 'inserted_at', 'local_auth_enabled', 'logo', 'openid_connect_providers',
-  'saml_identity_providers', 'updated_at', 'vpn_session_duration',
+  'allow_unprivileged_device_configuration',
+  'allow_unprivileged_device_management',
+  'default_client_allowed_ips',
+  'default_client_dns',
+  'default_client_endpoint',
+  'default_client_mtu',
+  'default_client_persistent_keepalive',
+  'disable_vpn_on_oidc_error',
+  'id',
+  'inserted_at',
+  'local_auth_enabled',
+  'logo',
+  'openid_connect_providers',
+  'saml_identity_providers',
+  'updated_at',
+  'vpn_session_duration',
 ];
 
 const UNAUTHORIZED = {error: 'Unauthorized'};
@@ -147,7 +180,11 @@ function canonical(value: unknown): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
     if (v !== null && typeof v === 'object') {
-      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Row)[k])]));
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, sort((v as Row)[k])]),
+      );
     }
     return v;
   };
@@ -290,11 +327,16 @@ async function createRule(ctx: Ctx, attrs: Row): Promise<Row> {
 }
 
 async function listIds(client: HttpClient, path: string): Promise<string[]> {
-  return expectList(await client.get(path)).map((row) => String(row.id)).sort();
+  return expectList(await client.get(path))
+    .map((row) => String(row.id))
+    .sort();
 }
 
 async function devicesOf(ctx: Ctx, userId: string): Promise<string[]> {
-  return expectList(await ctx.admin.get('/v0/devices')).filter((d) => d.user_id === userId).map((d) => String(d.id)).sort();
+  return expectList(await ctx.admin.get('/v0/devices'))
+    .filter((d) => d.user_id === userId)
+    .map((d) => String(d.id))
+    .sort();
 }
 
 /** An IPv4 address of the default network 10.3.2.0/24 that no device holds (explicit addresses may be any host). */
@@ -463,7 +505,10 @@ describe('§15 Permissions (token U; the seed unprivileged token must behave the
       // Exactly the caller's devices (the demoted U has only the one created here).
       expect(ids, p.label).toEqual(await devicesOf(main, p.id));
       if (p.label.startsWith('U')) expect(ids, p.label).toEqual([own.id]);
-      expect(list.find((d) => d.id === own.id), p.label).toEqual(own);
+      expect(
+        list.find((d) => d.id === own.id),
+        p.label,
+      ).toEqual(own);
     }
   });
 
@@ -713,7 +758,7 @@ describe('§15 Devices', () => {
   });
 
   // The upstream case list says "Same as 56"; the evident meaning is case 44 (the full DCT params).
-  it('15.45 case 44 for the caller\'s own user and for another admin → 201', async () => {
+  it("15.45 case 44 for the caller's own user and for another admin → 201", async () => {
     const otherAdmin = await createUser(main, {role: 'admin'});
     for (const userId of [main.adminId, String(otherAdmin.id)]) {
       const params = await dctParams(main);
@@ -833,12 +878,22 @@ describe('§15 Devices', () => {
       use_default_endpoint: false,
       endpoint: 'valid-endpoint.example.com',
     });
-    expect(device).toMatchObject({use_default_dns: false, dns: ['valid-dns-host.example.com'], use_default_endpoint: false, endpoint: 'valid-endpoint.example.com'});
+    expect(device).toMatchObject({
+      use_default_dns: false,
+      dns: ['valid-dns-host.example.com'],
+      use_default_endpoint: false,
+      endpoint: 'valid-endpoint.example.com',
+    });
   });
 
   it('15.57 create with DNS fd00::1 and endpoint [fd00::1]:8080 → 201', async () => {
     const user = await createUser(main);
-    const device = await createDevice(main, String(user.id), {use_default_dns: false, dns: ['fd00::1'], use_default_endpoint: false, endpoint: '[fd00::1]:8080'});
+    const device = await createDevice(main, String(user.id), {
+      use_default_dns: false,
+      dns: ['fd00::1'],
+      use_default_endpoint: false,
+      endpoint: '[fd00::1]:8080',
+    });
     expect(device).toMatchObject({use_default_dns: false, dns: ['fd00::1'], use_default_endpoint: false, endpoint: '[fd00::1]:8080'});
   });
 
@@ -1158,7 +1213,9 @@ describe('§15 Configuration (each case on a sandbox of its own: the configurati
   it('15.89 PUT default_client_dns / default_client_endpoint with spaces → 200 trimmed', async () => {
     const ctx = await fresh();
     const config = expectData(
-      await ctx.admin.put('/v0/configuration', {configuration: {default_client_dns: ['   foobar.com', 'google.com   '], default_client_endpoint: '   127.0.0.1    '}}),
+      await ctx.admin.put('/v0/configuration', {
+        configuration: {default_client_dns: ['   foobar.com', 'google.com   '], default_client_endpoint: '   127.0.0.1    '},
+      }),
     );
     expect(config.default_client_dns).toEqual(['foobar.com', 'google.com']);
     expect(config.default_client_endpoint).toBe('127.0.0.1');

@@ -42,7 +42,16 @@ describe('protocol (§1)', () => {
     expect(res.headers['cache-control']).toBe('max-age=0, private, must-revalidate');
     expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9_-]{20}$/);
     expect(res.text.startsWith('{"data":[{"disabled_at":')).toBe(true);
-    expect(Object.keys(data<object[]>(res)[0]!)).toEqual(['disabled_at', 'email', 'id', 'inserted_at', 'last_signed_in_at', 'last_signed_in_method', 'role', 'updated_at']);
+    expect(Object.keys(data<object[]>(res)[0]!)).toEqual([
+      'disabled_at',
+      'email',
+      'id',
+      'inserted_at',
+      'last_signed_in_at',
+      'last_signed_in_method',
+      'role',
+      'updated_at',
+    ]);
   });
 
   it('renders timestamps with six fractional digits and Z, ids as lowercase UUIDs', async () => {
@@ -77,7 +86,13 @@ describe('protocol (§1)', () => {
   });
 
   it('renders unknown routes as 404 json only when Accept selects json', async () => {
-    for (const [method, path] of [['DELETE', '/v0/configuration'], ['POST', '/v0/configuration'], ['PUT', '/v0/users'], ['OPTIONS', '/v0/users'], ['GET', '/v1/users']]) {
+    for (const [method, path] of [
+      ['DELETE', '/v0/configuration'],
+      ['POST', '/v0/configuration'],
+      ['PUT', '/v0/users'],
+      ['OPTIONS', '/v0/users'],
+      ['GET', '/v1/users'],
+    ]) {
       const res = await send(sb.url, method!, path!, {headers: {accept: 'application/json'}});
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.text).toBe('{"error":"not_found"}');
@@ -90,7 +105,13 @@ describe('protocol (§1)', () => {
   });
 
   it('accepts Accept lists and wildcards that include json, and ?_format=json', async () => {
-    for (const accept of ['*/*', 'application/*', 'text/html, application/json', 'text/html;q=0.5, application/json;q=0.9', 'application/vnd.api+json, application/json']) {
+    for (const accept of [
+      '*/*',
+      'application/*',
+      'text/html, application/json',
+      'text/html;q=0.5, application/json;q=0.9',
+      'application/vnd.api+json, application/json',
+    ]) {
       expect((await api('GET', '/v0/users', {headers: {accept}})).status, accept).toBe(200);
     }
     expect((await api('GET', '/v0/users?_format=json', {headers: {accept: 'text/html'}})).status).toBe(200);
@@ -106,7 +127,10 @@ describe('protocol (§1)', () => {
   });
 
   it('takes form bodies and query-string wrappers, merged with the body', async () => {
-    const form = await api('POST', '/v0/rules', {raw: 'rule[destination]=10.20.0.0/16&rule[action]=accept', headers: {'content-type': 'application/x-www-form-urlencoded'}});
+    const form = await api('POST', '/v0/rules', {
+      raw: 'rule[destination]=10.20.0.0/16&rule[action]=accept',
+      headers: {'content-type': 'application/x-www-form-urlencoded'},
+    });
     expect(form.status).toBe(201);
     expect(data(form)).toMatchObject({destination: '10.20.0.0/16', action: 'accept'});
     const query = await api('POST', '/v0/rules?rule[destination]=10.21.0.0/16', {});
@@ -152,9 +176,17 @@ describe('protocol (§1)', () => {
       expect([redirect.status, redirect.headers.location]).toEqual([302, '/vpn/v0/users?x=1']);
       const created = await send(prefixed.url, 'POST', '/vpn/v0/rules', {token: prefixed.adminToken, body: {rule: {destination: '10.0.0.0/8'}}});
       expect(created.headers.location).toBe(`/vpn/v0/rules/${data(created).id}`);
-      const device = data(await send(prefixed.url, 'POST', '/vpn/v0/devices', {token: prefixed.adminToken, body: {device: {
-        user_id: data<Array<{id: string}>>(await send(prefixed.url, 'GET', '/vpn/v0/users', {token: prefixed.adminToken}))[0]!.id, public_key: publicKey(),
-      }}}));
+      const device = data(
+        await send(prefixed.url, 'POST', '/vpn/v0/devices', {
+          token: prefixed.adminToken,
+          body: {
+            device: {
+              user_id: data<Array<{id: string}>>(await send(prefixed.url, 'GET', '/vpn/v0/users', {token: prefixed.adminToken}))[0]!.id,
+              public_key: publicKey(),
+            },
+          },
+        }),
+      );
       expect(device.endpoint).toBe('vpn.example.com:51820');
     } finally {
       await prefixed.close();
@@ -204,7 +236,13 @@ describe('permissions (§2.4)', () => {
   const asUser = (method: string, path: string, options: RawRequest = {}) => send(sb.url, method, path, {token: sb.unprivilegedToken, ...options});
 
   it('refuses admin routes with 401 {"error":"Unauthorized"} before looking at the id', async () => {
-    for (const [method, path] of [['GET', '/v0/users'], ['GET', `/v0/users/${unprivilegedId}`], ['GET', '/v0/users/zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz'], ['GET', '/v0/rules'], ['GET', '/v0/configuration']]) {
+    for (const [method, path] of [
+      ['GET', '/v0/users'],
+      ['GET', `/v0/users/${unprivilegedId}`],
+      ['GET', '/v0/users/zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz'],
+      ['GET', '/v0/rules'],
+      ['GET', '/v0/configuration'],
+    ]) {
       const res = await asUser(method!, path!);
       expect([res.status, res.text], path).toEqual([401, '{"error":"Unauthorized"}']);
     }
@@ -250,7 +288,12 @@ describe('permissions (§2.4)', () => {
 // "§3" (upstream numbering) = docs/firezone-0.7.36.md, "Users: lookup by id or email" and "Users: create, update, delete".
 describe('users (§3)', () => {
   it('creates an admin only for exactly "admin"', async () => {
-    for (const [role, expected] of [['admin', 'admin'], ['Admin', 'unprivileged'], ['foo', 'unprivileged'], [null, 'unprivileged']] as const) {
+    for (const [role, expected] of [
+      ['admin', 'admin'],
+      ['Admin', 'unprivileged'],
+      ['foo', 'unprivileged'],
+      [null, 'unprivileged'],
+    ] as const) {
       const res = await api('POST', '/v0/users', {body: {user: {email: `r-${Math.random()}@x`, role}}});
       expect(data(res).role).toBe(expected);
       expect(res.headers.location).toBe(`/v0/users/${data(res).id}`);
@@ -259,7 +302,10 @@ describe('users (§3)', () => {
 
   it('validates like the 0.7.36 changeset', async () => {
     const cases: Array<[unknown, unknown]> = [
-      [{email: 'test@test.com', password: 'test1234'}, {password: ['should be at least 12 character(s)'], password_confirmation: ["can't be blank"]}],
+      [
+        {email: 'test@test.com', password: 'test1234'},
+        {password: ['should be at least 12 character(s)'], password_confirmation: ["can't be blank"]},
+      ],
       [{email: 'x1@y', password: 'a'.repeat(65), password_confirmation: 'a'.repeat(65)}, {password: ['should be at most 64 character(s)']}],
       [{email: 'x2@y', password: 'correct horse battery', password_confirmation: 'other'}, {password_confirmation: ['does not match confirmation']}],
       [{email: 'not-an-email'}, {email: ['is invalid email address']}],
@@ -297,7 +343,9 @@ describe('users (§3)', () => {
   });
 
   it('refuses to change your own role, but setting it to its current value is fine', async () => {
-    expect((await api('PUT', `/v0/users/${adminId}`, {body: {user: {role: 'unprivileged'}}})).json).toEqual({errors: {role: ['You cannot change your own role']}});
+    expect((await api('PUT', `/v0/users/${adminId}`, {body: {user: {role: 'unprivileged'}}})).json).toEqual({
+      errors: {role: ['You cannot change your own role']},
+    });
     expect((await api('PUT', `/v0/users/${adminId}`, {body: {user: {role: 'admin'}}})).status).toBe(200);
   });
 
@@ -344,8 +392,15 @@ describe('devices (§4)', () => {
     expect(Number(String(d.ipv4).split('.')[3])).toBeGreaterThanOrEqual(2);
     expect(d.ipv6).toMatch(/^fd00::3:2:/);
     expect(d).toMatchObject({
-      allowed_ips: ['0.0.0.0/0', '::/0'], dns: ['1.1.1.1', '1.0.0.1'], mtu: 1280, persistent_keepalive: 25,
-      latest_handshake: null, rx_bytes: null, tx_bytes: null, remote_ip: null, use_default_dns: true,
+      allowed_ips: ['0.0.0.0/0', '::/0'],
+      dns: ['1.1.1.1', '1.0.0.1'],
+      mtu: 1280,
+      persistent_keepalive: 25,
+      latest_handshake: null,
+      rx_bytes: null,
+      tx_bytes: null,
+      remote_ip: null,
+      use_default_dns: true,
     });
     expect(d.endpoint).toBe(`${new URL(sb.url).hostname}:51820`);
     expect(d.server_public_key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
@@ -353,10 +408,22 @@ describe('devices (§4)', () => {
 
   it('echoes every configured value, /32 included, and drops the /32 on later reads', async () => {
     const body = {
-      user_id: unprivilegedId, public_key: publicKey(), name: 'full', description: 'd', use_default_allowed_ips: false,
-      allowed_ips: ['0.0.0.0/0', '::/0', '1.1.1.1/32'], use_default_dns: false, dns: ['9.9.9.8'], use_default_endpoint: false,
-      endpoint: '9.9.9.9', use_default_mtu: false, mtu: 999, use_default_persistent_keepalive: false, persistent_keepalive: 9,
-      ipv4: '10.3.2.200', ipv6: 'fd00::3:2:c8',
+      user_id: unprivilegedId,
+      public_key: publicKey(),
+      name: 'full',
+      description: 'd',
+      use_default_allowed_ips: false,
+      allowed_ips: ['0.0.0.0/0', '::/0', '1.1.1.1/32'],
+      use_default_dns: false,
+      dns: ['9.9.9.8'],
+      use_default_endpoint: false,
+      endpoint: '9.9.9.9',
+      use_default_mtu: false,
+      mtu: 999,
+      use_default_persistent_keepalive: false,
+      persistent_keepalive: 9,
+      ipv4: '10.3.2.200',
+      ipv6: 'fd00::3:2:c8',
     };
     const created = data(await api('POST', '/v0/devices', {body: {device: body}}));
     expect(created).toMatchObject({...body, user_id: unprivilegedId});
@@ -431,7 +498,9 @@ describe('devices (§4)', () => {
     expect(dup.json).toEqual({errors: {ipv4: ['has already been taken']}});
     const key = publicKey();
     await newDevice(user, {public_key: key});
-    expect((await api('POST', '/v0/devices', {body: {device: {user_id: user, public_key: key}}})).json).toEqual({errors: {public_key: ['has already been taken']}});
+    expect((await api('POST', '/v0/devices', {body: {device: {user_id: user, public_key: key}}})).json).toEqual({
+      errors: {public_key: ['has already been taken']},
+    });
   });
 
   it('reports a duplicate name under user_id', async () => {
@@ -444,8 +513,17 @@ describe('devices (§4)', () => {
   it('applies only name and description on update', async () => {
     const user = String((await newUser()).id);
     const device = await newDevice(user, {name: 'before'});
-    const res = await api('PUT', `/v0/devices/${device.id}`, {body: {device: {name: 'update-name', description: 'update-description', mtu: 1000, use_default_mtu: false, ipv4: '10.3.2.250', public_key: publicKey()}}});
-    expect(data(res)).toMatchObject({name: 'update-name', description: 'update-description', mtu: 1280, use_default_mtu: true, ipv4: device.ipv4, public_key: device.public_key});
+    const res = await api('PUT', `/v0/devices/${device.id}`, {
+      body: {device: {name: 'update-name', description: 'update-description', mtu: 1000, use_default_mtu: false, ipv4: '10.3.2.250', public_key: publicKey()}},
+    });
+    expect(data(res)).toMatchObject({
+      name: 'update-name',
+      description: 'update-description',
+      mtu: 1280,
+      use_default_mtu: true,
+      ipv4: device.ipv4,
+      public_key: device.public_key,
+    });
     expect((await api('PUT', `/v0/devices/${device.id}`, {body: {device: {name: null}}})).json).toEqual({errors: {name: ["can't be blank"]}});
     expect((await api('PUT', '/v0/devices/003da73d-2dd9-4492-8136-3282843545e8', {body: {device: {}}})).status).toBe(404);
     expect((await api('GET', '/v0/devices/foo')).status).toBe(404);
@@ -472,7 +550,7 @@ describe('devices (§4)', () => {
     try {
       const users = data<Array<{id: string}>>(await send(tiny.url, 'GET', '/v0/users', {token: tiny.adminToken}));
       const make = () => send(tiny.url, 'POST', '/v0/devices', {token: tiny.adminToken, body: {device: {user_id: users[0]!.id, public_key: publicKey()}}});
-      expect(data((await make())).ipv4).toBe('10.7.0.2');
+      expect(data(await make()).ipv4).toBe('10.7.0.2');
       expect((await make()).json).toEqual({errors: {base: ['CIDR 10.7.0.0/30 is exhausted'], ipv4: ["can't be blank"]}});
     } finally {
       await tiny.close();
@@ -485,7 +563,10 @@ describe('devices (§4)', () => {
       const users = data<Array<{id: string}>>(await send(wide.url, 'GET', '/v0/users', {token: wide.adminToken}));
       const d = data(await send(wide.url, 'POST', '/v0/devices', {token: wide.adminToken, body: {device: {user_id: users[0]!.id, public_key: publicKey()}}}));
       expect(String(d.ipv6)).toMatch(/^fd00::/);
-      const bad = await send(wide.url, 'POST', '/v0/devices', {token: wide.adminToken, body: {device: {user_id: users[0]!.id, public_key: publicKey(), ipv6: 'fd00:0:0:1::5'}}});
+      const bad = await send(wide.url, 'POST', '/v0/devices', {
+        token: wide.adminToken,
+        body: {device: {user_id: users[0]!.id, public_key: publicKey(), ipv6: 'fd00:0:0:1::5'}},
+      });
       expect(bad.json).toEqual({errors: {ipv6: ['is not in the CIDR fd00::/70']}});
     } finally {
       await wide.close();
@@ -493,7 +574,12 @@ describe('devices (§4)', () => {
   });
 
   it('renders effective defaults: env > DB > built-in, changing with the configuration', async () => {
-    const envd = await startSandbox({port: 0, seed: 'empty', statsIntervalSeconds: 0, env: {DEFAULT_CLIENT_MTU: '1400', DEFAULT_CLIENT_DNS: '10.0.0.53, 010.0.0.54'}});
+    const envd = await startSandbox({
+      port: 0,
+      seed: 'empty',
+      statsIntervalSeconds: 0,
+      env: {DEFAULT_CLIENT_MTU: '1400', DEFAULT_CLIENT_DNS: '10.0.0.53, 010.0.0.54'},
+    });
     try {
       const users = data<Array<{id: string}>>(await send(envd.url, 'GET', '/v0/users', {token: envd.adminToken}));
       const d = data(await send(envd.url, 'POST', '/v0/devices', {token: envd.adminToken, body: {device: {user_id: users[0]!.id, public_key: publicKey()}}}));
@@ -516,7 +602,9 @@ describe('rules (§5)', () => {
     expect(res.status).toBe(201);
     expect(data(res)).toMatchObject({action: 'drop', port_range: null, port_type: null, user_id: null, destination: '10.10.10.0/24'});
     expect(Object.keys(data(res))).toEqual(['action', 'destination', 'id', 'inserted_at', 'port_range', 'port_type', 'updated_at', 'user_id']);
-    const full = data(await api('POST', '/v0/rules', {body: {rule: {destination: '1.1.1.1/24', action: 'accept', port_type: 'udp', port_range: '1 - 2', user_id: adminId}}}));
+    const full = data(
+      await api('POST', '/v0/rules', {body: {rule: {destination: '1.1.1.1/24', action: 'accept', port_type: 'udp', port_range: '1 - 2', user_id: adminId}}}),
+    );
     expect(full).toMatchObject({destination: '1.1.1.1/24', action: 'accept', port_type: 'udp', port_range: '1 - 2', user_id: adminId});
   });
 
@@ -551,7 +639,8 @@ describe('rules (§5)', () => {
   });
 
   it('normalises port ranges leniently', async () => {
-    const range = async (port_range: unknown, destination: string) => data(await api('POST', '/v0/rules', {body: {rule: {destination, port_type: 'tcp', port_range}}})).port_range;
+    const range = async (port_range: unknown, destination: string) =>
+      data(await api('POST', '/v0/rules', {body: {rule: {destination, port_type: 'tcp', port_range}}})).port_range;
     expect(await range('80', '10.40.0.1')).toBe('80');
     expect(await range('100-200', '10.40.0.2')).toBe('100 - 200');
     expect(await range('-80', '10.40.0.3')).toBe('80');
@@ -563,7 +652,9 @@ describe('rules (§5)', () => {
     const user = String((await newUser()).id);
     const post = (rule: Record<string, unknown>) => api('POST', '/v0/rules', {body: {rule}});
     expect((await post({destination: '10.50.10.1/24', action: 'drop'})).status).toBe(201);
-    expect((await post({destination: '10.50.10.200/24', action: 'drop'})).json).toEqual({errors: {destination: ['destination overlaps with an existing rule']}});
+    expect((await post({destination: '10.50.10.200/24', action: 'drop'})).json).toEqual({
+      errors: {destination: ['destination overlaps with an existing rule']},
+    });
     expect((await post({destination: '10.50.10.1/24', action: 'accept'})).status).toBe(201);
     expect((await post({destination: '10.50.10.1/24', action: 'drop', user_id: user})).status).toBe(201);
     expect((await post({destination: '10.50.10.1/24', action: 'drop', port_type: 'tcp', port_range: '80'})).status).toBe(201);
@@ -581,8 +672,9 @@ describe('rules (§5)', () => {
   it('updates any cast field; invalid and blank updates are refused', async () => {
     const rule = data(await api('POST', '/v0/rules', {body: {rule: {destination: '10.61.0.0/24'}}}));
     expect((await api('PUT', `/v0/rules/${rule.id}`, {body: {rule: {action: 'invalid'}}})).json).toEqual({errors: {action: ['is invalid']}});
-    expect((await api('PUT', `/v0/rules/${rule.id}`, {body: {rule: {action: null, destination: null}}})).json)
-      .toEqual({errors: {action: ["can't be blank"], destination: ["can't be blank"]}});
+    expect((await api('PUT', `/v0/rules/${rule.id}`, {body: {rule: {action: null, destination: null}}})).json).toEqual({
+      errors: {action: ["can't be blank"], destination: ["can't be blank"]},
+    });
     const updated = data(await api('PUT', `/v0/rules/${rule.id}`, {body: {rule: {action: 'accept', port_type: 'udp', port_range: '1-2', user_id: adminId}}}));
     expect(updated).toMatchObject({action: 'accept', port_type: 'udp', port_range: '1 - 2', user_id: adminId});
     expect(data(await api('PUT', `/v0/rules/${rule.id}`, {body: {rule: {action: ''}}})).action).toBe('drop');
@@ -596,15 +688,36 @@ describe('configuration (§6)', () => {
   it('shows the fresh-install row with 16 sorted keys', async () => {
     const cfg = data(await api('GET', '/v0/configuration'));
     expect(Object.keys(cfg)).toEqual([
-      'allow_unprivileged_device_configuration', 'allow_unprivileged_device_management', 'default_client_allowed_ips', 'default_client_dns',
-      'default_client_endpoint', 'default_client_mtu', 'default_client_persistent_keepalive', 'disable_vpn_on_oidc_error', 'id', 'inserted_at',
-      'local_auth_enabled', 'logo', 'openid_connect_providers', 'saml_identity_providers', 'updated_at', 'vpn_session_duration',
+      'allow_unprivileged_device_configuration',
+      'allow_unprivileged_device_management',
+      'default_client_allowed_ips',
+      'default_client_dns',
+      'default_client_endpoint',
+      'default_client_mtu',
+      'default_client_persistent_keepalive',
+      'disable_vpn_on_oidc_error',
+      'id',
+      'inserted_at',
+      'local_auth_enabled',
+      'logo',
+      'openid_connect_providers',
+      'saml_identity_providers',
+      'updated_at',
+      'vpn_session_duration',
     ]);
-    expect(cfg).toMatchObject({logo: {}, openid_connect_providers: [], saml_identity_providers: [], vpn_session_duration: 0, default_client_persistent_keepalive: 25});
+    expect(cfg).toMatchObject({
+      logo: {},
+      openid_connect_providers: [],
+      saml_identity_providers: [],
+      vpn_session_duration: 0,
+      default_client_persistent_keepalive: 25,
+    });
   });
 
   it('trims, validates and echoes', async () => {
-    const ok = await api('PUT', '/v0/configuration', {body: {configuration: {default_client_dns: ['   foobar.com', 'google.com   '], default_client_endpoint: '   127.0.0.1    '}}});
+    const ok = await api('PUT', '/v0/configuration', {
+      body: {configuration: {default_client_dns: ['   foobar.com', 'google.com   '], default_client_endpoint: '   127.0.0.1    '}},
+    });
     expect(data(ok)).toMatchObject({default_client_dns: ['foobar.com', 'google.com'], default_client_endpoint: '127.0.0.1'});
     expect((await api('PUT', '/v0/configuration', {body: {configuration: {default_client_endpoint: '123'}}})).status).toBe(200);
     const cases: Array<[unknown, unknown]> = [
@@ -634,32 +747,84 @@ describe('configuration (§6)', () => {
   });
 
   it('validates providers with list-aligned errors and replaces the list wholesale', async () => {
-    const oidc = {id: 'google', label: 'Google', client_id: 'a', client_secret: 'b', discovery_document_uri: 'https://accounts.google.com/.well-known/openid-configuration', auto_create_users: false};
-    const bad = await api('PUT', '/v0/configuration', {body: {configuration: {openid_connect_providers: [oidc, {...oidc, client_id: null}, {...oidc, id: 'saml'}, {...oidc, response_type: 'token'}, {...oidc, redirect_uri: 'ftp://x'}, {...oidc, scope: 'profile'}]}}});
-    expect(bad.json).toEqual({errors: {openid_connect_providers: [
-      {}, {client_id: ["can't be blank"]}, {id: ['is reserved']}, {response_type: ['is invalid']},
-      {redirect_uri: ['only http, https schemes are supported']}, {scope: ['must include email scope', 'must include openid scope']},
-    ]}});
+    const oidc = {
+      id: 'google',
+      label: 'Google',
+      client_id: 'a',
+      client_secret: 'b',
+      discovery_document_uri: 'https://accounts.google.com/.well-known/openid-configuration',
+      auto_create_users: false,
+    };
+    const bad = await api('PUT', '/v0/configuration', {
+      body: {
+        configuration: {
+          openid_connect_providers: [
+            oidc,
+            {...oidc, client_id: null},
+            {...oidc, id: 'saml'},
+            {...oidc, response_type: 'token'},
+            {...oidc, redirect_uri: 'ftp://x'},
+            {...oidc, scope: 'profile'},
+          ],
+        },
+      },
+    });
+    expect(bad.json).toEqual({
+      errors: {
+        openid_connect_providers: [
+          {},
+          {client_id: ["can't be blank"]},
+          {id: ['is reserved']},
+          {response_type: ['is invalid']},
+          {redirect_uri: ['only http, https schemes are supported']},
+          {scope: ['must include email scope', 'must include openid scope']},
+        ],
+      },
+    });
     const good = data(await api('PUT', '/v0/configuration', {body: {configuration: {openid_connect_providers: [oidc]}}}));
     expect(good.openid_connect_providers).toEqual([{...oidc, redirect_uri: null, response_type: 'code', scope: 'openid email profile'}]);
-    const saml = {id: 'okta', label: 'Okta', auto_create_users: true, metadata: '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata"><md:IDPSSODescriptor/></md:EntityDescriptor>'};
+    const saml = {
+      id: 'okta',
+      label: 'Okta',
+      auto_create_users: true,
+      metadata: '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata"><md:IDPSSODescriptor/></md:EntityDescriptor>',
+    };
     const withSaml = data(await api('PUT', '/v0/configuration', {body: {configuration: {saml_identity_providers: [saml]}}}));
-    expect(withSaml.saml_identity_providers).toEqual([{...saml, base_url: `${sb.url}/auth/saml`, sign_metadata: true, sign_requests: true, signed_assertion_in_resp: true, signed_envelopes_in_resp: true}]);
-    const badSaml = await api('PUT', '/v0/configuration', {body: {configuration: {saml_identity_providers: [{...saml, metadata: '<not-saml/>'}, {...saml, metadata: '<a><b></a>'}, {...saml, metadata: null}]}}});
+    expect(withSaml.saml_identity_providers).toEqual([
+      {...saml, base_url: `${sb.url}/auth/saml`, sign_metadata: true, sign_requests: true, signed_assertion_in_resp: true, signed_envelopes_in_resp: true},
+    ]);
+    const badSaml = await api('PUT', '/v0/configuration', {
+      body: {
+        configuration: {
+          saml_identity_providers: [
+            {...saml, metadata: '<not-saml/>'},
+            {...saml, metadata: '<a><b></a>'},
+            {...saml, metadata: null},
+          ],
+        },
+      },
+    });
     const errs = (badSaml.json as {errors: {saml_identity_providers: Array<{metadata: string[]}>}}).errors.saml_identity_providers;
     expect(errs[0]!.metadata[0]).toMatch(/^is invalid\. Details: .+\.$/);
     expect(errs[1]!.metadata[0]).toMatch(/^is invalid\. Details: \{:fatal, .+\.$/);
     expect(errs[2]).toEqual({metadata: ["can't be blank"]});
-    expect(data(await api('PUT', '/v0/configuration', {body: {configuration: {openid_connect_providers: [], saml_identity_providers: []}}})).openid_connect_providers).toEqual([]);
+    expect(
+      data(await api('PUT', '/v0/configuration', {body: {configuration: {openid_connect_providers: [], saml_identity_providers: []}}}))
+        .openid_connect_providers,
+    ).toEqual([]);
   });
 
   it('refuses changing env-overridden keys with the exact message, naming the legacy alias when that is the source', async () => {
     const envd = await startSandbox({port: 0, seed: 'empty', statsIntervalSeconds: 0, env: {LOCAL_AUTH_ENABLED: 'true', WIREGUARD_MTU: '1400'}});
     try {
       const put = (configuration: unknown) => send(envd.url, 'PUT', '/v0/configuration', {token: envd.adminToken, body: {configuration}});
-      expect((await put({local_auth_enabled: false})).json).toEqual({errors: {local_auth_enabled: ['cannot be changed; it is overridden by LOCAL_AUTH_ENABLED environment variable']}});
+      expect((await put({local_auth_enabled: false})).json).toEqual({
+        errors: {local_auth_enabled: ['cannot be changed; it is overridden by LOCAL_AUTH_ENABLED environment variable']},
+      });
       expect((await put({local_auth_enabled: true})).status).toBe(200);
-      expect((await put({default_client_mtu: 1300})).json).toEqual({errors: {default_client_mtu: ['cannot be changed; it is overridden by WIREGUARD_MTU environment variable']}});
+      expect((await put({default_client_mtu: 1300})).json).toEqual({
+        errors: {default_client_mtu: ['cannot be changed; it is overridden by WIREGUARD_MTU environment variable']},
+      });
     } finally {
       await envd.close();
     }

@@ -9,15 +9,52 @@ describe('fz-console sandbox arguments', () => {
   // "design §3": the console design notes' sandbox flags, now src/sandbox/README.md, "Command line".
   it('maps every flag of design §3 onto SandboxOptions', () => {
     const parsed = parseSandboxArgs([
-      '--host', '0.0.0.0', '--port', '0', '--seed', 'empty', '--devices', '50000', '--users', '2000', '--rules', '1000',
-      '--ipv4-network', '100.64.0.0/10', '--ipv6-network=fd00::/106', '--max-devices-per-user', '3', '--stats-interval', '5',
-      '--env', 'LOCAL_AUTH_ENABLED=true', '--env', 'DEFAULT_CLIENT_DNS=1.1.1.1,9.9.9.9', '--latency-ms', '25', '--random-seed', '42',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--seed',
+      'empty',
+      '--devices',
+      '50000',
+      '--users',
+      '2000',
+      '--rules',
+      '1000',
+      '--ipv4-network',
+      '100.64.0.0/10',
+      '--ipv6-network=fd00::/106',
+      '--max-devices-per-user',
+      '3',
+      '--stats-interval',
+      '5',
+      '--env',
+      'LOCAL_AUTH_ENABLED=true',
+      '--env',
+      'DEFAULT_CLIENT_DNS=1.1.1.1,9.9.9.9',
+      '--latency-ms',
+      '25',
+      '--random-seed',
+      '42',
     ]);
-    expect(parsed).toEqual({help: false, options: {
-      host: '0.0.0.0', port: 0, seed: 'empty', devices: 50000, users: 2000, rules: 1000, ipv4Network: '100.64.0.0/10',
-      ipv6Network: 'fd00::/106', maxDevicesPerUser: 3, statsIntervalSeconds: 5, latencyMs: 25, randomSeed: 42,
-      env: {LOCAL_AUTH_ENABLED: 'true', DEFAULT_CLIENT_DNS: '1.1.1.1,9.9.9.9'},
-    }});
+    expect(parsed).toEqual({
+      help: false,
+      options: {
+        host: '0.0.0.0',
+        port: 0,
+        seed: 'empty',
+        devices: 50000,
+        users: 2000,
+        rules: 1000,
+        ipv4Network: '100.64.0.0/10',
+        ipv6Network: 'fd00::/106',
+        maxDevicesPerUser: 3,
+        statsIntervalSeconds: 5,
+        latencyMs: 25,
+        randomSeed: 42,
+        env: {LOCAL_AUTH_ENABLED: 'true', DEFAULT_CLIENT_DNS: '1.1.1.1,9.9.9.9'},
+      },
+    });
   });
 
   it('keeps "=" inside --env values and allows empty values', () => {

@@ -43,7 +43,9 @@ describe('device stats and user fields', () => {
     const users = data<Array<{id: string; email: string}>>(await api('GET', '/v0/users'));
     const owner = users.find((u) => u.email === 'user@sandbox.test')!;
     const device = data(await api('POST', '/v0/devices', {body: {device: {user_id: owner.id, public_key: publicKey()}}}));
-    const res = await control('PUT', `/_sandbox/devices/${device.id}/stats`, {body: {latest_handshake: '2023-03-29T15:11:47Z', remote_ip: '203.0.113.7', rx_bytes: 1234, tx_bytes: 5678}});
+    const res = await control('PUT', `/_sandbox/devices/${device.id}/stats`, {
+      body: {latest_handshake: '2023-03-29T15:11:47Z', remote_ip: '203.0.113.7', rx_bytes: 1234, tx_bytes: 5678},
+    });
     expect(res.status).toBe(200);
     expect(data(res)).toMatchObject({latest_handshake: '2023-03-29T15:11:47.000000Z', remote_ip: '203.0.113.7', rx_bytes: 1234, tx_bytes: 5678});
     const read = data(await api('GET', `/v0/devices/${device.id}`));
@@ -51,15 +53,23 @@ describe('device stats and user fields', () => {
     expect(String(read.updated_at) > String(device.updated_at)).toBe(true);
     // a subset, with Unix seconds
     expect(data(await control('PUT', `/_sandbox/devices/${device.id}/stats`, {body: {latest_handshake: 1700000000, rx_bytes: null}}))).toMatchObject({
-      latest_handshake: '2023-11-14T22:13:20.000000Z', rx_bytes: null, tx_bytes: 5678,
+      latest_handshake: '2023-11-14T22:13:20.000000Z',
+      rx_bytes: null,
+      tx_bytes: 5678,
     });
     expect((await control('PUT', `/_sandbox/devices/${crypto.randomUUID()}/stats`, {body: {rx_bytes: 1}})).status).toBe(404);
     expect((await control('PUT', `/_sandbox/devices/${device.id}/stats`, {body: {remote_ip: 'nope'}})).status).toBe(400);
   });
 
   it('sets disabled_at and sign-in fields on a user (by id or email)', async () => {
-    const res = await control('PUT', '/_sandbox/users/user@sandbox.test', {body: {disabled_at: '2024-01-02T03:04:05.123456Z', last_signed_in_at: '2024-01-01T00:00:00Z', last_signed_in_method: 'okta'}});
-    expect(data(res)).toMatchObject({disabled_at: '2024-01-02T03:04:05.123456Z', last_signed_in_at: '2024-01-01T00:00:00.000000Z', last_signed_in_method: 'okta'});
+    const res = await control('PUT', '/_sandbox/users/user@sandbox.test', {
+      body: {disabled_at: '2024-01-02T03:04:05.123456Z', last_signed_in_at: '2024-01-01T00:00:00Z', last_signed_in_method: 'okta'},
+    });
+    expect(data(res)).toMatchObject({
+      disabled_at: '2024-01-02T03:04:05.123456Z',
+      last_signed_in_at: '2024-01-01T00:00:00.000000Z',
+      last_signed_in_method: 'okta',
+    });
     const cleared = data(await control('PUT', `/_sandbox/users/${data(res).id}`, {body: {disabled_at: null}}));
     expect(cleared.disabled_at).toBeNull();
     expect((await control('PUT', '/_sandbox/users/nobody@x', {body: {}})).status).toBe(404);

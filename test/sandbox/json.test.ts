@@ -37,20 +37,29 @@ function wireKeyOrders(text: string): string[][] {
 
 describe('encodeJson', () => {
   it('(the wire-order scanner sees what JSON.parse hides)', () => {
-    expect(wireKeyOrders('{"b":1,"a":{"10":"}","9":[{"y":1,"x":2}]}}')).toEqual([['y', 'x'], ['10', '9'], ['b', 'a']]);
+    expect(wireKeyOrders('{"b":1,"a":{"10":"}","9":[{"y":1,"x":2}]}}')).toEqual([
+      ['y', 'x'],
+      ['10', '9'],
+      ['b', 'a'],
+    ]);
   });
 
   it('sorts object keys at every depth (property)', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      const encoded = encodeJson(value);
-      for (const keys of wireKeyOrders(encoded)) expect(keys).toEqual([...keys].sort(compareKeys));
-      expect(JSON.parse(encoded)).toEqual(JSON.parse(JSON.stringify(value)));
-    }), {numRuns: 300});
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const encoded = encodeJson(value);
+        for (const keys of wireKeyOrders(encoded)) expect(keys).toEqual([...keys].sort(compareKeys));
+        expect(JSON.parse(encoded)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      {numRuns: 300},
+    );
   });
 
   // "§1.4" (upstream numbering) = docs/firezone-0.7.36.md, "Key order and JSON shapes".
   it('orders "_" before letters and keeps the wire example of §1.4', () => {
-    expect(encodeJson({user_id: 1, use_default_dns: true, b: {z: 1, a: [{d: 1, c: 2}]}})).toBe('{"b":{"a":[{"c":2,"d":1}],"z":1},"use_default_dns":true,"user_id":1}');
+    expect(encodeJson({user_id: 1, use_default_dns: true, b: {z: 1, a: [{d: 1, c: 2}]}})).toBe(
+      '{"b":{"a":[{"c":2,"d":1}],"z":1},"use_default_dns":true,"user_id":1}',
+    );
   });
 
   it('sorts by UTF-8 bytes: astral characters after U+E000–U+FFFF', () => {
@@ -81,11 +90,20 @@ describe('parseJson', () => {
   });
 
   it('round-trips arbitrary JSON (property)', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      const text = JSON.stringify(value);
-      const normalise = (v: unknown): unknown => (v instanceof JsonFloat ? v.value : Array.isArray(v) ? v.map(normalise)
-        : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalise(x)])) : v);
-      expect(normalise(parseJson(text))).toEqual(JSON.parse(text));
-    }), {numRuns: 300});
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        const normalise = (v: unknown): unknown =>
+          v instanceof JsonFloat
+            ? v.value
+            : Array.isArray(v)
+              ? v.map(normalise)
+              : v && typeof v === 'object'
+                ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalise(x)]))
+                : v;
+        expect(normalise(parseJson(text))).toEqual(JSON.parse(text));
+      }),
+      {numRuns: 300},
+    );
   });
 });

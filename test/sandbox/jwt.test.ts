@@ -9,9 +9,21 @@ const NOW = 1_700_000_000;
 describe('HS512 tokens (§2.2, §2.3)', () => {
   it('signs the Guardian claims and verifies them', () => {
     const token = signToken(SECRET, {api: '8c6a1c2e-3c0e-4f55-9a1e-0d2b7b7d9a11', exp: NOW + 3600, sub: 'u'}, NOW);
-    const [header, payload] = token.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>);
+    const [header, payload] = token
+      .split('.')
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>);
     expect(header).toEqual({alg: 'HS512', typ: 'JWT'});
-    expect(payload).toMatchObject({api: '8c6a1c2e-3c0e-4f55-9a1e-0d2b7b7d9a11', aud: 'fz_http', iss: 'fz_http', typ: 'access', iat: NOW, nbf: NOW - 1, exp: NOW + 3600, sub: 'u'});
+    expect(payload).toMatchObject({
+      api: '8c6a1c2e-3c0e-4f55-9a1e-0d2b7b7d9a11',
+      aud: 'fz_http',
+      iss: 'fz_http',
+      typ: 'access',
+      iat: NOW,
+      nbf: NOW - 1,
+      exp: NOW + 3600,
+      sub: 'u',
+    });
     expect(typeof payload!.jti).toBe('string');
     const verified = verifyToken(SECRET, token, NOW);
     expect(verified.kind).toBe('ok');

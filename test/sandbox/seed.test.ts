@@ -52,7 +52,10 @@ describe('demo seed', () => {
 
   it('has identity providers that pass validation when sent back unchanged', async () => {
     const {openid_connect_providers, saml_identity_providers} = shot.configuration;
-    const res = await send(demo.url, 'PUT', '/v0/configuration', {token: demo.adminToken, body: {configuration: {openid_connect_providers, saml_identity_providers}}});
+    const res = await send(demo.url, 'PUT', '/v0/configuration', {
+      token: demo.adminToken,
+      body: {configuration: {openid_connect_providers, saml_identity_providers}},
+    });
     expect(res.status, res.text).toBe(200);
     expect(data(res)).toMatchObject({openid_connect_providers, saml_identity_providers});
   });
@@ -151,14 +154,42 @@ describe('stats simulation (§11.4)', () => {
     const settings = new Settings({env: {}, externalUrl: 'http://127.0.0.1:1'});
     const store = new Store(settings.initialConfig('c', 0));
     for (const d of devices) store.insertDevice(d);
-    return {store, settings, serverPublicKey: 'k', random: {alloc: new Prng(1, 'a'), names: new Prng(1, 'n'), stats: new Prng(1, 's'), faults: new Prng(1, 'f')}, log: () => {}};
+    return {
+      store,
+      settings,
+      serverPublicKey: 'k',
+      random: {alloc: new Prng(1, 'a'), names: new Prng(1, 'n'), stats: new Prng(1, 's'), faults: new Prng(1, 'f')},
+      log: () => {},
+    };
   }
   const device = (id: string, sim: DeviceRow['sim'], handshake: number | null): DeviceRow => ({
-    id, userId: 'u', name: id, description: null, publicKey: `${id}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`, presharedKey: null,
-    useDefaultAllowedIps: true, useDefaultDns: true, useDefaultEndpoint: true, useDefaultMtu: true, useDefaultPersistentKeepalive: true,
-    allowedIps: [], dns: [], endpoint: null, mtu: null, persistentKeepalive: null, ipv4: null, ipv6: null, remoteIp: null,
-    latestHandshake: handshake, rxBytes: handshake === null ? null : 100, txBytes: handshake === null ? null : 50, insertedAt: 0, updatedAt: 0,
-    sim, cache: null, cacheVersion: 0,
+    id,
+    userId: 'u',
+    name: id,
+    description: null,
+    publicKey: `${id}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`,
+    presharedKey: null,
+    useDefaultAllowedIps: true,
+    useDefaultDns: true,
+    useDefaultEndpoint: true,
+    useDefaultMtu: true,
+    useDefaultPersistentKeepalive: true,
+    allowedIps: [],
+    dns: [],
+    endpoint: null,
+    mtu: null,
+    persistentKeepalive: null,
+    ipv4: null,
+    ipv6: null,
+    remoteIp: null,
+    latestHandshake: handshake,
+    rxBytes: handshake === null ? null : 100,
+    txBytes: handshake === null ? null : 50,
+    insertedAt: 0,
+    updatedAt: 0,
+    sim,
+    cache: null,
+    cacheVersion: 0,
   });
 
   it('refreshes a share of busy devices with second-precision handshakes and growing counters; never and idle ones stay', () => {

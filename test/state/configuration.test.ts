@@ -1,19 +1,48 @@
 import {describe, expect, it} from 'vitest';
 import type {Configuration} from '../../src/api/index.js';
 import {
-  diffConfigurations, diffUpdate, explainOverride, oidcFromValues, oidcInitial, providerUpdate, sectionInitial, sectionUpdate, toOidcWrite,
+  diffConfigurations,
+  diffUpdate,
+  explainOverride,
+  oidcFromValues,
+  oidcInitial,
+  providerUpdate,
+  sectionInitial,
+  sectionUpdate,
+  toOidcWrite,
 } from '../../src/state/configuration.js';
 
-const okta = {id: 'okta', label: 'Okta', scope: 'openid email profile', response_type: 'code', client_id: 'cid', client_secret: 's3cret',
-  discovery_document_uri: 'https://okta.example.com/.well-known/openid-configuration', redirect_uri: null, auto_create_users: false};
+const okta = {
+  id: 'okta',
+  label: 'Okta',
+  scope: 'openid email profile',
+  response_type: 'code',
+  client_id: 'cid',
+  client_secret: 's3cret',
+  discovery_document_uri: 'https://okta.example.com/.well-known/openid-configuration',
+  redirect_uri: null,
+  auto_create_users: false,
+};
 
 function config(over: Partial<Configuration> = {}): Configuration {
   return {
-    id: 'c', allow_unprivileged_device_configuration: true, allow_unprivileged_device_management: true,
-    default_client_allowed_ips: ['0.0.0.0/0', '::/0'], default_client_dns: ['1.1.1.1', '1.0.0.1'], default_client_endpoint: 'vpn.example.com:51820',
-    default_client_mtu: 1280, default_client_persistent_keepalive: 25, disable_vpn_on_oidc_error: false, local_auth_enabled: true,
-    vpn_session_duration: 0, logo: {}, openid_connect_providers: [okta], saml_identity_providers: [],
-    inserted_at: '2026-01-01T00:00:00.000000Z', updated_at: '2026-01-01T00:00:00.000000Z', ...over,
+    id: 'c',
+    allow_unprivileged_device_configuration: true,
+    allow_unprivileged_device_management: true,
+    default_client_allowed_ips: ['0.0.0.0/0', '::/0'],
+    default_client_dns: ['1.1.1.1', '1.0.0.1'],
+    default_client_endpoint: 'vpn.example.com:51820',
+    default_client_mtu: 1280,
+    default_client_persistent_keepalive: 25,
+    disable_vpn_on_oidc_error: false,
+    local_auth_enabled: true,
+    vpn_session_duration: 0,
+    logo: {},
+    openid_connect_providers: [okta],
+    saml_identity_providers: [],
+    inserted_at: '2026-01-01T00:00:00.000000Z',
+    updated_at: '2026-01-01T00:00:00.000000Z',
+    ...over,
   };
 }
 
@@ -22,8 +51,10 @@ describe('section forms', () => {
     const initial = sectionInitial('defaults', config());
     expect(initial.default_client_dns).toBe('1.1.1.1, 1.0.0.1');
     expect(sectionUpdate('defaults', initial, initial)).toEqual({});
-    expect(sectionUpdate('defaults', {...initial, default_client_dns: '9.9.9.9 ,', default_client_mtu: ''}, initial))
-      .toEqual({default_client_dns: ['9.9.9.9'], default_client_mtu: null});
+    expect(sectionUpdate('defaults', {...initial, default_client_dns: '9.9.9.9 ,', default_client_mtu: ''}, initial)).toEqual({
+      default_client_dns: ['9.9.9.9'],
+      default_client_mtu: null,
+    });
   });
   it('session duration: presets and custom seconds', () => {
     const initial = sectionInitial('security', config({vpn_session_duration: 100}));
@@ -36,8 +67,14 @@ describe('section forms', () => {
 
 describe('providers', () => {
   it('operations produce the complete array and re-apply on a newer base', () => {
-    const google = oidcFromValues({...oidcInitial(null), id: 'google', label: 'Google', client_id: 'g', client_secret: 'x',
-      discovery_document_uri: 'https://accounts.google.com/.well-known/openid-configuration'});
+    const google = oidcFromValues({
+      ...oidcInitial(null),
+      id: 'google',
+      label: 'Google',
+      client_id: 'g',
+      client_secret: 'x',
+      discovery_document_uri: 'https://accounts.google.com/.well-known/openid-configuration',
+    });
     const add = {kind: 'oidc' as const, op: 'add' as const, provider: google};
     expect(providerUpdate(config(), add).openid_connect_providers!.map((p) => p.id)).toEqual(['okta', 'google']);
     // someone else added "azure" meanwhile: re-applying keeps theirs
@@ -62,8 +99,10 @@ describe('diff', () => {
     expect(diffUpdate(before, {openid_connect_providers: []})).toEqual(['OIDC provider okta: removed']);
   });
   it('server-side changes between two reads', () => {
-    expect(diffConfigurations(config(), config({local_auth_enabled: false, vpn_session_duration: 3600})))
-      .toEqual(['Local auth: on → off', 'VPN session duration: 0 → 3600']);
+    expect(diffConfigurations(config(), config({local_auth_enabled: false, vpn_session_duration: 3600}))).toEqual([
+      'Local auth: on → off',
+      'VPN session duration: 0 → 3600',
+    ]);
   });
   it('explains env overrides', () => {
     expect(explainOverride('cannot be changed; it is overridden by LOCAL_AUTH_ENABLED environment variable')).toMatch(/LOCAL_AUTH_ENABLED.*wins/);

@@ -1,15 +1,20 @@
 import {describe, expect, it} from 'vitest';
-import {
-  applyServerErrors, createForm, cycleChoice, isDirty, moveFocus, setValue, toggle, validateForm, type FieldSpec,
-} from '../../src/state/form.js';
+import {applyServerErrors, createForm, cycleChoice, isDirty, moveFocus, setValue, toggle, validateForm, type FieldSpec} from '../../src/state/form.js';
 import {validateMtu} from '../../src/state/validators.js';
 
 const specs: FieldSpec[] = [
   {key: 'name', label: 'Name', kind: 'text', validate: (v) => (String(v).trim() === '' ? ["can't be blank"] : [])},
   {key: 'use_default_mtu', label: 'Use default MTU', kind: 'toggle'},
-  {key: 'mtu', label: 'MTU', kind: 'text', disabledWhen: (v) => (v.use_default_mtu ? 'uses the default' : null),
-    validate: (v) => validateMtu(String(v))},
-  {key: 'action', label: 'Action', kind: 'choice', choices: [{value: 'drop', label: 'DROP'}, {value: 'accept', label: 'ACCEPT'}]},
+  {key: 'mtu', label: 'MTU', kind: 'text', disabledWhen: (v) => (v.use_default_mtu ? 'uses the default' : null), validate: (v) => validateMtu(String(v))},
+  {
+    key: 'action',
+    label: 'Action',
+    kind: 'choice',
+    choices: [
+      {value: 'drop', label: 'DROP'},
+      {value: 'accept', label: 'ACCEPT'},
+    ],
+  },
 ];
 
 describe('form', () => {
@@ -55,8 +60,11 @@ describe('form', () => {
   it('maps server errors: aliases, base, unknown fields; keeps values; focuses the first error', () => {
     let f = createForm(specs, {name: 'phone', use_default_mtu: true, action: 'drop'});
     f = {...f, focus: 3};
-    f = applyServerErrors(f, {user_id: ['has already been taken'], base: ['Maximum device limit reached.'], ipv4: ['is invalid']},
-      {user_id: {field: 'name', note: 'this user already has a device with this name'}});
+    f = applyServerErrors(
+      f,
+      {user_id: ['has already been taken'], base: ['Maximum device limit reached.'], ipv4: ['is invalid']},
+      {user_id: {field: 'name', note: 'this user already has a device with this name'}},
+    );
     expect(f.errors).toEqual({name: ['has already been taken (this user already has a device with this name)']});
     expect(f.formErrors).toEqual(['Maximum device limit reached.', 'ipv4: is invalid']);
     expect(f.values.name).toBe('phone');

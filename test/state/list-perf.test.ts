@@ -25,9 +25,7 @@ describe('buildListView caching', () => {
 
   it('sorts an items array once per sort key while the filter changes', () => {
     let calls = 0;
-    const columns: ColumnSpec<Item>[] = [
-      {key: 'name', sortValue: (i) => (calls++, i.name), searchText: (i) => i.name},
-    ];
+    const columns: ColumnSpec<Item>[] = [{key: 'name', sortValue: (i) => (calls++, i.name), searchText: (i) => i.name}];
     const items = Array.from({length: 1000}, (_, i) => ({id: String(i), name: `d${(i * 7) % 1000}`}));
     const opts = (filter: string, desc: boolean) => ({getId: (i: Item) => i.id, filter, sort: {key: 'name', desc}, columns});
     buildListView(items, opts('', false));
@@ -48,7 +46,10 @@ describe('buildListView filter reuse', () => {
     const expected = (filter: string) => items.filter((i) => i.name.toLowerCase().includes(filter.toLowerCase())).map((i) => i.id);
     for (const filter of ['a', 'al', 'alp', 'alph', 'alpha', 'alph', 'al', 'l', 'lph', 'alpha-2', 'ALPHA', 'a-', 'zz', '', 'p', 'ph', 'pha-']) {
       const v = view(filter);
-      expect(v.rows.map((i) => i.id), filter).toEqual(expected(filter));
+      expect(
+        v.rows.map((i) => i.id),
+        filter,
+      ).toEqual(expected(filter));
       for (const id of ['0', '1', '5', '399']) expect(v.indexOf(id)).toBe(v.rows.findIndex((i) => i.id === id));
     }
   });

@@ -1,7 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {
-  buildListView, computeWindow, moveSelection, reconcileSelection, type ColumnSpec, type ListView,
-} from '../../src/state/list.js';
+import {buildListView, computeWindow, moveSelection, reconcileSelection, type ColumnSpec, type ListView} from '../../src/state/list.js';
 
 interface Dev {
   id: string;
@@ -192,7 +190,12 @@ describe('computeWindow', () => {
   });
 
   it('is idempotent and honours scrollOff 0 and oversized margins', () => {
-    for (const [sel, top] of [[8, 0], [50, 0], [50, 90], [0, 7]] as const) {
+    for (const [sel, top] of [
+      [8, 0],
+      [50, 0],
+      [50, 90],
+      [0, 7],
+    ] as const) {
       const t = w(sel, top);
       expect(w(sel, t)).toBe(t);
     }

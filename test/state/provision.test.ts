@@ -1,7 +1,14 @@
 import {describe, expect, it} from 'vitest';
 import {createForm, setValue, validateForm} from '../../src/state/form.js';
 import {
-  deviceCreateBody, deviceFormInitial, deviceFormSpecs, ruleBody, ruleFormInitial, ruleFormSpecs, userCreateBody, userFormSpecs,
+  deviceCreateBody,
+  deviceFormInitial,
+  deviceFormSpecs,
+  ruleBody,
+  ruleFormInitial,
+  ruleFormSpecs,
+  userCreateBody,
+  userFormSpecs,
   userUpdateBody,
 } from '../../src/state/provision.js';
 import {user} from '../fixtures/data.js';
@@ -18,16 +25,33 @@ describe('user forms', () => {
   it('bodies: no password keys without a password; edit sends only changes', () => {
     expect(userCreateBody({email: ' a@b ', role: 'admin', password: '', password_confirmation: ''})).toEqual({email: 'a@b', role: 'admin'});
     expect(userUpdateBody({email: 'ann@example.com', password: '', password_confirmation: ''}, user())).toEqual({});
-    expect(userUpdateBody({email: 'new@example.com', password: 'correct horse battery', password_confirmation: 'correct horse battery'}, user()))
-      .toEqual({email: 'new@example.com', password: 'correct horse battery', password_confirmation: 'correct horse battery'});
+    expect(userUpdateBody({email: 'new@example.com', password: 'correct horse battery', password_confirmation: 'correct horse battery'}, user())).toEqual({
+      email: 'new@example.com',
+      password: 'correct horse battery',
+      password_confirmation: 'correct horse battery',
+    });
   });
 });
 
 describe('device form', () => {
   it('the paired inputs are enabled only when the default toggle is off', () => {
     const specs = deviceFormSpecs(null, false);
-    expect(specs.map((s) => s.key)).toEqual(['name', 'description', 'use_default_allowed_ips', 'allowed_ips', 'use_default_dns', 'dns',
-      'use_default_endpoint', 'endpoint', 'use_default_mtu', 'mtu', 'use_default_persistent_keepalive', 'persistent_keepalive', 'ipv4', 'ipv6']);
+    expect(specs.map((s) => s.key)).toEqual([
+      'name',
+      'description',
+      'use_default_allowed_ips',
+      'allowed_ips',
+      'use_default_dns',
+      'dns',
+      'use_default_endpoint',
+      'endpoint',
+      'use_default_mtu',
+      'mtu',
+      'use_default_persistent_keepalive',
+      'persistent_keepalive',
+      'ipv4',
+      'ipv6',
+    ]);
     let f = createForm(specs, deviceFormInitial('quiet-otter', null));
     f = validateForm(setValue(f, 'mtu', '100'));
     expect(f.errors.mtu).toBeUndefined();
@@ -37,12 +61,28 @@ describe('device form', () => {
     expect(f.errors.endpoint).toEqual(["can't be blank"]);
   });
   it('builds the create body: comma lists as arrays, numbers as numbers, blanks omitted', () => {
-    const values = {...deviceFormInitial('quiet-otter', 'u-1'), description: ' laptop ', use_default_dns: false, dns: '9.9.9.9, 1.1.1.1',
-      use_default_mtu: false, mtu: '1400', ipv4: '10.3.2.9'};
+    const values = {
+      ...deviceFormInitial('quiet-otter', 'u-1'),
+      description: ' laptop ',
+      use_default_dns: false,
+      dns: '9.9.9.9, 1.1.1.1',
+      use_default_mtu: false,
+      mtu: '1400',
+      ipv4: '10.3.2.9',
+    };
     expect(deviceCreateBody(values, 'u-1', 'PUB')).toEqual({
-      user_id: 'u-1', public_key: 'PUB', name: 'quiet-otter', description: 'laptop',
-      use_default_allowed_ips: true, use_default_dns: false, dns: ['9.9.9.9', '1.1.1.1'], use_default_endpoint: true,
-      use_default_mtu: false, mtu: 1400, use_default_persistent_keepalive: true, ipv4: '10.3.2.9',
+      user_id: 'u-1',
+      public_key: 'PUB',
+      name: 'quiet-otter',
+      description: 'laptop',
+      use_default_allowed_ips: true,
+      use_default_dns: false,
+      dns: ['9.9.9.9', '1.1.1.1'],
+      use_default_endpoint: true,
+      use_default_mtu: false,
+      mtu: 1400,
+      use_default_persistent_keepalive: true,
+      ipv4: '10.3.2.9',
     });
   });
 });
@@ -58,9 +98,19 @@ describe('rule form', () => {
     expect(f.errors).toEqual({port_range: ['lower value cannot be higher than upper value']});
   });
   it('body: null ports and user when not set', () => {
-    expect(ruleBody({action: 'drop', destination: ' 10.0.0.0/8 ', port_type: '', port_range: '80', user: ''}))
-      .toEqual({action: 'drop', destination: '10.0.0.0/8', port_type: null, port_range: null, user_id: null});
-    expect(ruleBody({action: 'accept', destination: '10.0.0.1', port_type: 'udp', port_range: '53', user: 'u-1'}))
-      .toEqual({action: 'accept', destination: '10.0.0.1', port_type: 'udp', port_range: '53', user_id: 'u-1'});
+    expect(ruleBody({action: 'drop', destination: ' 10.0.0.0/8 ', port_type: '', port_range: '80', user: ''})).toEqual({
+      action: 'drop',
+      destination: '10.0.0.0/8',
+      port_type: null,
+      port_range: null,
+      user_id: null,
+    });
+    expect(ruleBody({action: 'accept', destination: '10.0.0.1', port_type: 'udp', port_range: '53', user: 'u-1'})).toEqual({
+      action: 'accept',
+      destination: '10.0.0.1',
+      port_type: 'udp',
+      port_range: '53',
+      user_id: 'u-1',
+    });
   });
 });

@@ -1,7 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {
-  buildSnapshot, currentRate, deviceState, ruleRank, sortRulesByPrecedence, vpnStatus, type Snapshot,
-} from '../../src/state/resources.js';
+import {buildSnapshot, currentRate, deviceState, ruleRank, sortRulesByPrecedence, vpnStatus, type Snapshot} from '../../src/state/resources.js';
 import {device, iso, rule, user} from '../fixtures/data.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -56,7 +54,11 @@ describe('buildSnapshot', () => {
   });
 
   it('counts devices and rules per user', () => {
-    const s = buildSnapshot({devices: [device(), device({id: 'd-2'})], users: [user()], rules: [rule({user_id: 'u-1'}), rule({id: 'r-2'})], configuration: null, issues: []}, null, T0);
+    const s = buildSnapshot(
+      {devices: [device(), device({id: 'd-2'})], users: [user()], rules: [rule({user_id: 'u-1'}), rule({id: 'r-2'})], configuration: null, issues: []},
+      null,
+      T0,
+    );
     expect(s.deviceCountByUser.get('u-1')).toBe(2);
     expect(s.ruleCountByUser.get('u-1')).toBe(1);
   });
@@ -86,8 +88,13 @@ describe('rule precedence (nftables layout, behaviour doc §11.3)', () => {
       rule({id: 'user-drop', user_id: 'u-1'}),
       rule({id: 'user-port-accept', user_id: 'u-1', action: 'accept', port_type: 'udp', port_range: '53'}),
     ];
-    expect(sortRulesByPrecedence(rules, () => 'ann@example.com').map((r) => r.id))
-      .toEqual(['user-port-accept', 'user-drop', 'global-port-drop', 'global-accept', 'global-drop']);
+    expect(sortRulesByPrecedence(rules, () => 'ann@example.com').map((r) => r.id)).toEqual([
+      'user-port-accept',
+      'user-drop',
+      'global-port-drop',
+      'global-accept',
+      'global-drop',
+    ]);
     expect(ruleRank(rule({user_id: 'u', action: 'accept', port_type: 'tcp'}))).toBe(0);
     expect(ruleRank(rule())).toBe(7);
   });

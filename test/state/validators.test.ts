@@ -1,8 +1,22 @@
 import {describe, expect, it} from 'vitest';
 import {
-  isCidrOrIP, isIPv6, parseList, validateAllowedIps, validateDestination, validateDnsList, validateEmail, validateEndpoint,
-  validateKeepalive, validateMtu, validatePassword, validatePortPair, validatePortRange, validateRedirectUri, validateScope,
-  validateProviderId, validateDeviceName,
+  isCidrOrIP,
+  isIPv6,
+  parseList,
+  validateAllowedIps,
+  validateDestination,
+  validateDnsList,
+  validateEmail,
+  validateEndpoint,
+  validateKeepalive,
+  validateMtu,
+  validatePassword,
+  validatePortPair,
+  validatePortRange,
+  validateRedirectUri,
+  validateScope,
+  validateProviderId,
+  validateDeviceName,
 } from '../../src/state/validators.js';
 
 describe('addresses', () => {
@@ -113,7 +127,11 @@ describe('in step with 0.7.36', () => {
   });
   it('DNS: every specific message, the one-of message, then duplicates, each once', () => {
     expect(validateDnsList(['!!!:53'])).toEqual(['!!! is not a valid FQDN', 'setting port is not allowed', 'must be one of: Elixir.FzHttp.Types.IP, string']);
-    expect(validateDnsList(['!!!', '!!!'])).toEqual(['!!! is not a valid FQDN', 'must be one of: Elixir.FzHttp.Types.IP, string', 'should not contain duplicates']);
+    expect(validateDnsList(['!!!', '!!!'])).toEqual([
+      '!!! is not a valid FQDN',
+      'must be one of: Elixir.FzHttp.Types.IP, string',
+      'should not contain duplicates',
+    ]);
   });
   it('allowed IPs: duplicates compared as addresses', () => {
     expect(validateAllowedIps(['fd00::1', 'FD00:0::1'])).toEqual(['should not contain duplicates']);

@@ -60,8 +60,16 @@ describe('configuration panel', () => {
     await app.press('confirm', 'dialog');
     await app.waitFor('Configuration saved');
     let config = (await h.client.getConfiguration()).data;
-    expect(config.openid_connect_providers).toEqual([expect.objectContaining({id: 'google', label: 'Google', client_id: 'client-1',
-      client_secret: 'very-secret-value', scope: 'openid email profile', response_type: 'code'})]);
+    expect(config.openid_connect_providers).toEqual([
+      expect.objectContaining({
+        id: 'google',
+        label: 'Google',
+        client_id: 'client-1',
+        client_secret: 'very-secret-value',
+        scope: 'openid email profile',
+        response_type: 'code',
+      }),
+    ]);
 
     await app.waitFor('Google · client client-1');
     // the cursor stayed on "+ add"; the new provider is the entry above it
@@ -156,8 +164,16 @@ describe('configuration panel', () => {
   });
 
   it('providers are addressed structurally: with corp and corp:legacy side by side, d and Enter act on the one under the cursor', async () => {
-    const oidc = (id: string, label: string) => ({id, label, scope: 'openid email profile', response_type: 'code', client_id: `${id}-client`,
-      client_secret: 'secret-value', discovery_document_uri: 'https://idp.example/.well-known/openid-configuration', auto_create_users: false});
+    const oidc = (id: string, label: string) => ({
+      id,
+      label,
+      scope: 'openid email profile',
+      response_type: 'code',
+      client_id: `${id}-client`,
+      client_secret: 'secret-value',
+      discovery_document_uri: 'https://idp.example/.well-known/openid-configuration',
+      auto_create_users: false,
+    });
     await h.client.updateConfiguration({openid_connect_providers: [oidc('corp', 'Corp'), oidc('corp:legacy', 'Corp legacy')]});
     try {
       const app = await configScreen();

@@ -112,9 +112,13 @@ describe('fault matrix', {timeout: 30_000}, () => {
   it('a token revoked mid-session: the console says so and keeps running', async () => {
     const sandbox = fx.sandbox;
     const admin2 = (await fx.client.createUser({email: `revoked-${Date.now()}@example.com`, role: 'admin'})).data;
-    const minted = await (await fetch(`${sandbox.url}/_sandbox/tokens`, {method: 'POST',
-      headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-      body: JSON.stringify({user_id: admin2.id, expires_in_days: 1})})).json() as {token: string; id: string};
+    const minted = (await (
+      await fetch(`${sandbox.url}/_sandbox/tokens`, {
+        method: 'POST',
+        headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+        body: JSON.stringify({user_id: admin2.id, expires_in_days: 1}),
+      })
+    ).json()) as {token: string; id: string};
     const revocable = new FirezoneClient({baseUrl: sandbox.url, token: minted.token, timeoutMs: 2000});
     try {
       const app = await renderApp({client: revocable, settings, ready: /1\/\d+ devices/});

@@ -12,11 +12,16 @@ describe('first run', () => {
   it('a URL, Tab and a token typed with no pause land in their fields (50 times)', async () => {
     for (let round = 0; round < 50; round++) {
       const calls: Array<{url: string; token: string}> = [];
-      const ui = render(<FirstRun configPath="/cfg/config.json" onDemo={() => undefined}
-        onConnect={async (r) => {
-          calls.push(r);
-          return null;
-        }} />);
+      const ui = render(
+        <FirstRun
+          configPath="/cfg/config.json"
+          onDemo={() => undefined}
+          onConnect={async (r) => {
+            calls.push(r);
+            return null;
+          }}
+        />,
+      );
       await waitFor(ui.lastFrame, 'Welcome to fz-console');
       ui.stdin.write('c');
       await waitFor(ui.lastFrame, 'Connect to a Firezone server');
@@ -36,15 +41,21 @@ describe('first run', () => {
   it('asks before replacing a profile of the same name; offers saved profiles', async () => {
     const calls: unknown[] = [];
     const opened: string[] = [];
-    const ui = render(<FirstRun configPath="/cfg/config.json" profiles={['prod', 'lab']} onDemo={() => undefined}
-      onProfile={async (name) => {
-        opened.push(name);
-        return null;
-      }}
-      onConnect={async (r) => {
-        calls.push(r);
-        return null;
-      }} />);
+    const ui = render(
+      <FirstRun
+        configPath="/cfg/config.json"
+        profiles={['prod', 'lab']}
+        onDemo={() => undefined}
+        onProfile={async (name) => {
+          opened.push(name);
+          return null;
+        }}
+        onConnect={async (r) => {
+          calls.push(r);
+          return null;
+        }}
+      />,
+    );
     let frame = await waitFor(ui.lastFrame, 'open the saved profile');
     expect(frame).toContain('1  open the saved profile prod');
     expect(frame).toContain('2  open the saved profile lab');

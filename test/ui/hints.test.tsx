@@ -56,7 +56,10 @@ describe('hints are generated from BINDINGS', () => {
     await app.press('open', 'list');
     await app.waitFor('VPN connection');
     expect(RESOURCES.users.revealable).not.toBe(true);
-    await expectHints(app, hintsOf(['detail', 'global'], (b) => b.action === 'reveal'));
+    await expectHints(
+      app,
+      hintsOf(['detail', 'global'], (b) => b.action === 'reveal'),
+    );
     // Devices detail: no role, no "new device" from a device; reveal is there
     await app.press('back', 'detail');
     await app.press('screen1');
@@ -64,7 +67,10 @@ describe('hints are generated from BINDINGS', () => {
     await app.waitFor('Preshared key');
     expect(RESOURCES.devices.actions.role).toBeUndefined();
     expect(RESOURCES.devices.actions.newFromDetail).toBeUndefined();
-    await expectHints(app, hintsOf(['detail', 'global'], (b) => b.action === 'role' || b.action === 'new'));
+    await expectHints(
+      app,
+      hintsOf(['detail', 'global'], (b) => b.action === 'role' || b.action === 'new'),
+    );
     // a form, and the owner picker over it
     await app.press('back', 'detail');
     await app.press('new', 'list');
@@ -113,12 +119,19 @@ describe('hints are generated from BINDINGS', () => {
     expect(frame).not.toMatch(/scroll \(/);
     const lines = frame.split('\n');
     for (const scope of Object.keys(SCOPE_TITLES) as Scope[]) {
-      if (BINDINGS.some((b) => b.scope === scope)) expect(lines.some((l) => l.trim() === SCOPE_TITLES[scope]), SCOPE_TITLES[scope]).toBe(true);
+      if (BINDINGS.some((b) => b.scope === scope))
+        expect(
+          lines.some((l) => l.trim() === SCOPE_TITLES[scope]),
+          SCOPE_TITLES[scope],
+        ).toBe(true);
     }
     for (const b of BINDINGS) {
       // long help texts are cut at the column's edge: the start of each is enough to find its row
       const row = `  ${b.keys.map(displayKey).join(' ').padEnd(18)} ${b.help.slice(0, 50)}`;
-      expect(lines.some((l) => l.startsWith(row)), `${b.scope}/${b.action}: ${row}`).toBe(true);
+      expect(
+        lines.some((l) => l.startsWith(row)),
+        `${b.scope}/${b.action}: ${row}`,
+      ).toBe(true);
     }
   });
 });
@@ -138,16 +151,25 @@ describe('read-only mode', () => {
     await app.waitFor('READ-ONLY');
     await app.press('screen2');
     await app.waitFor('EMAIL');
-    await expectHints(app, hintsOf(['list', 'global'], (b) => b.writes === true));
+    await expectHints(
+      app,
+      hintsOf(['list', 'global'], (b) => b.writes === true),
+    );
     expect(statusLine(app)).not.toMatch(/\bn new\b/);
     await app.press('open', 'list');
     await app.waitFor('VPN connection');
-    await expectHints(app, hintsOf(['detail', 'global'], (b) => b.writes === true || b.action === 'reveal'));
+    await expectHints(
+      app,
+      hintsOf(['detail', 'global'], (b) => b.writes === true || b.action === 'reveal'),
+    );
     expect(statusLine(app)).not.toMatch(/\be edit\b|\bd delete\b/);
     await app.press('back', 'detail');
     await app.press('screen4');
     await app.waitFor('Client defaults');
-    await expectHints(app, hintsOf(['configuration', 'global'], (b) => b.writes === true));
+    await expectHints(
+      app,
+      hintsOf(['configuration', 'global'], (b) => b.writes === true),
+    );
   });
 
   it('every write key says "Read-only mode: … is disabled" and sends nothing', async () => {

@@ -47,7 +47,9 @@ function assertTerminalSafe(frames: readonly string[]): void {
     const bad = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u.exec(rest);
     if (bad) {
       const at = bad.index;
-      throw new Error(`raw U+${bad[0].codePointAt(0)!.toString(16).padStart(4, '0')} reached the terminal: ${JSON.stringify(rest.slice(Math.max(0, at - 40), at + 40))}`);
+      throw new Error(
+        `raw U+${bad[0].codePointAt(0)!.toString(16).padStart(4, '0')} reached the terminal: ${JSON.stringify(rest.slice(Math.max(0, at - 40), at + 40))}`,
+      );
     }
   }
 }
@@ -56,14 +58,24 @@ beforeAll(async () => {
   const sandbox = fx.sandbox;
   const user = (await admin('POST', '/v0/users', {user: {email: HOSTILE_EMAIL, role: 'unprivileged'}})).json.data;
   for (const [i, [name, text]] of DEVICE_TEXTS.entries()) {
-    const res = await admin('POST', '/v0/devices', {device: {user_id: user.id, public_key: publicKey(), name: `d${i} ${text}`.slice(0, 200),
-      description: `${name}: ${text}`}});
+    const res = await admin('POST', '/v0/devices', {
+      device: {user_id: user.id, public_key: publicKey(), name: `d${i} ${text}`.slice(0, 200), description: `${name}: ${text}`},
+    });
     expect(res.status, `${name}: ${JSON.stringify(res.json)}`).toBe(201);
   }
   expect((await admin('POST', '/v0/rules', {rule: {destination: '10.9.0.0/16', action: 'drop', user_id: user.id}})).status).toBe(201);
-  const providers = [{id: 'corp', label: `Corp ${OSC52}\u202e SSO`, scope: 'openid email profile', response_type: 'code',
-    client_id: `client\x1b[2J\x9b2J`, client_secret: `sec\x07ret`, discovery_document_uri: 'https://idp.example/.well-known/openid-configuration',
-    auto_create_users: false}];
+  const providers = [
+    {
+      id: 'corp',
+      label: `Corp ${OSC52}\u202e SSO`,
+      scope: 'openid email profile',
+      response_type: 'code',
+      client_id: `client\x1b[2J\x9b2J`,
+      client_secret: `sec\x07ret`,
+      discovery_document_uri: 'https://idp.example/.well-known/openid-configuration',
+      auto_create_users: false,
+    },
+  ];
   expect((await admin('PATCH', '/v0/configuration', {configuration: {openid_connect_providers: providers}})).status).toBe(200);
 
   // A proxy in front of the sandbox that answers some writes with hostile bodies and headers.
@@ -81,9 +93,11 @@ beforeAll(async () => {
       res.end(`<html><head><title>502 ${OSC52}Bad\u202e Gateway</title></head><body>x</body></html>`);
       return;
     }
-    const upstream = await fetch(`${sandbox.url}${req.url}`, {method: req.method!,
+    const upstream = await fetch(`${sandbox.url}${req.url}`, {
+      method: req.method!,
       headers: {authorization: req.headers.authorization ?? '', 'content-type': 'application/json'},
-      ...(body === '' ? {} : {body})});
+      ...(body === '' ? {} : {body}),
+    });
     let text = await upstream.text();
     if (req.method === 'POST' && req.url === '/v0/devices' && upstream.status === 201) {
       const json = JSON.parse(text);

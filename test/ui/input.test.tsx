@@ -68,8 +68,7 @@ describe('a burst of keys across field changes', () => {
     await app.press('save');
     const saved = await app.waitFor('User created successfully: ann@example.com (unprivileged)');
     expect(saved).not.toMatch(/does not match|Fix the form/);
-    expect(bodies).toEqual([expect.objectContaining({email: 'ann@example.com', role: 'unprivileged', password,
-      password_confirmation: password})]);
+    expect(bodies).toEqual([expect.objectContaining({email: 'ann@example.com', role: 'unprivileged', password, password_confirmation: password})]);
     expect(await usersByEmail('ann@example.com')).toEqual([expect.objectContaining({role: 'unprivileged'})]);
   });
 

@@ -8,8 +8,22 @@ const README = new URL('../../README.md', import.meta.url);
 const START = /<!-- keymap:start[^>]*-->\n/;
 const END = '<!-- keymap:end -->';
 
-const noKey: Key = {upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false} as Key;
+const noKey: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+} as Key;
 
 describe('keymap', () => {
   it('the README key table is generated from the keymap (UPDATE_README=1 rewrites it)', () => {
@@ -57,8 +71,12 @@ describe('splitChunk', () => {
   it('splits control characters out of a chunk and keeps printable runs together', async () => {
     const {splitChunk} = await import('../../src/ui/keys.js');
     expect(splitChunk('\t\tab\x13\x7f\r')).toEqual([
-      {input: '\t', name: 'tab'}, {input: '\t', name: 'tab'}, {input: 'ab', name: 'ab'}, {input: 's', name: 'ctrl+s'},
-      {input: '\x7f', name: 'backspace'}, {input: '\r', name: 'enter'},
+      {input: '\t', name: 'tab'},
+      {input: '\t', name: 'tab'},
+      {input: 'ab', name: 'ab'},
+      {input: 's', name: 'ctrl+s'},
+      {input: '\x7f', name: 'backspace'},
+      {input: '\r', name: 'enter'},
     ]);
   });
 });

@@ -13,10 +13,13 @@ let sandbox: SandboxHandle;
 let client: FirezoneClient;
 
 async function admin(method: string, path: string, body?: unknown): Promise<{data: {id: string}}> {
-  const res = await fetch(`${sandbox.url}${path}`, {method, headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-    ...(body === undefined ? {} : {body: JSON.stringify(body)})});
+  const res = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+    ...(body === undefined ? {} : {body: JSON.stringify(body)}),
+  });
   const text = await res.text();
-  return text ? JSON.parse(text) as {data: {id: string}} : {data: {id: ''}};
+  return text ? (JSON.parse(text) as {data: {id: string}}) : {data: {id: ''}};
 }
 
 beforeAll(async () => {
@@ -35,18 +38,28 @@ describe('live clock', () => {
     const pub = Buffer.from(publicKey.export({format: 'jwk'}).x!, 'base64url').toString('base64');
     const device = (await admin('POST', '/v0/devices', {device: {user_id: users.data[0]!.id, public_key: pub, name: 'aging'}})).data;
     // Online for three more seconds: the window is 180 s.
-    await admin('PUT', `/_sandbox/devices/${device.id}/stats`, {latest_handshake: new Date(Date.now() - 177_000).toISOString(),
-      remote_ip: '198.51.100.7', rx_bytes: 1000, tx_bytes: 2000});
+    await admin('PUT', `/_sandbox/devices/${device.id}/stats`, {
+      latest_handshake: new Date(Date.now() - 177_000).toISOString(),
+      remote_ip: '198.51.100.7',
+      rx_bytes: 1000,
+      tx_bytes: 2000,
+    });
     const ui = render(<App client={client} settings={{label: 'clock', refreshSeconds: 1, readOnly: false, insecure: false, demo: false}} />);
     let frame = await waitFor(ui.lastFrame, /● aging/);
     expect(frame).toMatch(/2m/);
-    await fetch(`${sandbox.url}/_sandbox/faults`, {method: 'PUT', headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-      body: JSON.stringify({mode: 'reset', rate: 1, latency_ms: 0})});
+    await fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: 'PUT',
+      headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+      body: JSON.stringify({mode: 'reset', rate: 1, latency_ms: 0}),
+    });
     frame = await waitFor(ui.lastFrame, /offline[\s\S]*○ aging/, 15_000);
     expect(frame).toMatch(/offline · .*updated \d+s ago/);
     expect(frame).toMatch(/○ aging\s+\S+\s+\S+\s+3m/);
     ui.unmount();
-    await fetch(`${sandbox.url}/_sandbox/faults`, {method: 'PUT', headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-      body: JSON.stringify({mode: 'none', rate: 0, latency_ms: 0})});
+    await fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: 'PUT',
+      headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+      body: JSON.stringify({mode: 'none', rate: 0, latency_ms: 0}),
+    });
   });
 });

@@ -15,11 +15,53 @@ const ROWS = 30; // ink-testing-library's stdout has no rows: the App falls back
 
 // Weighted: navigation and commands most, then text, control keys and escape sequences.
 const ALPHABET: Array<[string, number]> = [
-  ['j', 8], ['k', 6], ['\x1b[B', 6], ['\x1b[A', 5], ['\r', 6], ['\x1b', 7], ['\t', 6], ['\x1b[Z', 2],
-  ['1', 3], ['2', 3], ['3', 3], ['4', 3], ['/', 3], ['o', 2], ['O', 1], ['G', 2], ['g', 2], ['n', 4], ['e', 3], ['d', 3],
-  ['y', 3], ['v', 2], ['c', 1], ['R', 2], ['p', 2], ['r', 1], ['?', 2], ['w', 2], ['Q', 2], ['a', 1], [' ', 3],
-  ['\x1b[C', 2], ['\x1b[D', 2], ['\x13', 3], ['\x15', 1], ['\x7f', 3], ['\x1b[5~', 1], ['\x1b[6~', 1],
-  ['x', 2], ['@', 1], ['.', 1], ['0', 1], ['-', 1], ['é', 1], ['漢', 1], ['jjj', 1], ['\x1b2', 1],
+  ['j', 8],
+  ['k', 6],
+  ['\x1b[B', 6],
+  ['\x1b[A', 5],
+  ['\r', 6],
+  ['\x1b', 7],
+  ['\t', 6],
+  ['\x1b[Z', 2],
+  ['1', 3],
+  ['2', 3],
+  ['3', 3],
+  ['4', 3],
+  ['/', 3],
+  ['o', 2],
+  ['O', 1],
+  ['G', 2],
+  ['g', 2],
+  ['n', 4],
+  ['e', 3],
+  ['d', 3],
+  ['y', 3],
+  ['v', 2],
+  ['c', 1],
+  ['R', 2],
+  ['p', 2],
+  ['r', 1],
+  ['?', 2],
+  ['w', 2],
+  ['Q', 2],
+  ['a', 1],
+  [' ', 3],
+  ['\x1b[C', 2],
+  ['\x1b[D', 2],
+  ['\x13', 3],
+  ['\x15', 1],
+  ['\x7f', 3],
+  ['\x1b[5~', 1],
+  ['\x1b[6~', 1],
+  ['x', 2],
+  ['@', 1],
+  ['.', 1],
+  ['0', 1],
+  ['-', 1],
+  ['é', 1],
+  ['漢', 1],
+  ['jjj', 1],
+  ['\x1b2', 1],
 ];
 const TOTAL_WEIGHT = ALPHABET.reduce((sum, [, w]) => sum + w, 0);
 
@@ -67,7 +109,9 @@ describe('monkey', () => {
     const random = mulberry32(SEED);
     // Writes would only prove that random keys can delete the demo data; the monkey is about
     // the console surviving, so the exit key is disarmed and everything else is live.
-    const ui = render(<App client={client} settings={{label: 'monkey', refreshSeconds: 1, readOnly: false, insecure: false, demo: true}} writeRaw={() => undefined} />);
+    const ui = render(
+      <App client={client} settings={{label: 'monkey', refreshSeconds: 1, readOnly: false, insecure: false, demo: true}} writeRaw={() => undefined} />,
+    );
     const history: string[] = [];
     try {
       let helpSeen = 0;

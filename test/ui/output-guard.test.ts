@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {OutputGuard} from '../../src/ui/output-guard.js';
 
-describe('OutputGuard: only the console\'s own sequences reach the terminal', () => {
+describe("OutputGuard: only the console's own sequences reach the terminal", () => {
   it('passes SGR, cursor/erase, cursor visibility, alt screen, bracketed paste and synchronized output', () => {
     const g = new OutputGuard();
     const own = '\x1b[2K\x1b[1A\x1b[G\x1b[31;1mred\x1b[39;22m\x1b[?25l\x1b[?25h\x1b[?1049h\x1b[?2004h\x1b[?2026h\x1b[2J\x1b[3J\x1b[H\r\nok';

@@ -19,9 +19,17 @@ const visible = (frame: string) => frame.replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('plain terminals', () => {
   it.each([
-    [{LANG: 'C'}, true], [{LC_ALL: 'C', LANG: 'en_US.UTF-8'}, true], [{LC_ALL: 'POSIX'}, true], [{LANG: 'en_US.ISO-8859-1'}, true],
-    [{TERM: 'linux', LANG: 'C.UTF-8'}, true], [{TERM: 'vt100'}, true], [{LANG: 'en_US.UTF-8', TERM: 'xterm-256color'}, false],
-    [{LC_CTYPE: 'de_DE.utf8'}, false], [{}, false], [{FZ_ASCII: '1', LANG: 'C.UTF-8'}, true], [{FZ_ASCII: '0', LANG: 'C'}, false],
+    [{LANG: 'C'}, true],
+    [{LC_ALL: 'C', LANG: 'en_US.UTF-8'}, true],
+    [{LC_ALL: 'POSIX'}, true],
+    [{LANG: 'en_US.ISO-8859-1'}, true],
+    [{TERM: 'linux', LANG: 'C.UTF-8'}, true],
+    [{TERM: 'vt100'}, true],
+    [{LANG: 'en_US.UTF-8', TERM: 'xterm-256color'}, false],
+    [{LC_CTYPE: 'de_DE.utf8'}, false],
+    [{}, false],
+    [{FZ_ASCII: '1', LANG: 'C.UTF-8'}, true],
+    [{FZ_ASCII: '0', LANG: 'C'}, false],
   ])('%j → ASCII %s', (env, ascii) => {
     expect(plainTerminal(env)).toBe(ascii);
   });
@@ -47,13 +55,35 @@ describe('plain terminals', () => {
 
   it('the QR code is drawn with ## and spaces, two characters per module', () => {
     useGlyphs(true);
-    const config = renderClientConfig({ipv4: '10.3.2.7', ipv6: null, mtu: 1280, persistent_keepalive: 25, dns: ['1.1.1.1'],
-      allowed_ips: ['0.0.0.0/0'], endpoint: 'vpn.example.com:51820', preshared_key: generatePresharedKey(),
-      server_public_key: generateKeyPair().publicKey}, {privateKey: generateKeyPair().privateKey});
-    const result = {kind: 'result' as const, deviceId: 'd', deviceName: 'x', ownerEmail: 'a@b.c', config, refused: null, warnings: [],
-      view: 'qr' as const, saved: null};
+    const config = renderClientConfig(
+      {
+        ipv4: '10.3.2.7',
+        ipv6: null,
+        mtu: 1280,
+        persistent_keepalive: 25,
+        dns: ['1.1.1.1'],
+        allowed_ips: ['0.0.0.0/0'],
+        endpoint: 'vpn.example.com:51820',
+        preshared_key: generatePresharedKey(),
+        server_public_key: generateKeyPair().publicKey,
+      },
+      {privateKey: generateKeyPair().privateKey},
+    );
+    const result = {
+      kind: 'result' as const,
+      deviceId: 'd',
+      deviceName: 'x',
+      ownerEmail: 'a@b.c',
+      config,
+      refused: null,
+      warnings: [],
+      view: 'qr' as const,
+      saved: null,
+    };
     const ui = render(<DeviceResult result={result} prompt={null} width={200} height={90} />);
-    const lines = visible(ui.lastFrame()!).split('\n').filter((l) => l.includes('##'));
+    const lines = visible(ui.lastFrame()!)
+      .split('\n')
+      .filter((l) => l.includes('##'));
     expect(lines.length).toBeGreaterThan(50);
     for (const line of lines) expect(line).toMatch(/^(##| {2})+\s*$/);
   });

@@ -11,14 +11,32 @@ import {DeviceResult} from '../../src/ui/views/DeviceResult.js';
 import {CHROME_ROWS} from '../../src/state/controller.js';
 import {strip} from '../helpers/ink.js';
 
-const CONFIG = renderClientConfig({
-  ipv4: '10.3.2.7', ipv6: 'fd00::3:2:7', mtu: 1280, persistent_keepalive: 25, dns: ['1.1.1.1', '1.0.0.1'],
-  allowed_ips: ['0.0.0.0/0', '::/0'], endpoint: 'vpn.example.com:51820', preshared_key: generatePresharedKey(),
-  server_public_key: generateKeyPair().publicKey,
-}, {privateKey: generateKeyPair().privateKey});
+const CONFIG = renderClientConfig(
+  {
+    ipv4: '10.3.2.7',
+    ipv6: 'fd00::3:2:7',
+    mtu: 1280,
+    persistent_keepalive: 25,
+    dns: ['1.1.1.1', '1.0.0.1'],
+    allowed_ips: ['0.0.0.0/0', '::/0'],
+    endpoint: 'vpn.example.com:51820',
+    preshared_key: generatePresharedKey(),
+    server_public_key: generateKeyPair().publicKey,
+  },
+  {privateKey: generateKeyPair().privateKey},
+);
 
-const result = {kind: 'result' as const, deviceId: 'd1', deviceName: 'laptop', ownerEmail: 'ann@example.com', config: CONFIG, refused: null,
-  warnings: [], view: 'qr' as const, saved: null};
+const result = {
+  kind: 'result' as const,
+  deviceId: 'd1',
+  deviceName: 'laptop',
+  ownerEmail: 'ann@example.com',
+  config: CONFIG,
+  refused: null,
+  warnings: [],
+  view: 'qr' as const,
+  saved: null,
+};
 
 /** The body height the console gives a screen in a terminal of `rows` rows. */
 const body = (rows: number) => rows - 1 - CHROME_ROWS;
@@ -29,7 +47,9 @@ const hasZbar = spawnSync('zbarimg', ['--version']).status === 0;
 describe('QR on the result screen', () => {
   it.skipIf(!hasZbar)('fits a 120×40 terminal and decodes back to the exact config (zbarimg)', () => {
     const ui = render(<DeviceResult result={result} prompt={null} width={120} height={body(40)} />);
-    const lines = strip(ui.lastFrame()).split('\n').filter((l) => /^[ \u2580\u2584\u2588]+$/.test(l) && /[\u2580\u2584\u2588]/.test(l));
+    const lines = strip(ui.lastFrame())
+      .split('\n')
+      .filter((l) => /^[ \u2580\u2584\u2588]+$/.test(l) && /[\u2580\u2584\u2588]/.test(l));
     expect(lines.length).toBeGreaterThan(30);
     expect(lines.length).toBeLessThanOrEqual(body(40) - 1);
     // Light modules are drawn as ink on a dark terminal: rebuild a PBM (1 = black) at 4 px per module.
@@ -37,7 +57,10 @@ describe('QR on the result screen', () => {
     const grid: boolean[][] = [];
     for (const line of lines) {
       const chars = [...line.padEnd(width, ' ')];
-      grid.push(chars.map((c) => GLYPHS[c]![0]), chars.map((c) => GLYPHS[c]![1]));
+      grid.push(
+        chars.map((c) => GLYPHS[c]![0]),
+        chars.map((c) => GLYPHS[c]![1]),
+      );
     }
     const scale = 4;
     const margin = 4; // the terminal's own (dark) background around what the console draws
@@ -47,7 +70,8 @@ describe('QR on the result screen', () => {
     for (let i = 0; i < margin * scale; i++) rows.push(darkRow);
     for (const row of grid) {
       const px = [...Array<boolean>(margin).fill(false), ...row, ...Array<boolean>(margin).fill(false)]
-        .flatMap((light) => Array<string>(scale).fill(light ? '0' : '1')).join(' ');
+        .flatMap((light) => Array<string>(scale).fill(light ? '0' : '1'))
+        .join(' ');
       for (let i = 0; i < scale; i++) rows.push(px);
     }
     for (let i = 0; i < margin * scale; i++) rows.push(darkRow);

@@ -19,8 +19,12 @@ describe('secrets', {timeout: 60_000}, () => {
     const sandbox = fx.sandbox;
     const client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken, onRequest: (e) => debug.request(e)});
     const password = 'Tr0ub4dor&3-horse-battery';
-    const app = await renderApp({fixture: fx, client, settings: {label: 'secrets', refreshSeconds: 1, readOnly: false, insecure: false, demo: false},
-      ready: false});
+    const app = await renderApp({
+      fixture: fx,
+      client,
+      settings: {label: 'secrets', refreshSeconds: 1, readOnly: false, insecure: false, demo: false},
+      ready: false,
+    });
     try {
       await app.waitFor(/1\/\d+ devices/);
       // a user with a password
@@ -58,8 +62,14 @@ describe('secrets', {timeout: 60_000}, () => {
 
       const frames = app.frames.map(strip);
       const log = readFileSync(debugLogPath(env), 'utf8');
-      for (const [name, secret] of [['token', sandbox.adminToken], ['password', password]] as const) {
-        expect(frames.filter((f) => f.includes(secret)), `${name} in a frame`).toEqual([]);
+      for (const [name, secret] of [
+        ['token', sandbox.adminToken],
+        ['password', password],
+      ] as const) {
+        expect(
+          frames.filter((f) => f.includes(secret)),
+          `${name} in a frame`,
+        ).toEqual([]);
         expect(log.includes(secret), `${name} in the debug log`).toBe(false);
       }
       const withKey = frames.filter((f) => f.includes(privateKey));

@@ -11,7 +11,12 @@ interface Row {
 }
 
 const col = (key: string, priority: number, width: TableColumn<Row>['width'], extra: Partial<TableColumn<Row>> = {}): TableColumn<Row> => ({
-  key, header: key.toUpperCase(), priority, width, cell: (r) => String(r[key as keyof Row] ?? ''), ...extra,
+  key,
+  header: key.toUpperCase(),
+  priority,
+  width,
+  cell: (r) => String(r[key as keyof Row] ?? ''),
+  ...extra,
 });
 
 const widths = (cols: TableColumn<Row>[], width: number) => Object.fromEntries(fitColumns(cols, width).map((f) => [f.column.key, f.width]));

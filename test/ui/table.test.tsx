@@ -145,7 +145,10 @@ describe('Table', () => {
     expect(selectedLine(ui.lastFrame())).toContain('device-00005');
 
     // Next poll: same objects, reversed order and one other device removed.
-    const reordered = items.slice().reverse().filter((d) => d.id !== 'id-7');
+    const reordered = items
+      .slice()
+      .reverse()
+      .filter((d) => d.id !== 'id-7');
     view = buildListView(reordered, {...opts, sort: null});
     const kept = reconcileSelection(view, selected, 5);
     expect(kept).toBe(selected);

@@ -51,10 +51,14 @@ describe('a rejected token', () => {
     const client = new FirezoneClient({baseUrl: fx.sandbox.url, token: first.token});
     try {
       let reads = 0;
-      const app = await renderApp({client, settings: {refreshSeconds: 1}, reloadToken: async () => {
-        reads++;
-        return second.token;
-      }});
+      const app = await renderApp({
+        client,
+        settings: {refreshSeconds: 1},
+        reloadToken: async () => {
+          reads++;
+          return second.token;
+        },
+      });
       await fx.api('DELETE', `/_sandbox/tokens/${first.id}`);
       await app.waitFor('re-read it from its source and retrying', 10_000);
       await app.waitFor(/live 1s/);

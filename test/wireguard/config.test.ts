@@ -13,8 +13,15 @@ const PSK = generatePresharedKey();
 // /v0 JSON carries it.
 function typical(overrides: Partial<ClientConfigDevice> = {}): ClientConfigDevice {
   return {
-    ipv4: '10.3.2.7', ipv6: 'fd00::3:2:7', mtu: 1280, persistent_keepalive: 25, dns: ['1.1.1.1', '1.0.0.1'],
-    allowed_ips: ['0.0.0.0/0', '::/0'], endpoint: 'vpn.example.com:51820', preshared_key: PSK, server_public_key: SERVER,
+    ipv4: '10.3.2.7',
+    ipv6: 'fd00::3:2:7',
+    mtu: 1280,
+    persistent_keepalive: 25,
+    dns: ['1.1.1.1', '1.0.0.1'],
+    allowed_ips: ['0.0.0.0/0', '::/0'],
+    endpoint: 'vpn.example.com:51820',
+    preshared_key: PSK,
+    server_public_key: SERVER,
     ...overrides,
   };
 }
@@ -26,7 +33,7 @@ const endpointLine = (overrides: Partial<ClientConfigDevice>, port?: number) =>
   lineOf(renderClientConfig(typical(overrides), {privateKey: PRIVATE, wireguardPort: port}), L.endpoint);
 
 describe('renderClientConfig', () => {
-  it('reproduces the admin UI doc\'s typical default-valued output byte for byte', () => {
+  it("reproduces the admin UI doc's typical default-valued output byte for byte", () => {
     const expected =
       '[Interface]\n' +
       `PrivateKey = ${PRIVATE}\n` +
@@ -48,7 +55,9 @@ describe('renderClientConfig', () => {
   });
 
   it('always has 12 lines and a trailing newline, blank lines standing in for empty values', () => {
-    const conf = renderClientConfig(typical({mtu: null, dns: [], allowed_ips: null, endpoint: '  ', persistent_keepalive: null, preshared_key: null}), {privateKey: PRIVATE});
+    const conf = renderClientConfig(typical({mtu: null, dns: [], allowed_ips: null, endpoint: '  ', persistent_keepalive: null, preshared_key: null}), {
+      privateKey: PRIVATE,
+    });
     expect(conf).toBe(`[Interface]\nPrivateKey = ${PRIVATE}\nAddress = 10.3.2.7/32,fd00::3:2:7/128\n\n\n\n[Peer]\n\nPublicKey = ${SERVER}\n\n\n\n`);
   });
 
@@ -79,8 +88,9 @@ describe('renderClientConfig', () => {
   });
 
   it('joins AllowedIPs with "," and prints entries as given', () => {
-    expect(lineOf(renderClientConfig(typical({allowed_ips: ['10.0.0.0/8', '1.1.1.1', 'fd00::/64']}), {privateKey: PRIVATE}), L.allowedIps))
-      .toBe('AllowedIPs = 10.0.0.0/8,1.1.1.1,fd00::/64');
+    expect(lineOf(renderClientConfig(typical({allowed_ips: ['10.0.0.0/8', '1.1.1.1', 'fd00::/64']}), {privateKey: PRIVATE}), L.allowedIps)).toBe(
+      'AllowedIPs = 10.0.0.0/8,1.1.1.1,fd00::/64',
+    );
     expect(configWarnings(typical({allowed_ips: []}))[0]).toMatch(/AllowedIPs is empty/);
   });
 
@@ -116,7 +126,7 @@ describe('renderClientConfig', () => {
       expect(endpointLine({endpoint: 'vpn.example.com:443'})).toBe('Endpoint = vpn.example.com:443');
       expect(configWarnings(typical({endpoint: 'vpn.example.com'}))).toEqual([]);
     });
-    it('a device\'s own bare IPv6 gets the malformed …::1:51820 exactly like 0.7.36, with a warning', () => {
+    it("a device's own bare IPv6 gets the malformed …::1:51820 exactly like 0.7.36, with a warning", () => {
       expect(endpointLine({endpoint: 'fd00::1'})).toBe('Endpoint = fd00::1:51820');
       expect(endpointLine({endpoint: 'fd00::1', use_default_endpoint: false})).toBe('Endpoint = fd00::1:51820');
       const [warning, ...rest] = configWarnings(typical({endpoint: 'fd00::1'}));
@@ -139,7 +149,7 @@ describe('renderClientConfig', () => {
     });
   });
 
-  it('accepts the API layer\'s 25-field Device as is', () => {
+  it("accepts the API layer's 25-field Device as is", () => {
     const d: Device = apiDevice({preshared_key: PSK, server_public_key: SERVER, endpoint: 'fd00::9', use_default_endpoint: false});
     const conf = renderClientConfig(d, {privateKey: PRIVATE});
     expect(conf).toContain('Address = 10.3.2.2/32,fd00::3:2:2/128\n');

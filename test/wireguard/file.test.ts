@@ -73,7 +73,10 @@ describe('writeConfigFile', () => {
     const path = join(dir, 'missing', 'laptop.conf');
     for (const overwrite of [false, true]) {
       expect(await writeConfigFile(path, CONF, {overwrite})).toEqual({
-        ok: false, reason: 'error', code: 'ENOENT', message: `Folder ${join(dir, 'missing')} does not exist`,
+        ok: false,
+        reason: 'error',
+        code: 'ENOENT',
+        message: `Folder ${join(dir, 'missing')} does not exist`,
       });
     }
   });
@@ -89,8 +92,7 @@ describe('writeConfigFile', () => {
 
   it('says when a part of the path is not a folder', async () => {
     writeFileSync(join(dir, 'file'), '');
-    expect(await writeConfigFile(join(dir, 'file', 'x.conf'), CONF, {overwrite: false}))
-      .toMatchObject({ok: false, reason: 'error', code: 'ENOTDIR'});
+    expect(await writeConfigFile(join(dir, 'file', 'x.conf'), CONF, {overwrite: false})).toMatchObject({ok: false, reason: 'error', code: 'ENOTDIR'});
   });
 
   it.skipIf(isRoot)('says when permission is denied (skipped as root: root bypasses the mode bits)', async () => {
@@ -117,7 +119,7 @@ describe('defaultConfigFileName', () => {
     ['laptop', './laptop.conf'],
     ['brave-otter', './brave-otter.conf'],
     ['wg0_phone.v2', './wg0_phone.v2.conf'],
-    ['Ann\'s phone', './Ann_s_phone.conf'],
+    ["Ann's phone", './Ann_s_phone.conf'],
     ['../../etc/passwd', './_._.._etc_passwd.conf'],
     ['a/b\\c:d*e?f"g<h>i|j', './a_b_c_d_e_f_g_h_i_j.conf'],
     ['tab\there', './tab_here.conf'],

@@ -1,8 +1,6 @@
 import {generateKeyPairSync} from 'node:crypto';
 import {describe, expect, it} from 'vitest';
-import {
-  generateKeyPair, generatePresharedKey, InvalidKeyError, isValidKey, publicKeyFromPrivate,
-} from '../../src/wireguard/keys.js';
+import {generateKeyPair, generatePresharedKey, InvalidKeyError, isValidKey, publicKeyFromPrivate} from '../../src/wireguard/keys.js';
 
 const hexToB64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
@@ -43,10 +41,12 @@ describe('generateKeyPair', () => {
 
 describe('publicKeyFromPrivate', () => {
   it('matches the RFC 7748 §6.1 X25519 test vectors', () => {
-    expect(publicKeyFromPrivate(hexToB64('77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a')))
-      .toBe(hexToB64('8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a'));
-    expect(publicKeyFromPrivate(hexToB64('5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb')))
-      .toBe(hexToB64('de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f'));
+    expect(publicKeyFromPrivate(hexToB64('77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a'))).toBe(
+      hexToB64('8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a'),
+    );
+    expect(publicKeyFromPrivate(hexToB64('5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb'))).toBe(
+      hexToB64('de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f'),
+    );
   });
 
   it('agrees with a keypair node:crypto generated itself', () => {

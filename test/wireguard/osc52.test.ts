@@ -39,10 +39,13 @@ describe('osc52Copy', () => {
       expect(seq.startsWith(`${ESC}P`)).toBe(true);
       expect(seq.endsWith(`${ESC}\\`)).toBe(true);
       // Split on the DCS terminator, then drop each chunk's DCS introducer.
-      const chunks = seq.split(`${ESC}\\`).slice(0, -1).map((c) => {
-        expect(c.startsWith(`${ESC}P`)).toBe(true);
-        return c.slice(2);
-      });
+      const chunks = seq
+        .split(`${ESC}\\`)
+        .slice(0, -1)
+        .map((c) => {
+          expect(c.startsWith(`${ESC}P`)).toBe(true);
+          return c.slice(2);
+        });
       expect(chunks.join('')).toBe(plain);
       expect(chunks.map((c) => `${ESC}P${c}${ESC}\\`).join('')).toBe(seq);
       // Each DCS body stays far below screen's 768-byte string limit.

@@ -15,11 +15,20 @@ const qrcode = createRequire(import.meta.url)('qrcode') as {
 };
 
 // A typical full-tunnel 0.7.36 config with real-length keys (docs/firezone-0.7.36.md, "The WireGuard client config"): 352 bytes.
-const SAMPLE = renderClientConfig({
-  ipv4: '10.3.2.7', ipv6: 'fd00::3:2:7', mtu: 1280, persistent_keepalive: 25, dns: ['1.1.1.1', '1.0.0.1'],
-  allowed_ips: ['0.0.0.0/0', '::/0'], endpoint: 'vpn.example.com:51820', preshared_key: generatePresharedKey(),
-  server_public_key: generateKeyPair().publicKey,
-}, {privateKey: generateKeyPair().privateKey});
+const SAMPLE = renderClientConfig(
+  {
+    ipv4: '10.3.2.7',
+    ipv6: 'fd00::3:2:7',
+    mtu: 1280,
+    persistent_keepalive: 25,
+    dns: ['1.1.1.1', '1.0.0.1'],
+    allowed_ips: ['0.0.0.0/0', '::/0'],
+    endpoint: 'vpn.example.com:51820',
+    preshared_key: generatePresharedKey(),
+    server_public_key: generateKeyPair().publicKey,
+  },
+  {privateKey: generateKeyPair().privateKey},
+);
 
 const GLYPHS: Record<string, [boolean, boolean]> = {' ': [false, false], '\u2580': [true, false], '\u2584': [false, true], '\u2588': [true, true]};
 
@@ -85,10 +94,12 @@ describe('renderQr', () => {
   });
 
   it('picks the highest error correction that fits, like wg-easy (H → Q → M → L)', () => {
-    const sizes = Object.fromEntries(ECC_ORDER.map((ecc) => {
-      const n = qrcode.create(SAMPLE, {errorCorrectionLevel: ecc}).modules.size;
-      return [ecc, qrTextSize(n)];
-    }));
+    const sizes = Object.fromEntries(
+      ECC_ORDER.map((ecc) => {
+        const n = qrcode.create(SAMPLE, {errorCorrectionLevel: ecc}).modules.size;
+        return [ecc, qrTextSize(n)];
+      }),
+    );
     // Measured: H v20 101×51, Q v17 89×45, M v14 77×39, L v12 69×35 (cols × rows).
     expect(sizes).toEqual({H: {rows: 51, cols: 101}, Q: {rows: 45, cols: 89}, M: {rows: 39, cols: 77}, L: {rows: 35, cols: 69}});
     expect(renderQr(SAMPLE)).toMatchObject({ok: true, ecc: 'H'});
@@ -99,7 +110,7 @@ describe('renderQr', () => {
     expect(renderQr(SAMPLE, {maxRows: 34, maxCols: 200})).toMatchObject({ok: false, needRows: 35});
   });
 
-  it.each(ECC_ORDER)('draws exactly the encoder\'s module matrix at ECC %s, in both polarities', (ecc) => {
+  it.each(ECC_ORDER)("draws exactly the encoder's module matrix at ECC %s, in both polarities", (ecc) => {
     const space = qrTextSize(qrcode.create(SAMPLE, {errorCorrectionLevel: ecc}).modules.size);
     for (const polarity of ['dark-terminal', 'light-terminal'] as const) {
       const result = renderQr(SAMPLE, {maxRows: space.rows, maxCols: space.cols, polarity});
@@ -118,7 +129,7 @@ describe('renderQr', () => {
     expectMatrixRoundTrip('hello', dark);
   });
 
-  it('honours a custom quiet zone (4 modules: the qrcode package\'s utf8 size, 73 × 37)', () => {
+  it("honours a custom quiet zone (4 modules: the qrcode package's utf8 size, 73 × 37)", () => {
     const result = renderQr(SAMPLE, {quietZone: 4, maxRows: 37, maxCols: 73});
     if (!result.ok) throw new Error(result.message);
     expect(result).toMatchObject({ecc: 'L', rows: 37, cols: 73});

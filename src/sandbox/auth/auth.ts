@@ -9,10 +9,7 @@ import {signToken, verifyToken} from './jwt.js';
 
 type AuthErrorType = 'unauthenticated' | 'invalid_token' | 'no_resource_found';
 
-type AuthOutcome =
-  | {kind: 'ok'; subject: Subject; token: TokenRow}
-  | {kind: 'error'; type: AuthErrorType}
-  | {kind: 'crash'; reason: string};
+type AuthOutcome = {kind: 'ok'; subject: Subject; token: TokenRow} | {kind: 'error'; type: AuthErrorType} | {kind: 'crash'; reason: string};
 
 /**
  * Guardian VerifyHeader: the first `authorization` value matching the case-insensitive,

@@ -19,7 +19,13 @@ interface TokenClaims {
 /** Mints the JWT 0.7.36 shows for an api_tokens row (fresh `jti`/`iat` each time). */
 export function signToken(secret: string, claims: TokenClaims, nowSeconds = Math.floor(Date.now() / 1000)): string {
   const payload = {
-    aud: 'fz_http', iss: 'fz_http', typ: 'access', jti: randomUUID(), iat: nowSeconds, nbf: nowSeconds - 1, ...claims,
+    aud: 'fz_http',
+    iss: 'fz_http',
+    typ: 'access',
+    jti: randomUUID(),
+    iat: nowSeconds,
+    nbf: nowSeconds - 1,
+    ...claims,
   };
   return signJwt(secret, payload);
 }
@@ -27,7 +33,9 @@ export function signToken(secret: string, claims: TokenClaims, nowSeconds = Math
 /** Signs arbitrary claims with HS512 (tests use it to build tokens 0.7.36 would never issue). */
 export function signJwt(secret: string, claims: Record<string, unknown>, header: Record<string, unknown> = {alg: 'HS512', typ: 'JWT'}): string {
   const signingInput = `${b64url(encodeJson(header))}.${b64url(encodeJson(claims))}`;
-  const signature = createHmac(String(header.alg).toUpperCase() === 'HS256' ? 'sha256' : 'sha512', Buffer.from(secret, 'utf8')).update(signingInput).digest();
+  const signature = createHmac(String(header.alg).toUpperCase() === 'HS256' ? 'sha256' : 'sha512', Buffer.from(secret, 'utf8'))
+    .update(signingInput)
+    .digest();
   return `${signingInput}.${b64url(signature)}`;
 }
 

@@ -189,7 +189,13 @@ async function dispatch(ctx: ApiContext, route: Route, subject: Subject, params:
           return sendJson(res, rid, 200, dataFrame(cachedDeviceJson(store, findDevice(core, subject, id), defaults, serverPublicKey)));
         case 'create': {
           const {device, allowedIpsEcho} = createDevice(core, subject, wrapper);
-          return sendJson(res, rid, 201, dataFrame(deviceJson(device, defaults, serverPublicKey, {allowedIps: allowedIpsEcho})), location('devices', device.id));
+          return sendJson(
+            res,
+            rid,
+            201,
+            dataFrame(deviceJson(device, defaults, serverPublicKey, {allowedIps: allowedIpsEcho})),
+            location('devices', device.id),
+          );
         }
         case 'update':
           return sendJson(res, rid, 200, dataFrame(cachedDeviceJson(store, updateDevice(core, subject, id, wrapper), defaults, serverPublicKey)));
@@ -284,7 +290,7 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
     if (e instanceof Crash) {
       core.log(`  empty 500 (${e.reason})`);
     } else {
-      core.log(`  empty 500 (sandbox error: ${e instanceof Error ? e.stack ?? e.message : String(e)})`);
+      core.log(`  empty 500 (sandbox error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)})`);
     }
     sendEmpty500(res);
   }
@@ -293,6 +299,11 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
 /** Phoenix's redirect to the prefixed path when EXTERNAL_URL has one and the request lacks it. */
 export function redirectToPrefix(req: IncomingMessage, res: ServerResponse, target: string): void {
   const body = `<html><body>You are being <a href="${target.replace(/"/g, '&quot;')}">redirected</a>.</body></html>`;
-  res.writeHead(302, {...baseHeaders(requestId(req)), location: target, 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(body))});
+  res.writeHead(302, {
+    ...baseHeaders(requestId(req)),
+    location: target,
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }

@@ -26,7 +26,11 @@ const Timestamp = z.union([
     }
     return micros;
   }),
-  z.number().int().nonnegative().transform((seconds) => seconds * MICROS_PER_SECOND),
+  z
+    .number()
+    .int()
+    .nonnegative()
+    .transform((seconds) => seconds * MICROS_PER_SECOND),
   z.null(),
 ]);
 
@@ -34,7 +38,11 @@ const Bytes = z.number().int().nonnegative().nullable();
 
 const StatsBody = z.strictObject({
   latest_handshake: Timestamp.optional(),
-  remote_ip: z.string().refine((s) => parseAddress(s) !== null, 'expected an IP address').nullable().optional(),
+  remote_ip: z
+    .string()
+    .refine((s) => parseAddress(s) !== null, 'expected an IP address')
+    .nullable()
+    .optional(),
   rx_bytes: Bytes.optional(),
   tx_bytes: Bytes.optional(),
 });
@@ -112,7 +120,11 @@ export async function handleControl(ctx: ControlContext, req: IncomingMessage, r
     if (raw === null) throw new BadRequest('body larger than 1,000,000 bytes');
     let segments: string[];
     try {
-      segments = path.split('/').filter((s) => s !== '').slice(1).map((s) => decodeURIComponent(s));
+      segments = path
+        .split('/')
+        .filter((s) => s !== '')
+        .slice(1)
+        .map((s) => decodeURIComponent(s));
     } catch {
       throw new BadRequest('malformed percent-encoding in the path');
     }

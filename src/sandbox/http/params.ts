@@ -181,9 +181,8 @@ export function negotiateFormat(accept: string | undefined, formatParam: unknown
   for (const entry of accept.split(',')) {
     const media = parseMediaType(entry);
     if (!media) continue;
-    const exts = media.type === '*' && media.subtype === '*'
-      ? '*/*'
-      : media.subtype === '*' ? media.type : MIME_EXTENSIONS[`${media.type}/${media.subtype}`] ?? [];
+    const exts =
+      media.type === '*' && media.subtype === '*' ? '*/*' : media.subtype === '*' ? media.type : (MIME_EXTENSIONS[`${media.type}/${media.subtype}`] ?? []);
     const q = media.params.q === undefined ? 1 : Number(media.params.q);
     const quality = Number.isFinite(q) ? q : 1;
     if (quality === 1) {

@@ -14,7 +14,10 @@ import type {ConfigRow, Logo} from '../store.js';
 import {allowedIpsErrors, castInetArray, castStringArray, dnsErrors, endpointErrors} from '../validators.js';
 
 const BOOLEAN_FIELDS = [
-  'local_auth_enabled', 'allow_unprivileged_device_management', 'allow_unprivileged_device_configuration', 'disable_vpn_on_oidc_error',
+  'local_auth_enabled',
+  'allow_unprivileged_device_management',
+  'allow_unprivileged_device_configuration',
+  'disable_vpn_on_oidc_error',
 ] as const;
 
 export function showConfiguration(core: SandboxCore, subject: Subject): ConfigRow {
@@ -36,8 +39,9 @@ function castEmbeds(cs: Changeset, core: SandboxCore, config: ConfigRow): void {
     }
   }
   castEmbedListField(cs, 'openid_connect_providers', config.openid_connect_providers.length, (v) => castEmbedList(v, oidcChangeset));
-  castEmbedListField(cs, 'saml_identity_providers', config.saml_identity_providers.length,
-    (v) => castEmbedList(v, (p) => samlChangeset(p, core.settings.samlBaseUrl)));
+  castEmbedListField(cs, 'saml_identity_providers', config.saml_identity_providers.length, (v) =>
+    castEmbedList(v, (p) => samlChangeset(p, core.settings.samlBaseUrl)),
+  );
 }
 
 function castEmbedListField(cs: Changeset, field: string, currentLength: number, castList: (value: unknown) => ReturnType<typeof castEmbedList>): void {

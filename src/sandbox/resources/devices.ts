@@ -77,16 +77,35 @@ export function createDevice(core: SandboxCore, subject: Subject, wrapper: unkno
   if (!owner) throw new NotFound();
   const params = wrapper ?? {};
 
-  const cs = new Changeset({
-    name: null, description: null, public_key: null, preshared_key: null,
-    use_default_allowed_ips: true, use_default_dns: true, use_default_endpoint: true, use_default_mtu: true,
-    use_default_persistent_keepalive: true, allowed_ips: [], dns: [], endpoint: null, mtu: null, persistent_keepalive: null,
-    ipv4: null, ipv6: null,
-  }, params);
+  const cs = new Changeset(
+    {
+      name: null,
+      description: null,
+      public_key: null,
+      preshared_key: null,
+      use_default_allowed_ips: true,
+      use_default_dns: true,
+      use_default_endpoint: true,
+      use_default_mtu: true,
+      use_default_persistent_keepalive: true,
+      allowed_ips: [],
+      dns: [],
+      endpoint: null,
+      mtu: null,
+      persistent_keepalive: null,
+      ipv4: null,
+      ipv6: null,
+    },
+    params,
+  );
 
   // create_changeset/1
   for (const field of ['name', 'description', 'public_key', 'preshared_key']) cs.cast(field, castString);
-  if (cs.get('name') === null) cs.put('name', generateDeviceName(() => core.random.names.next()));
+  if (cs.get('name') === null)
+    cs.put(
+      'name',
+      generateDeviceName(() => core.random.names.next()),
+    );
   if (cs.get('preshared_key') === null) cs.put('preshared_key', randomBytes(32).toString('base64'));
   cs.update('name', (v) => (v as string).trim());
   cs.update('description', (v) => (v === null ? v : (v as string).trim()));
@@ -128,7 +147,10 @@ export function createDevice(core: SandboxCore, subject: Subject, wrapper: unkno
   if (!cs.valid) throw new Invalid(cs.errorsJson());
 
   // prepare_changes: allocate addresses inside the insert transaction
-  for (const [field, net] of [['ipv4', settings.ipv4], ['ipv6', settings.ipv6]] as const) {
+  for (const [field, net] of [
+    ['ipv4', settings.ipv4],
+    ['ipv6', settings.ipv6],
+  ] as const) {
     if (!net.enabled || cs.get(field) !== null) continue;
     const ip = allocateAddress(net, (candidate) => store.addressTaken(candidate), core.random.alloc);
     if (ip) cs.put(field, ip);
@@ -154,7 +176,11 @@ export function createDevice(core: SandboxCore, subject: Subject, wrapper: unkno
 
   const at = now();
   const device: DeviceRow = {
-    id: newId(), userId: owner.id, name, description: cs.get('description') as string | null, publicKey,
+    id: newId(),
+    userId: owner.id,
+    name,
+    description: cs.get('description') as string | null,
+    publicKey,
     presharedKey: cs.get('preshared_key') as string,
     useDefaultAllowedIps: cs.get('use_default_allowed_ips') as boolean,
     useDefaultDns: cs.get('use_default_dns') as boolean,
@@ -166,8 +192,17 @@ export function createDevice(core: SandboxCore, subject: Subject, wrapper: unkno
     endpoint: cs.get('endpoint') as string | null,
     mtu: cs.get('mtu') as number | null,
     persistentKeepalive: cs.get('persistent_keepalive') as number | null,
-    ipv4, ipv6, remoteIp: null, latestHandshake: null, rxBytes: null, txBytes: null,
-    insertedAt: at, updatedAt: at, sim: 'never', cache: null, cacheVersion: 0,
+    ipv4,
+    ipv6,
+    remoteIp: null,
+    latestHandshake: null,
+    rxBytes: null,
+    txBytes: null,
+    insertedAt: at,
+    updatedAt: at,
+    sim: 'never',
+    cache: null,
+    cacheVersion: 0,
   };
   store.insertDevice(device);
   return {device, allowedIpsEcho: allowedIps};

@@ -67,13 +67,16 @@ interface SavedRule {
 
 function save(core: SandboxCore, existing: RuleRow | null, params: Record<string, unknown>): SavedRule {
   const {store} = core;
-  const cs = new Changeset({
-    action: existing?.action ?? 'drop',
-    destination: existing?.destination ?? null,
-    port_type: existing?.portType ?? null,
-    port_range: existing?.portRange ?? null,
-    user_id: existing?.userId ?? null,
-  }, params);
+  const cs = new Changeset(
+    {
+      action: existing?.action ?? 'drop',
+      destination: existing?.destination ?? null,
+      port_type: existing?.portType ?? null,
+      port_range: existing?.portRange ?? null,
+      user_id: existing?.userId ?? null,
+    },
+    params,
+  );
   let deferredCrash: string | null = null;
   let bounds: {lower: number; upper: number} | null = existing?.portLower != null ? {lower: existing.portLower, upper: existing.portUpper!} : null;
   cs.cast('action', castEnum(['drop', 'accept']), 'drop');
@@ -113,16 +116,29 @@ function save(core: SandboxCore, existing: RuleRow | null, params: Record<string
   const action = cs.get('action') as RuleAction;
   const stored = readForm(destination);
   const candidate: Candidate = {
-    id: existing?.id ?? null, action, destination: stored, portType,
-    portLower: activeBounds?.lower ?? null, portUpper: activeBounds?.upper ?? null, userId,
+    id: existing?.id ?? null,
+    action,
+    destination: stored,
+    portType,
+    portLower: activeBounds?.lower ?? null,
+    portUpper: activeBounds?.upper ?? null,
+    userId,
   };
   if (overlapsExisting(store, candidate)) throw new Invalid({destination: [OVERLAP_MESSAGE]});
   if (userId !== null && !store.users.has(userId)) throw new Invalid({user: ['does not exist']});
 
   const at = now();
   const rule: RuleRow = existing ?? {
-    id: newId(), action, destination: stored, portType: null, portRange: null, portLower: null, portUpper: null,
-    userId: null, insertedAt: at, updatedAt: at,
+    id: newId(),
+    action,
+    destination: stored,
+    portType: null,
+    portRange: null,
+    portLower: null,
+    portUpper: null,
+    userId: null,
+    insertedAt: at,
+    updatedAt: at,
   };
   rule.action = action;
   rule.destination = stored;

@@ -64,8 +64,15 @@ export function createUser(core: SandboxCore, subject: Subject, wrapper: unknown
   ensureEmailFree(core, email, null);
   const at = now();
   const user: UserRow = {
-    id: newId(), email, role, passwordHash: (cs.get('password_hash') as string | null) ?? null,
-    disabledAt: null, lastSignedInAt: null, lastSignedInMethod: null, insertedAt: at, updatedAt: at,
+    id: newId(),
+    email,
+    role,
+    passwordHash: (cs.get('password_hash') as string | null) ?? null,
+    disabledAt: null,
+    lastSignedInAt: null,
+    lastSignedInMethod: null,
+    insertedAt: at,
+    updatedAt: at,
   };
   core.store.insertUser(user);
   return user;

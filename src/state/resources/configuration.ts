@@ -5,8 +5,24 @@ import {ApiError, type Configuration, type ConfigurationUpdate} from '../../api/
 import type {Action} from '../keymap.js';
 import type {DialogModal, FormModal, Modal} from '../console.js';
 import {
-  defaultsSpecs, diffConfigurations, diffUpdate, entryKey, explainOverride, oidcFromValues, oidcInitial, oidcSpecs, parseEntryKey,
-  providerUpdate, samlFromValues, samlInitial, samlSpecs, sectionInitial, sectionUpdate, securitySpecs, type ProviderKind, type ProviderOp,
+  defaultsSpecs,
+  diffConfigurations,
+  diffUpdate,
+  entryKey,
+  explainOverride,
+  oidcFromValues,
+  oidcInitial,
+  oidcSpecs,
+  parseEntryKey,
+  providerUpdate,
+  samlFromValues,
+  samlInitial,
+  samlSpecs,
+  sectionInitial,
+  sectionUpdate,
+  securitySpecs,
+  type ProviderKind,
+  type ProviderOp,
   type Section,
 } from '../configuration.js';
 import {createForm, str, type FormState} from '../form.js';
@@ -32,8 +48,10 @@ export function configurationLines(c: Configuration | null, now: number, reveal:
     {label: 'DNS servers', value: formatList(c.default_client_dns)},
     {label: 'Endpoint', value: orDefault(c.default_client_endpoint, '<server host>:51820')},
     {label: 'MTU', value: orDefault(c.default_client_mtu, '1280')},
-    {label: 'Persistent keepalive', value: c.default_client_persistent_keepalive === null
-      ? 'not set (built-in default 25)' : formatKeepalive(c.default_client_persistent_keepalive)},
+    {
+      label: 'Persistent keepalive',
+      value: c.default_client_persistent_keepalive === null ? 'not set (built-in default 25)' : formatKeepalive(c.default_client_persistent_keepalive),
+    },
     {heading: true, value: 'Security  (Enter edits)', entry: 'security'},
     {label: 'Local auth', value: bool(c.local_auth_enabled)},
     {label: 'Unprivileged device management', value: bool(c.allow_unprivileged_device_management)},
@@ -43,8 +61,11 @@ export function configurationLines(c: Configuration | null, now: number, reveal:
     {heading: true, value: `OpenID Connect providers (${c.openid_connect_providers.length})`},
   ];
   for (const p of c.openid_connect_providers) {
-    lines.push({label: p.id, value: `${p.label} · client ${p.client_id} · scope "${p.scope}" · auto-create ${p.auto_create_users ? 'yes' : 'no'}`,
-      entry: entryKey({kind: 'oidc', id: p.id})});
+    lines.push({
+      label: p.id,
+      value: `${p.label} · client ${p.client_id} · scope "${p.scope}" · auto-create ${p.auto_create_users ? 'yes' : 'no'}`,
+      entry: entryKey({kind: 'oidc', id: p.id}),
+    });
     lines.push({label: '  discovery', value: p.discovery_document_uri});
     lines.push({label: '  client secret', value: reveal ? p.client_secret : '•••••••••••• (v reveals)'});
     if (p.redirect_uri) lines.push({label: '  redirect URI', value: p.redirect_uri});
@@ -53,10 +74,16 @@ export function configurationLines(c: Configuration | null, now: number, reveal:
   lines.push({heading: true, value: `SAML identity providers (${c.saml_identity_providers.length})`});
   for (const p of c.saml_identity_providers) {
     const entityId = /entityID="([^"]*)"/.exec(p.metadata)?.[1] ?? 'unknown entity';
-    lines.push({label: p.id, value: `${p.label} · base URL ${p.base_url ?? 'default'} · auto-create ${p.auto_create_users ? 'yes' : 'no'}`,
-      entry: entryKey({kind: 'saml', id: p.id})});
+    lines.push({
+      label: p.id,
+      value: `${p.label} · base URL ${p.base_url ?? 'default'} · auto-create ${p.auto_create_users ? 'yes' : 'no'}`,
+      entry: entryKey({kind: 'saml', id: p.id}),
+    });
     lines.push({label: '  metadata', value: `${entityId} (${p.metadata.length} bytes of XML)`});
-    lines.push({label: '  signing', value: `requests ${p.sign_requests ? 'signed' : 'unsigned'}, metadata ${p.sign_metadata ? 'signed' : 'unsigned'}, assertions ${p.signed_assertion_in_resp ? 'required signed' : 'may be unsigned'}, envelopes ${p.signed_envelopes_in_resp ? 'required signed' : 'may be unsigned'}`});
+    lines.push({
+      label: '  signing',
+      value: `requests ${p.sign_requests ? 'signed' : 'unsigned'}, metadata ${p.sign_metadata ? 'signed' : 'unsigned'}, assertions ${p.signed_assertion_in_resp ? 'required signed' : 'may be unsigned'}, envelopes ${p.signed_envelopes_in_resp ? 'required signed' : 'may be unsigned'}`,
+    });
     if (reveal) lines.push({label: '  metadata XML', value: p.metadata.replace(/\s+/g, ' ')});
   }
   lines.push({value: '+ add a SAML identity provider', entry: 'saml-add', tone: 'muted'});
@@ -76,8 +103,10 @@ export function configurationEntries(c: Configuration | null): string[] {
 const PROVIDER_NOTE = 'The whole provider list is sent on save (Firezone replaces it wholesale); other providers are kept as they are on the server.';
 
 /** Maps a configuration 422 onto the form that produced it (nested provider paths included). */
-function mapConfigErrors(purpose: {section: Section} | {provider: ProviderKind; editId: string | null; values: () => FormState['values']},
-  sent: () => ConfigurationUpdate) {
+function mapConfigErrors(
+  purpose: {section: Section} | {provider: ProviderKind; editId: string | null; values: () => FormState['values']},
+  sent: () => ConfigurationUpdate,
+) {
   return (fieldErrors: Record<string, string[]>): Record<string, string[]> => {
     const mapped: Record<string, string[]> = {};
     for (const [path, messages] of Object.entries(fieldErrors)) {
@@ -106,8 +135,13 @@ function mapConfigErrors(purpose: {section: Section} | {provider: ProviderKind; 
  * The review dialog: the diff, then on `y` the lost-update check and the write. `build` recomputes
  * the update on top of any base, which is what makes re-applying after a conflict possible.
  */
-function review(host: ConfigurationHost, title: string, opened: Configuration, build: (base: Configuration) => ConfigurationUpdate,
-  form: FormModal | null): void {
+function review(
+  host: ConfigurationHost,
+  title: string,
+  opened: Configuration,
+  build: (base: Configuration) => ConfigurationUpdate,
+  form: FormModal | null,
+): void {
   const lines = diffUpdate(opened, build(opened));
   const dialog: Omit<DialogModal, 'kind'> = {
     title,
@@ -120,8 +154,12 @@ function review(host: ConfigurationHost, title: string, opened: Configuration, b
   host.openDialog(dialog);
 }
 
-async function save(host: ConfigurationHost, opened: Configuration, build: (base: Configuration) => ConfigurationUpdate,
-  form: FormModal | null): Promise<void> {
+async function save(
+  host: ConfigurationHost,
+  opened: Configuration,
+  build: (base: Configuration) => ConfigurationUpdate,
+  form: FormModal | null,
+): Promise<void> {
   host.message({tone: 'info', text: 'Checking that the configuration has not changed meanwhile…'});
   const current = (await host.client.getConfiguration()).data;
   if (current.updated_at !== opened.updated_at) {
@@ -129,16 +167,27 @@ async function save(host: ConfigurationHost, opened: Configuration, build: (base
     host.message({tone: 'warning', text: 'The configuration changed on the server since you opened it: nothing was saved'});
     host.openDialog({
       title: 'The configuration changed on the server since you opened the form. Nothing was saved.',
-      lines: [{text: 'Changed on the server:', bold: true}, ...(changes.length ? changes : ['(only the update time moved)']).map((text) => ({text: `  ${text}`}))],
+      lines: [
+        {text: 'Changed on the server:', bold: true},
+        ...(changes.length ? changes : ['(only the update time moved)']).map((text) => ({text: `  ${text}`})),
+      ],
       choices: [
-        {action: 'reapply', label: 're-apply your edit on top of it (you see the diff again)', run: () => {
-          review(host, 'Save these changes to the configuration?', current, build, form);
-        }},
-        {action: 'reload', label: "reload: drop your edit and show the server's configuration", run: () => {
-          if (form) host.removeModal(form);
-          host.refresh();
-          host.message({tone: 'info', text: 'Your edit was dropped; the configuration is reloaded from the server'});
-        }},
+        {
+          action: 'reapply',
+          label: 're-apply your edit on top of it (you see the diff again)',
+          run: () => {
+            review(host, 'Save these changes to the configuration?', current, build, form);
+          },
+        },
+        {
+          action: 'reload',
+          label: "reload: drop your edit and show the server's configuration",
+          run: () => {
+            if (form) host.removeModal(form);
+            host.refresh();
+            host.message({tone: 'info', text: 'Your edit was dropped; the configuration is reloaded from the server'});
+          },
+        },
         {action: 'cancel', label: form ? 'back to the form' : 'cancel'},
       ],
     });
@@ -163,8 +212,10 @@ async function save(host: ConfigurationHost, opened: Configuration, build: (base
 function openSection(host: ConfigurationHost, c: Configuration, section: Section): void {
   host.openForm({
     title: section === 'defaults' ? 'Client defaults' : 'Security',
-    notes: section === 'defaults' ? ['Devices that use a default pick up a change at once (their next config shows it).']
-      : ['Saving shows what changes and asks before anything is sent.'],
+    notes:
+      section === 'defaults'
+        ? ['Devices that use a default pick up a change at once (their next config shows it).']
+        : ['Saving shows what changes and asks before anything is sent.'],
     form: createForm(section === 'defaults' ? defaultsSpecs() : securitySpecs(), sectionInitial(section, c)),
     mapErrors: mapConfigErrors({section}, () => ({})),
     save: async (form) => {
@@ -184,14 +235,23 @@ function openProvider(host: ConfigurationHost, c: Configuration, kind: ProviderK
   let values: FormState['values'] = {};
   let op: ProviderOp | null = null;
   const build = (base: Configuration) => (op ? providerUpdate(base, op) : {});
-  const existing = editId === null ? null
-    : kind === 'oidc' ? c.openid_connect_providers.find((p) => p.id === editId) ?? null : c.saml_identity_providers.find((p) => p.id === editId) ?? null;
+  const existing =
+    editId === null
+      ? null
+      : kind === 'oidc'
+        ? (c.openid_connect_providers.find((p) => p.id === editId) ?? null)
+        : (c.saml_identity_providers.find((p) => p.id === editId) ?? null);
   host.openForm({
-    title: existing ? `${kind === 'oidc' ? 'OIDC' : 'SAML'} provider ${existing.id}` : kind === 'oidc' ? 'Add OpenID Connect provider' : 'Add SAML identity provider',
+    title: existing
+      ? `${kind === 'oidc' ? 'OIDC' : 'SAML'} provider ${existing.id}`
+      : kind === 'oidc'
+        ? 'Add OpenID Connect provider'
+        : 'Add SAML identity provider',
     notes: [PROVIDER_NOTE],
-    form: kind === 'oidc'
-      ? createForm(oidcSpecs('<EXTERNAL_URL>/'), oidcInitial(existing as Configuration['openid_connect_providers'][number] | null))
-      : createForm(samlSpecs(), samlInitial(existing as Configuration['saml_identity_providers'][number] | null)),
+    form:
+      kind === 'oidc'
+        ? createForm(oidcSpecs('<EXTERNAL_URL>/'), oidcInitial(existing as Configuration['openid_connect_providers'][number] | null))
+        : createForm(samlSpecs(), samlInitial(existing as Configuration['saml_identity_providers'][number] | null)),
     mapErrors: mapConfigErrors({provider: kind, editId, values: () => values}, () => build(c)),
     save: async (form) => {
       values = form.values;
@@ -199,8 +259,13 @@ function openProvider(host: ConfigurationHost, c: Configuration, kind: ProviderK
       const list: Array<{id: string; label: string}> = kind === 'oidc' ? c.openid_connect_providers : c.saml_identity_providers;
       const clash = list.find((p) => p.id === provider.id && p.id !== editId);
       if (clash) {
-        throw new ApiError({kind: 'validation', method: 'PATCH', path: '/v0/configuration',
-          message: `ID already used by ${clash.label} — edit it instead`, fieldErrors: {id: [`already used by ${clash.label} — edit it instead`]}});
+        throw new ApiError({
+          kind: 'validation',
+          method: 'PATCH',
+          path: '/v0/configuration',
+          message: `ID already used by ${clash.label} — edit it instead`,
+          fieldErrors: {id: [`already used by ${clash.label} — edit it instead`]},
+        });
       }
       op = editId === null ? {kind, op: 'add', provider} : {kind, op: 'edit', id: editId, provider};
       const self = host.state.modals[host.state.modals.length - 1] as FormModal;
@@ -220,15 +285,21 @@ export const configurationResource = {
     const c = state.snapshot?.configuration ?? null;
     const entries = configurationEntries(c);
     const at = Math.max(0, entries.indexOf(state.configuration.entry));
-    const go = (i: number) => host.store.update((s) => ({...s, configuration: {...s.configuration,
-      entry: entries[Math.max(0, Math.min(entries.length - 1, i))] ?? 'defaults'}}));
+    const go = (i: number) =>
+      host.store.update((s) => ({...s, configuration: {...s.configuration, entry: entries[Math.max(0, Math.min(entries.length - 1, i))] ?? 'defaults'}}));
     switch (action) {
-      case 'up': return go(at - 1);
-      case 'down': return go(at + 1);
-      case 'home': return go(0);
-      case 'end': return go(entries.length - 1);
-      case 'pageDown': return go(at + 5);
-      case 'pageUp': return go(at - 5);
+      case 'up':
+        return go(at - 1);
+      case 'down':
+        return go(at + 1);
+      case 'home':
+        return go(0);
+      case 'end':
+        return go(entries.length - 1);
+      case 'pageDown':
+        return go(at + 5);
+      case 'pageUp':
+        return go(at - 5);
       case 'reveal':
         host.store.update((s) => ({...s, configuration: {...s.configuration, reveal: !s.configuration.reveal}}));
         return;
@@ -252,8 +323,13 @@ function entryAction(host: ConfigurationHost, c: Configuration, key: string, act
       return;
     }
     const op: ProviderOp = {kind: providerKind, op: 'delete', id};
-    review(host, `Delete ${providerKind === 'oidc' ? 'OIDC' : 'SAML'} provider ${id}? Users signing in through it lose that way in.`, c,
-      (base) => providerUpdate(base, op), null);
+    review(
+      host,
+      `Delete ${providerKind === 'oidc' ? 'OIDC' : 'SAML'} provider ${id}? Users signing in through it lose that way in.`,
+      c,
+      (base) => providerUpdate(base, op),
+      null,
+    );
     return;
   }
   if (entry.kind === 'defaults' || entry.kind === 'security') {

@@ -5,11 +5,15 @@ import {configWarnings, generateKeyPair, renderClientConfig} from '../../wiregua
 import type {Tone} from '../console.js';
 import {glyphs} from '../glyphs.js';
 import {createForm, str} from '../form.js';
+import {formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime} from '../format.js';
 import {
-  formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime,
-} from '../format.js';
-import {
-  DEVICE_EDIT_NOTE, DEVICE_ERROR_ALIASES, deviceCreateBody, deviceEditInitial, deviceEditSpecs, deviceFormInitial, deviceFormSpecs,
+  DEVICE_EDIT_NOTE,
+  DEVICE_ERROR_ALIASES,
+  deviceCreateBody,
+  deviceEditInitial,
+  deviceEditSpecs,
+  deviceFormInitial,
+  deviceFormSpecs,
 } from '../provision.js';
 import {currentRate, deviceState, type DeviceRow, type DeviceState} from '../resources.js';
 import type {ActionContext, ResourceSpec} from './spec.js';
@@ -39,8 +43,9 @@ function emailOf(ctx: ActionContext, id: string): string {
 
 /** Device creation, from the Devices list (with an owner picker) or from a user's detail. */
 export function openDeviceCreate(ctx: ActionContext, ownerId: string | null): void {
-  const specs = deviceFormSpecs(ctx.snapshot.configuration, ownerId === null)
-    .map((s) => (s.key === 'owner' ? {...s, display: (v: string | boolean) => emailOf(ctx, String(v))} : s));
+  const specs = deviceFormSpecs(ctx.snapshot.configuration, ownerId === null).map((s) =>
+    s.key === 'owner' ? {...s, display: (v: string | boolean) => emailOf(ctx, String(v))} : s,
+  );
   ctx.openForm({
     title: ownerId ? `Add device for ${emailOf(ctx, ownerId)}` : 'Add device',
     notes: ['The WireGuard key pair is generated here; only the public key is sent to the server.'],
@@ -59,11 +64,21 @@ export function openDeviceCreate(ctx: ActionContext, ownerId: string | null): vo
         refused = err instanceof Error ? err.message : String(err);
       }
       ctx.close();
-      ctx.openResult({deviceId: device.id, deviceName: device.name, ownerEmail, config, refused,
-        warnings: config ? configWarnings(device) : [], view: 'config', saved: null});
-      ctx.message(refused
-        ? {tone: 'error', text: `Device ${device.name} was created, but its client config was refused: the server sent a value that is not of its kind`}
-        : {tone: 'ok', text: `Device added! ${device.name} (${device.ipv4 ?? device.ipv6 ?? 'no address'}) for ${ownerEmail}`});
+      ctx.openResult({
+        deviceId: device.id,
+        deviceName: device.name,
+        ownerEmail,
+        config,
+        refused,
+        warnings: config ? configWarnings(device) : [],
+        view: 'config',
+        saved: null,
+      });
+      ctx.message(
+        refused
+          ? {tone: 'error', text: `Device ${device.name} was created, but its client config was refused: the server sent a value that is not of its kind`}
+          : {tone: 'ok', text: `Device added! ${device.name} (${device.ipv4 ?? device.ipv6 ?? 'no address'}) for ${ownerEmail}`},
+      );
     },
   });
 }
@@ -78,29 +93,112 @@ export const devices: ResourceSpec<DeviceRow> = {
   columns: (s, clock) => {
     const now = s.fetchedAt;
     return [
-      {key: 'state', header: ' ', priority: 1, width: 1, cell: (r) => stateGlyph(deviceState(r, clock())),
-        tone: (r) => STATE_TONE[deviceState(r, clock())], sortValue: (r) => r.handshakeAt, defaultDesc: true},
-      {key: 'name', header: 'NAME', priority: 1, width: {min: 12, max: 32, flex: 2}, cell: (r) => r.device.name,
+      {
+        key: 'state',
+        header: ' ',
+        priority: 1,
+        width: 1,
+        cell: (r) => stateGlyph(deviceState(r, clock())),
+        tone: (r) => STATE_TONE[deviceState(r, clock())],
+        sortValue: (r) => r.handshakeAt,
+        defaultDesc: true,
+      },
+      {
+        key: 'name',
+        header: 'NAME',
+        priority: 1,
+        width: {min: 12, max: 32, flex: 2},
+        cell: (r) => r.device.name,
         // The filter also finds a device by its description and public key (as `wg show` prints it).
-        sortValue: (r) => r.device.name.toLowerCase(), searchText: (r) => `${r.device.name}\u0000${r.device.description ?? ''}\u0000${r.device.public_key}`},
-      {key: 'owner', header: 'OWNER', priority: 2, width: {min: 14, max: 34, flex: 2}, cell: (r) => r.ownerEmail,
-        sortValue: (r) => r.ownerEmail.toLowerCase(), searchText: (r) => r.ownerEmail},
-      {key: 'ipv4', header: 'IPV4', priority: 3, width: 15, cell: (r) => r.device.ipv4 ?? '',
-        sortValue: (r) => ipSortKey(r.device.ipv4), searchText: (r) => r.device.ipv4 ?? ''},
-      {key: 'handshake', header: 'HANDSHAKE', priority: 4, width: 9, align: 'right', cell: (r) => formatAge(r.handshakeAt, clock()),
-        sortValue: (r) => r.handshakeAt, defaultDesc: true},
-      {key: 'rx', header: 'RX', priority: 5, width: 11, align: 'right', cell: (r) => formatBytes(r.device.rx_bytes),
-        sortValue: (r) => r.device.rx_bytes, defaultDesc: true},
-      {key: 'tx', header: 'TX', priority: 5, width: 11, align: 'right', cell: (r) => formatBytes(r.device.tx_bytes),
-        sortValue: (r) => r.device.tx_bytes, defaultDesc: true},
-      {key: 'rxRate', header: 'RX/S', priority: 6, width: 12, align: 'right', cell: (r) => formatRate(currentRate(r, 'rx', clock())),
-        sortValue: (r) => currentRate(r, 'rx', now), defaultDesc: true},
-      {key: 'txRate', header: 'TX/S', priority: 6, width: 12, align: 'right', cell: (r) => formatRate(currentRate(r, 'tx', clock())),
-        sortValue: (r) => currentRate(r, 'tx', now), defaultDesc: true},
-      {key: 'remote', header: 'REMOTE IP', priority: 7, width: {min: 15, max: 39, flex: 1}, cell: (r) => r.device.remote_ip ?? '',
-        sortValue: (r) => r.device.remote_ip, searchText: (r) => r.device.remote_ip ?? ''},
-      {key: 'ipv6', header: 'IPV6', priority: 8, width: {min: 16, max: 39, flex: 1}, cell: (r) => r.device.ipv6 ?? '',
-        sortValue: (r) => r.device.ipv6, searchText: (r) => r.device.ipv6 ?? ''},
+        sortValue: (r) => r.device.name.toLowerCase(),
+        searchText: (r) => `${r.device.name}\u0000${r.device.description ?? ''}\u0000${r.device.public_key}`,
+      },
+      {
+        key: 'owner',
+        header: 'OWNER',
+        priority: 2,
+        width: {min: 14, max: 34, flex: 2},
+        cell: (r) => r.ownerEmail,
+        sortValue: (r) => r.ownerEmail.toLowerCase(),
+        searchText: (r) => r.ownerEmail,
+      },
+      {
+        key: 'ipv4',
+        header: 'IPV4',
+        priority: 3,
+        width: 15,
+        cell: (r) => r.device.ipv4 ?? '',
+        sortValue: (r) => ipSortKey(r.device.ipv4),
+        searchText: (r) => r.device.ipv4 ?? '',
+      },
+      {
+        key: 'handshake',
+        header: 'HANDSHAKE',
+        priority: 4,
+        width: 9,
+        align: 'right',
+        cell: (r) => formatAge(r.handshakeAt, clock()),
+        sortValue: (r) => r.handshakeAt,
+        defaultDesc: true,
+      },
+      {
+        key: 'rx',
+        header: 'RX',
+        priority: 5,
+        width: 11,
+        align: 'right',
+        cell: (r) => formatBytes(r.device.rx_bytes),
+        sortValue: (r) => r.device.rx_bytes,
+        defaultDesc: true,
+      },
+      {
+        key: 'tx',
+        header: 'TX',
+        priority: 5,
+        width: 11,
+        align: 'right',
+        cell: (r) => formatBytes(r.device.tx_bytes),
+        sortValue: (r) => r.device.tx_bytes,
+        defaultDesc: true,
+      },
+      {
+        key: 'rxRate',
+        header: 'RX/S',
+        priority: 6,
+        width: 12,
+        align: 'right',
+        cell: (r) => formatRate(currentRate(r, 'rx', clock())),
+        sortValue: (r) => currentRate(r, 'rx', now),
+        defaultDesc: true,
+      },
+      {
+        key: 'txRate',
+        header: 'TX/S',
+        priority: 6,
+        width: 12,
+        align: 'right',
+        cell: (r) => formatRate(currentRate(r, 'tx', clock())),
+        sortValue: (r) => currentRate(r, 'tx', now),
+        defaultDesc: true,
+      },
+      {
+        key: 'remote',
+        header: 'REMOTE IP',
+        priority: 7,
+        width: {min: 15, max: 39, flex: 1},
+        cell: (r) => r.device.remote_ip ?? '',
+        sortValue: (r) => r.device.remote_ip,
+        searchText: (r) => r.device.remote_ip ?? '',
+      },
+      {
+        key: 'ipv6',
+        header: 'IPV6',
+        priority: 8,
+        width: {min: 16, max: 39, flex: 1},
+        cell: (r) => r.device.ipv6 ?? '',
+        sortValue: (r) => r.device.ipv6,
+        searchText: (r) => r.device.ipv6 ?? '',
+      },
       {key: 'created', header: 'CREATED', priority: 9, width: 10, cell: (r) => formatDate(r.createdAt), sortValue: (r) => r.createdAt, defaultDesc: true},
     ];
   },
@@ -114,8 +212,11 @@ export const devices: ResourceSpec<DeviceRow> = {
       {label: 'Name', value: d.name},
       {label: 'Description', value: d.description || 'None'},
       {label: 'Owner', value: owner ? `${owner.email} (${owner.role})` : d.user_id},
-      {label: 'State', value: `${stateGlyph(state)} ${state === 'online' ? 'online (handshake within 3 minutes)' : state === 'idle' ? 'idle' : 'never connected'}`,
-        tone: STATE_TONE[state]},
+      {
+        label: 'State',
+        value: `${stateGlyph(state)} ${state === 'online' ? 'online (handshake within 3 minutes)' : state === 'idle' ? 'idle' : 'never connected'}`,
+        tone: STATE_TONE[state],
+      },
       {label: 'Latest handshake', value: formatWhen(r.handshakeAt, now)},
       {label: 'Remote IP', value: d.remote_ip ?? 'None'},
       {label: 'Received', value: `${formatBytes(d.rx_bytes)}   ${formatRate(currentRate(r, 'rx', now))}`},
@@ -124,7 +225,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {label: 'Tunnel IPv4', value: d.ipv4 ?? 'None'},
       {label: 'Tunnel IPv6', value: d.ipv6 ?? 'None'},
       {label: 'Public key', value: d.public_key},
-      {label: 'Preshared key', value: reveal ? d.preshared_key ?? 'None' : d.preshared_key ? '•••••••••••• (v reveals)' : 'None'},
+      {label: 'Preshared key', value: reveal ? (d.preshared_key ?? 'None') : d.preshared_key ? '•••••••••••• (v reveals)' : 'None'},
       {label: 'Server public key', value: d.server_public_key ?? 'None (the server has no WireGuard key yet)'},
       {heading: true, value: 'Client settings (effective values)'},
       {label: 'Allowed IPs', value: sinceDefault(d.allowed_ips, d.use_default_allowed_ips, formatList)},
@@ -161,11 +262,15 @@ export const devices: ResourceSpec<DeviceRow> = {
         title: `Delete device ${row.device.name} of ${row.ownerEmail}?`,
         lines: [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
         choices: [
-          {action: 'confirm', label: 'delete', run: async () => {
-            await ctx.client.deleteDevice(row.id);
-            ctx.leaveDetail('devices');
-            ctx.afterWrite(`Deleted device ${row.device.name}`);
-          }},
+          {
+            action: 'confirm',
+            label: 'delete',
+            run: async () => {
+              await ctx.client.deleteDevice(row.id);
+              ctx.leaveDetail('devices');
+              ctx.afterWrite(`Deleted device ${row.device.name}`);
+            },
+          },
           {action: 'cancel', label: 'cancel'},
         ],
       });

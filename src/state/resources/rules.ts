@@ -12,7 +12,7 @@ export function ruleSummary(rule: Rule): string {
 }
 
 function scopeOf(s: Snapshot, userId: string | null): string {
-  return userId === null ? 'everyone' : s.usersById.get(userId)?.email ?? userId;
+  return userId === null ? 'everyone' : (s.usersById.get(userId)?.email ?? userId);
 }
 
 function openRuleForm(ctx: ActionContext, rule: Rule | null): void {
@@ -39,18 +39,52 @@ export const rules: ResourceSpec<Rule> = {
   defaultSort: null,
   columns: (s) => [
     {key: 'precedence', header: '#', priority: 1, width: 3, align: 'right', cell: (r) => String(ruleRank(r) + 1), sortValue: (r) => ruleRank(r)},
-    {key: 'action', header: 'ACTION', priority: 1, width: 6, cell: (r) => r.action.toUpperCase(),
-      tone: (r) => (r.action === 'accept' ? 'ok' : 'danger'), sortValue: (r) => r.action, searchText: (r) => r.action},
-    {key: 'destination', header: 'DESTINATION', priority: 1, width: {min: 18, max: 43, flex: 2}, cell: (r) => r.destination,
-      sortValue: (r) => r.destination, searchText: (r) => r.destination},
-    {key: 'ports', header: 'PROTOCOL/PORTS', priority: 2, width: 16,
+    {
+      key: 'action',
+      header: 'ACTION',
+      priority: 1,
+      width: 6,
+      cell: (r) => r.action.toUpperCase(),
+      tone: (r) => (r.action === 'accept' ? 'ok' : 'danger'),
+      sortValue: (r) => r.action,
+      searchText: (r) => r.action,
+    },
+    {
+      key: 'destination',
+      header: 'DESTINATION',
+      priority: 1,
+      width: {min: 18, max: 43, flex: 2},
+      cell: (r) => r.destination,
+      sortValue: (r) => r.destination,
+      searchText: (r) => r.destination,
+    },
+    {
+      key: 'ports',
+      header: 'PROTOCOL/PORTS',
+      priority: 2,
+      width: 16,
       cell: (r) => (r.port_type === null ? 'all' : `${r.port_type} ${r.port_range ?? ''}`),
       sortValue: (r) => (r.port_type === null ? null : `${r.port_type} ${r.port_range ?? ''}`),
-      searchText: (r) => `${r.port_type ?? ''} ${r.port_range ?? ''}`},
-    {key: 'scope', header: 'SCOPE', priority: 2, width: {min: 12, max: 40, flex: 2}, cell: (r) => scopeOf(s, r.user_id),
-      sortValue: (r) => scopeOf(s, r.user_id), searchText: (r) => scopeOf(s, r.user_id)},
-    {key: 'created', header: 'CREATED', priority: 3, width: 10, cell: (r) => formatDate(parseTime(r.inserted_at) ?? 0), sortValue: (r) => r.inserted_at,
-      defaultDesc: true},
+      searchText: (r) => `${r.port_type ?? ''} ${r.port_range ?? ''}`,
+    },
+    {
+      key: 'scope',
+      header: 'SCOPE',
+      priority: 2,
+      width: {min: 12, max: 40, flex: 2},
+      cell: (r) => scopeOf(s, r.user_id),
+      sortValue: (r) => scopeOf(s, r.user_id),
+      searchText: (r) => scopeOf(s, r.user_id),
+    },
+    {
+      key: 'created',
+      header: 'CREATED',
+      priority: 3,
+      width: 10,
+      cell: (r) => formatDate(parseTime(r.inserted_at) ?? 0),
+      sortValue: (r) => r.inserted_at,
+      defaultDesc: true,
+    },
   ],
   title: (r) => ruleSummary(r),
   detail: (r, {snapshot, now}) => [
@@ -74,11 +108,15 @@ export const rules: ResourceSpec<Rule> = {
         title: `Delete rule ${ruleSummary(rule)}?`,
         lines: [],
         choices: [
-          {action: 'confirm', label: 'delete', run: async () => {
-            await ctx.client.deleteRule(rule.id);
-            ctx.leaveDetail('rules');
-            ctx.afterWrite(`Deleted rule ${ruleSummary(rule)}`);
-          }},
+          {
+            action: 'confirm',
+            label: 'delete',
+            run: async () => {
+              await ctx.client.deleteRule(rule.id);
+              ctx.leaveDetail('rules');
+              ctx.afterWrite(`Deleted rule ${ruleSummary(rule)}`);
+            },
+          },
           {action: 'cancel', label: 'cancel'},
         ],
       });

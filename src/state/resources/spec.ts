@@ -3,9 +3,7 @@
 // new function in that resource's module (see docs/architecture.md, "Adding an action").
 import type {ColumnSpec} from '../list.js';
 import type {Snapshot} from '../resources.js';
-import type {
-  ConsoleClient, ConsoleState, DialogModal, FormModal, ListScreenId, ResultModal, StatusMessage, Tone,
-} from '../console.js';
+import type {ConsoleClient, ConsoleState, DialogModal, FormModal, ListScreenId, ResultModal, StatusMessage, Tone} from '../console.js';
 
 export type ColumnWidth = number | {min: number; max?: number; flex: number};
 

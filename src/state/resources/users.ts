@@ -22,10 +22,14 @@ function askRole(ctx: ActionContext, user: User): void {
     title: role === 'admin' ? `Promote ${user.email} to admin?` : `Demote ${user.email} to unprivileged?`,
     lines: [{text: role === 'admin' ? 'This will give admin permissions to the user.' : 'This will remove admin permissions from the user.', tone: 'muted'}],
     choices: [
-      {action: 'confirm', label: role === 'admin' ? 'promote' : 'demote', run: async () => {
-        await ctx.client.updateUser(user.id, {role});
-        ctx.afterWrite(`User updated successfully: ${user.email} is now ${role}`);
-      }},
+      {
+        action: 'confirm',
+        label: role === 'admin' ? 'promote' : 'demote',
+        run: async () => {
+          await ctx.client.updateUser(user.id, {role});
+          ctx.afterWrite(`User updated successfully: ${user.email} is now ${role}`);
+        },
+      },
       {action: 'cancel', label: 'cancel'},
     ],
   });
@@ -41,21 +45,59 @@ export const users: ResourceSpec<UserRow> = {
     const now = s.fetchedAt;
     const duration = sessionDuration(s);
     return [
-      {key: 'email', header: 'EMAIL', priority: 1, width: {min: 30, max: 44, flex: 3}, cell: (r) => r.user.email,
-        sortValue: (r) => r.user.email.toLowerCase(), searchText: (r) => r.user.email},
+      {
+        key: 'email',
+        header: 'EMAIL',
+        priority: 1,
+        width: {min: 30, max: 44, flex: 3},
+        cell: (r) => r.user.email,
+        sortValue: (r) => r.user.email.toLowerCase(),
+        searchText: (r) => r.user.email,
+      },
       {key: 'role', header: 'ROLE', priority: 2, width: 12, cell: (r) => r.user.role, sortValue: (r) => r.user.role, searchText: (r) => r.user.role},
-      {key: 'devices', header: 'DEVICES', priority: 3, width: 7, align: 'right', cell: (r) => String(r.devices), sortValue: (r) => r.devices, defaultDesc: true},
-      {key: 'vpn', header: 'VPN', priority: 2, width: 8, cell: (r) => vpnStatus(r.user, duration, clock()),
-        tone: (r) => VPN_TONE[vpnStatus(r.user, duration, clock())], sortValue: (r) => vpnStatus(r.user, duration, now),
-        searchText: (r) => vpnStatus(r.user, duration, now)},
-      {key: 'signin', header: 'LAST SIGN-IN', priority: 4, width: {min: 12, max: 24, flex: 1},
-        cell: (r) => (r.user.last_signed_in_at === null ? 'never'
-          : `${formatAge(parseTime(r.user.last_signed_in_at), clock())} ago${r.user.last_signed_in_method ? ` (${r.user.last_signed_in_method})` : ''}`),
-        sortValue: (r) => parseTime(r.user.last_signed_in_at), defaultDesc: true,
-        searchText: (r) => r.user.last_signed_in_method ?? ''},
+      {
+        key: 'devices',
+        header: 'DEVICES',
+        priority: 3,
+        width: 7,
+        align: 'right',
+        cell: (r) => String(r.devices),
+        sortValue: (r) => r.devices,
+        defaultDesc: true,
+      },
+      {
+        key: 'vpn',
+        header: 'VPN',
+        priority: 2,
+        width: 8,
+        cell: (r) => vpnStatus(r.user, duration, clock()),
+        tone: (r) => VPN_TONE[vpnStatus(r.user, duration, clock())],
+        sortValue: (r) => vpnStatus(r.user, duration, now),
+        searchText: (r) => vpnStatus(r.user, duration, now),
+      },
+      {
+        key: 'signin',
+        header: 'LAST SIGN-IN',
+        priority: 4,
+        width: {min: 12, max: 24, flex: 1},
+        cell: (r) =>
+          r.user.last_signed_in_at === null
+            ? 'never'
+            : `${formatAge(parseTime(r.user.last_signed_in_at), clock())} ago${r.user.last_signed_in_method ? ` (${r.user.last_signed_in_method})` : ''}`,
+        sortValue: (r) => parseTime(r.user.last_signed_in_at),
+        defaultDesc: true,
+        searchText: (r) => r.user.last_signed_in_method ?? '',
+      },
       {key: 'rules', header: 'RULES', priority: 5, width: 5, align: 'right', cell: (r) => String(r.rules), sortValue: (r) => r.rules, defaultDesc: true},
-      {key: 'created', header: 'CREATED', priority: 6, width: 10, cell: (r) => formatDate(parseTime(r.user.inserted_at) ?? 0),
-        sortValue: (r) => r.user.inserted_at, defaultDesc: true},
+      {
+        key: 'created',
+        header: 'CREATED',
+        priority: 6,
+        width: 10,
+        cell: (r) => formatDate(parseTime(r.user.inserted_at) ?? 0),
+        sortValue: (r) => r.user.inserted_at,
+        defaultDesc: true,
+      },
     ];
   },
   title: (r) => r.user.email,
@@ -70,9 +112,12 @@ export const users: ResourceSpec<UserRow> = {
       {label: 'Email', value: u.email},
       {label: 'Role', value: u.role},
       {label: 'VPN connection', value: `${status} — ${VPN_STATUS_HELP[status]}`, tone: VPN_TONE[status]},
-      {label: 'Disabled', value: u.disabled_at
-        ? `${formatWhen(parseTime(u.disabled_at), now)} (cannot be changed through the API; use the Firezone web UI)`
-        : 'No (enabling/disabling is not possible through the API)'},
+      {
+        label: 'Disabled',
+        value: u.disabled_at
+          ? `${formatWhen(parseTime(u.disabled_at), now)} (cannot be changed through the API; use the Firezone web UI)`
+          : 'No (enabling/disabling is not possible through the API)',
+      },
       {label: 'Last signed in', value: formatWhen(parseTime(u.last_signed_in_at), now)},
       {label: 'Sign-in method', value: u.last_signed_in_method ?? 'None'},
       {label: 'Session expiry', value: formatSessionDuration(duration)},
@@ -84,8 +129,11 @@ export const users: ResourceSpec<UserRow> = {
     if (devices.length === 0) lines.push({value: 'No devices.'});
     for (const d of devices) {
       const state = deviceState(d, now);
-      lines.push({value: `${stateGlyph(state)} ${d.device.name}  ${d.device.ipv4 ?? ''}  handshake ${formatAge(d.handshakeAt, now)}`,
-        tone: STATE_TONE[state], entry: `device:${d.id}`});
+      lines.push({
+        value: `${stateGlyph(state)} ${d.device.name}  ${d.device.ipv4 ?? ''}  handshake ${formatAge(d.handshakeAt, now)}`,
+        tone: STATE_TONE[state],
+        entry: `device:${d.id}`,
+      });
     }
     lines.push({heading: true, value: `Rules (${rules.length})`});
     if (rules.length === 0) lines.push({value: 'No rules scoped to this user.'});
@@ -131,11 +179,15 @@ export const users: ResourceSpec<UserRow> = {
         title: `Delete user ${u.email}? This also deletes ${plural(row.devices, 'device')} and ${plural(row.rules, 'rule')}.`,
         lines: [{text: 'Their active VPN sessions drop at once.', tone: 'muted'}],
         choices: [
-          {action: 'confirm', label: 'delete', run: async () => {
-            await ctx.client.deleteUser(u.id);
-            ctx.leaveDetail('users');
-            ctx.afterWrite(`User deleted successfully: ${u.email}`);
-          }},
+          {
+            action: 'confirm',
+            label: 'delete',
+            run: async () => {
+              await ctx.client.deleteUser(u.id);
+              ctx.leaveDetail('users');
+              ctx.afterWrite(`User deleted successfully: ${u.email}`);
+            },
+          },
           {action: 'cancel', label: 'cancel'},
         ],
       });

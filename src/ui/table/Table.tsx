@@ -64,7 +64,15 @@ function buildRow<T>(row: T, id: string, fitted: readonly FittedColumn<T>[]): Ca
   const segments = rowSegments(row, fitted);
   let plain = '';
   for (const s of segments) plain += s.text;
-  const children = segments.map((s, k) => (s.color === undefined ? s.text : <Text key={k} color={s.color}>{s.text}</Text>));
+  const children = segments.map((s, k) =>
+    s.color === undefined ? (
+      s.text
+    ) : (
+      <Text key={k} color={s.color}>
+        {s.text}
+      </Text>
+    ),
+  );
   const element = (
     <Text key={`r:${id}`} wrap="truncate">
       {/* An empty Text would measure 0 lines high and pull the rows below it up. */}
@@ -81,16 +89,24 @@ function findIndex<T>(rows: readonly T[], getId: (row: T) => string, id: string 
 }
 
 function TableImpl<T>({
-  rows, columns, getId, selectedId, indexOf, width, height, sort, emptyText = 'Nothing to show.', top: topProp, onTopChange,
-  scrollOff = 2, version = 0,
+  rows,
+  columns,
+  getId,
+  selectedId,
+  indexOf,
+  width,
+  height,
+  sort,
+  emptyText = 'Nothing to show.',
+  top: topProp,
+  onTopChange,
+  scrollOff = 2,
+  version = 0,
 }: TableProps<T>): React.JSX.Element {
   const fitted = useMemo(() => fitColumns(columns, width), [columns, width]);
   const sortKey = sort?.key;
   const sortDesc = sort?.desc;
-  const header = useMemo(
-    () => headerText(fitted, sortKey === undefined ? null : {key: sortKey, desc: sortDesc === true}),
-    [fitted, sortKey, sortDesc],
-  );
+  const header = useMemo(() => headerText(fitted, sortKey === undefined ? null : {key: sortKey, desc: sortDesc === true}), [fitted, sortKey, sortDesc]);
   // A new cache whenever the layout changes; rows are then rebuilt lazily, only when visible.
   const rowCache = useMemo(() => ({fitted, version, rows: new WeakMap<object, CachedRow>()}), [fitted, version]);
   const selectedIndex = useMemo(
@@ -112,10 +128,19 @@ function TableImpl<T>({
   const lineWidth = Math.max(0, Math.floor(width));
   const lines: React.JSX.Element[] = [];
   if (height >= 1) {
-    lines.push(<Text key="header" bold wrap="truncate">{header === '' ? ' ' : header}</Text>);
+    lines.push(
+      <Text key="header" bold wrap="truncate">
+        {header === '' ? ' ' : header}
+      </Text>,
+    );
   }
   if (rows.length === 0) {
-    if (bodyRows > 0) lines.push(<Text key="empty" dimColor wrap="truncate">{truncate(emptyText, lineWidth)}</Text>);
+    if (bodyRows > 0)
+      lines.push(
+        <Text key="empty" dimColor wrap="truncate">
+          {truncate(emptyText, lineWidth)}
+        </Text>,
+      );
   } else {
     const end = Math.min(rows.length, top + bodyRows);
     for (let i = top; i < end; i++) {
@@ -125,10 +150,16 @@ function TableImpl<T>({
         cached = buildRow(row, getId(row), rowCache.fitted);
         if (typeof row === 'object' && row !== null) rowCache.rows.set(row, cached);
       }
-      lines.push(i === selectedIndex
-        // Full-width inverse bar, no cell colours: a coloured cell in inverse becomes a coloured block.
-        ? <Text key={`r:${cached.id}`} inverse wrap="truncate">{padEnd(cached.plain, lineWidth) || ' '}</Text>
-        : cached.element);
+      lines.push(
+        i === selectedIndex ? (
+          // Full-width inverse bar, no cell colours: a coloured cell in inverse becomes a coloured block.
+          <Text key={`r:${cached.id}`} inverse wrap="truncate">
+            {padEnd(cached.plain, lineWidth) || ' '}
+          </Text>
+        ) : (
+          cached.element
+        ),
+      );
     }
   }
 

@@ -20,34 +20,61 @@ function layout(lines: readonly DetailLine[], width: number, selectedEntry: stri
   lines.forEach((line, i) => {
     const selected = line.entry !== undefined && line.entry === selectedEntry;
     if (line.heading) {
-      rows.push({key: `${i}`, line: i, element: <Text key={i} bold inverse={selected} color={color('accent')} wrap="truncate">{truncate(line.value, width)}</Text>});
+      rows.push({
+        key: `${i}`,
+        line: i,
+        element: (
+          <Text key={i} bold inverse={selected} color={color('accent')} wrap="truncate">
+            {truncate(line.value, width)}
+          </Text>
+        ),
+      });
       return;
     }
     const indent = line.label !== undefined ? labelWidth : 0;
     const parts = wrapLines(line.value, Math.max(10, width - indent));
     parts.forEach((part, k) => {
       const label = line.label !== undefined ? padEnd(k === 0 ? truncate(line.label, labelWidth - 1) : '', labelWidth) : '';
-      rows.push({key: `${i}.${k}`, line: i, element: selected
-        ? <Text key={`${i}.${k}`} inverse wrap="truncate">{truncate(`${label}${part}`, width)}</Text>
-        : (
+      rows.push({
+        key: `${i}.${k}`,
+        line: i,
+        element: selected ? (
+          <Text key={`${i}.${k}`} inverse wrap="truncate">
+            {truncate(`${label}${part}`, width)}
+          </Text>
+        ) : (
           <Text key={`${i}.${k}`} wrap="truncate">
             {label !== '' ? <Text color={color('muted')}>{label}</Text> : null}
             <Text color={line.tone ? color(line.tone) : undefined}>{part}</Text>
           </Text>
-        )});
+        ),
+      });
     });
   });
   return rows;
 }
 
-export function DetailView({lines, scroll, width, height, selectedEntry}: {
-  lines: readonly DetailLine[]; scroll: number; width: number; height: number; selectedEntry?: string;
+export function DetailView({
+  lines,
+  scroll,
+  width,
+  height,
+  selectedEntry,
+}: {
+  lines: readonly DetailLine[];
+  scroll: number;
+  width: number;
+  height: number;
+  selectedEntry?: string;
 }): React.JSX.Element {
   const rows = layout(lines, width, selectedEntry);
   // With a cursor entry, scroll keeps it in the upper third; otherwise `scroll` counts rows.
   let start = scroll;
   if (selectedEntry !== undefined) {
-    const at = Math.max(0, rows.findIndex((r) => lines[r.line]?.entry === selectedEntry));
+    const at = Math.max(
+      0,
+      rows.findIndex((r) => lines[r.line]?.entry === selectedEntry),
+    );
     start = at - Math.floor(height / 3);
   }
   start = Math.max(0, Math.min(start, rows.length - height));

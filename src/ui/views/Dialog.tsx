@@ -18,9 +18,13 @@ export function Dialog({dialog, width}: {dialog: DialogModal; width: number}): R
     <Box flexDirection="column" borderStyle={glyphs().border} borderColor={color('warning')} paddingX={1} width={width}>
       <Text bold wrap="wrap">{`${dialog.title}${yesNo ? ' [y/N]' : ''}`}</Text>
       {dialog.lines.map((l, i) => (
-        <Text key={i} wrap="wrap" bold={l.bold} color={l.tone ? color(l.tone) : undefined}>{l.text === '' ? ' ' : l.text}</Text>
+        <Text key={i} wrap="wrap" bold={l.bold} color={l.tone ? color(l.tone) : undefined}>
+          {l.text === '' ? ' ' : l.text}
+        </Text>
       ))}
-      <Text color={color('muted')} wrap="wrap">{dialog.busy ? dialog.busy : choices.join(' · ')}</Text>
+      <Text color={color('muted')} wrap="wrap">
+        {dialog.busy ? dialog.busy : choices.join(' · ')}
+      </Text>
     </Box>
   );
 }

@@ -19,19 +19,39 @@ export function listInfo(list: ListDerived, snapshot: Snapshot, width: number): 
   const filterText = state.filtering ? `/${state.filter}▌` : state.filter ? `filter "${state.filter}" (Esc clears)` : '';
   // The sorted column may be one the width hides: say so rather than show an order with no arrow.
   const sorted = state.sort ? list.columns.find((c) => c.key === state.sort!.key) : undefined;
-  const hidden = sorted && !fitColumns(list.columns, width).some((f) => f.column.key === sorted.key)
-    ? `  · sorted by ${sorted.header.trim() || sorted.key} ${sortMarker(state.sort!.desc)} (hidden column)` : '';
+  const hidden =
+    sorted && !fitColumns(list.columns, width).some((f) => f.column.key === sorted.key)
+      ? `  · sorted by ${sorted.header.trim() || sorted.key} ${sortMarker(state.sort!.desc)} (hidden column)`
+      : '';
   return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s${hidden}`;
 }
 
-export function ListScreen({list, snapshot, now, width, height}: {list: ListDerived; snapshot: Snapshot; now: number; width: number; height: number}): React.JSX.Element {
+export function ListScreen({
+  list,
+  snapshot,
+  now,
+  width,
+  height,
+}: {
+  list: ListDerived;
+  snapshot: Snapshot;
+  now: number;
+  width: number;
+  height: number;
+}): React.JSX.Element {
   const {spec, state, view, selection, columns} = list;
   if (state.detailId) {
     if (!list.detailItem) {
-      return <Box height={height}><Text color={color('warning')}>{`This ${spec.noun} no longer exists on the server (deleted elsewhere). Esc returns to the list.`}</Text></Box>;
+      return (
+        <Box height={height}>
+          <Text color={color('warning')}>{`This ${spec.noun} no longer exists on the server (deleted elsewhere). Esc returns to the list.`}</Text>
+        </Box>
+      );
     }
     const lines = spec.detail(list.detailItem, {snapshot, now, reveal: state.reveal});
-    return <DetailView lines={lines} scroll={state.detailScroll} width={width} height={height} {...(state.detailEntry ? {selectedEntry: state.detailEntry} : {})} />;
+    return (
+      <DetailView lines={lines} scroll={state.detailScroll} width={width} height={height} {...(state.detailEntry ? {selectedEntry: state.detailEntry} : {})} />
+    );
   }
   return (
     <Table

@@ -20,14 +20,18 @@ export function Picker({picker, users, width, height}: {picker: PickerModal; use
   const start = Math.max(0, Math.min(index - Math.floor(visible / 2), entries.length - visible));
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <Text bold color={color('accent')} wrap="truncate">{truncate(picker.title, width)}</Text>
+      <Text bold color={color('accent')} wrap="truncate">
+        {truncate(picker.title, width)}
+      </Text>
       <Box>
         <Text>filter: </Text>
         <TextField value={picker.filter} cursor={[...picker.filter].length} focused placeholder="type to filter by email" width={Math.max(10, width - 30)} />
         <Text color={color('muted')}>{`  ${matches.length} of ${users.length}`}</Text>
       </Box>
       {entries.slice(start, start + visible).map((e, i) => (
-        <Text key={e.key || 'none'} inverse={start + i === index} wrap="truncate">{truncate(` ${e.label}`, width)}</Text>
+        <Text key={e.key || 'none'} inverse={start + i === index} wrap="truncate">
+          {truncate(` ${e.label}`, width)}
+        </Text>
       ))}
       {entries.length === 0 ? <Text color={color('warning')}>{`No user matches "${picker.filter}" (Backspace edits the filter).`}</Text> : null}
       <Text color={color('muted')}>type to filter · ↑/↓ move · Enter pick · Esc back</Text>

@@ -10,13 +10,17 @@ export function Prompt({prompt, width}: {prompt: PromptModal; width: number}): R
   return (
     <Box flexDirection="column" width={width}>
       {(prompt.lines ?? []).map((l, i) => (
-        <Text key={i} wrap="wrap" bold={l.bold} color={l.tone ? color(l.tone) : undefined}>{l.text}</Text>
+        <Text key={i} wrap="wrap" bold={l.bold} color={l.tone ? color(l.tone) : undefined}>
+          {l.text}
+        </Text>
       ))}
       <Box>
         <Text bold>{`${prompt.label}: `}</Text>
         <TextField value={prompt.value} cursor={prompt.cursor} focused mask={prompt.mask === true} width={Math.max(10, width - prompt.label.length - 3)} />
       </Box>
-      <Text color={color('muted')} wrap="truncate">{prompt.help}</Text>
+      <Text color={color('muted')} wrap="truncate">
+        {prompt.help}
+      </Text>
     </Box>
   );
 }
