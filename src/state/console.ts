@@ -182,3 +182,8 @@ export interface ConsoleSettings {
   plainHttp?: boolean;
   demo: boolean;
 }
+
+/** The one-line text of an error, for the status bar. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -5,9 +5,9 @@
 // binding's `writes` flag. Plain TypeScript: unit tests drive it without Ink.
 import {ApiError} from '../api/index.js';
 import {plainSafe} from '../common/display-safe.js';
-import {defaultConfigFileName, osc52Copy, writeConfigFile} from '../wireguard/index.js';
+import {osc52Copy} from '../wireguard/index.js';
 import {
-  SCREENS,
+  errorText,
   Store,
   topModal,
   type ConsoleClient,
@@ -17,27 +17,15 @@ import {
   type FormModal,
   type ListScreenId,
   type Modal,
-  type PromptModal,
   type ResultModal,
   type StatusMessage,
 } from './console.js';
 import {fetchAll} from './fetch.js';
-import {
-  applyServerErrors,
-  cycleChoice,
-  editFocused,
-  focusedSpec,
-  focusFirstError,
-  hasErrors,
-  isDirty,
-  moveFocus,
-  setValue,
-  toggle,
-  validateForm,
-  type FormState,
-} from './form.js';
-import {bindingFor, type Action, type Binding, type Scope, hintsFor} from './keymap.js';
+import {editFocused, focusedSpec} from './form.js';
+import {bindingFor, hintsFor, type Action, type Binding, type Scope} from './keymap.js';
 import type {ListView} from './list.js';
+import {askClose, dialogAction, formAction, formFailed, openPicker, pickerAction, promptAction, resultAction} from './modal-actions.js';
+import {detailAction, filterAction, globalAction, helpAction, listAction} from './navigation.js';
 import {needsClock, Poller, type PollStatus} from './poller.js';
 import {buildSnapshot, type FetchedData, type Snapshot} from './resources.js';
 import {configurationResource} from './resources/configuration.js';
@@ -46,9 +34,7 @@ import {rules} from './resources/rules.js';
 import type {ActionContext, ResourceColumn, ResourceSpec} from './resources/spec.js';
 import {users} from './resources/users.js';
 import {editText, isPrintable} from './textedit.js';
-import {flipSortDirection, stepSort} from './sorting.js';
-import {effectiveSelection, initialListState, ListViewCache, moveCursor, type ListUiState, type Move} from './view.js';
-import {pickerEntries} from './picker.js';
+import {effectiveSelection, initialListState, ListViewCache, type ListUiState} from './view.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySpec = ResourceSpec<any>;
@@ -87,10 +73,6 @@ function typed(name: string, input: string): boolean {
   return name === input && isPrintable(input) && !/[\t\r\n]/.test(input);
 }
 
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 function initialPoll(refreshSeconds: number): PollStatus {
   return {
     mode: 'loading',
@@ -107,7 +89,7 @@ function initialPoll(refreshSeconds: number): PollStatus {
 
 export class Controller implements ActionContext {
   readonly store: Store<ConsoleState>;
-  private poller: Poller<Snapshot> | null = null;
+  poller: Poller<Snapshot> | null = null;
   private viewport = {columns: 100, rows: 30};
   private readonly caches: Record<ListScreenId, ListViewCache<unknown>>;
   private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ResourceColumn<unknown>[]>>();
@@ -116,7 +98,7 @@ export class Controller implements ActionContext {
   constructor(
     readonly client: ConsoleClient,
     readonly settings: ConsoleSettings,
-    private readonly io: ConsoleIO,
+    readonly io: ConsoleIO,
     private firstData: Promise<FetchedData> | null = null,
   ) {
     this.store = new Store<ConsoleState>({
@@ -146,7 +128,8 @@ export class Controller implements ActionContext {
     return s;
   }
 
-  private set(change: (s: ConsoleState) => ConsoleState): void {
+  /** Changes the state synchronously (every key sees what the previous one did). */
+  set(change: (s: ConsoleState) => ConsoleState): void {
     this.store.update(change);
   }
 
@@ -334,12 +317,12 @@ export class Controller implements ActionContext {
     return {spec, state: st, columns, view, selection, detailItem};
   }
 
-  private activeList(): ListDerived | null {
+  activeList(): ListDerived | null {
     const screen = this.state.screen;
     return screen === 'configuration' ? null : this.list(screen);
   }
 
-  private updateList(screen: ListScreenId, change: (st: ListUiState) => ListUiState): void {
+  updateList(screen: ListScreenId, change: (st: ListUiState) => ListUiState): void {
     this.set((s) => ({...s, lists: {...s.lists, [screen]: change(s.lists[screen])}}));
   }
 
@@ -442,7 +425,7 @@ export class Controller implements ActionContext {
     if (m?.kind === 'form') {
       const spec = focusedSpec(m.form);
       if (spec?.kind === 'picker') {
-        this.openPicker(m, spec.key, text.replace(/\s+/g, ' ').trim());
+        openPicker(this, m, spec.key, text.replace(/\s+/g, ' ').trim());
         return;
       }
       const edited = editFocused(m.form, 'paste', text);
@@ -475,7 +458,7 @@ export class Controller implements ActionContext {
       if (!spec) return false;
       if (spec.kind === 'picker' && typed(name, input)) {
         // Typing on a picker field opens the picker with what was typed as its filter.
-        this.openPicker(m, spec.key, input);
+        openPicker(this, m, spec.key, input);
         return true;
       }
       const edited = editFocused(m.form, name, input);
@@ -512,7 +495,7 @@ export class Controller implements ActionContext {
     const m = topModal(this.state);
     if (m?.kind !== 'form' || !typed(name, input)) return;
     if (name === 'q') {
-      this.askClose(m, 'quit');
+      askClose(this, m, 'quit');
       return;
     }
     const spec = focusedSpec(m.form);
@@ -523,208 +506,39 @@ export class Controller implements ActionContext {
   private run(scope: Scope, action: Action): void {
     switch (scope) {
       case 'form':
-        return this.formAction(action);
+        return formAction(this, action);
       case 'picker':
-        return this.pickerAction(action);
+        return pickerAction(this, action);
       case 'dialog':
-        return this.dialogAction(action);
+        return dialogAction(this, action);
       case 'result':
-        return this.resultAction(action);
+        return resultAction(this, action);
       case 'prompt':
-        return this.promptAction(action);
+        return promptAction(this, action);
       case 'help':
-        return this.helpAction(action);
+        return helpAction(this, action);
       case 'filter':
-        return this.filterAction(action);
+        return filterAction(this, action);
       case 'configuration':
         return configurationResource.run(this, action);
       case 'detail':
-        return this.detailAction(action);
+        return detailAction(this, action);
       case 'list':
-        return this.listAction(action);
+        return listAction(this, action);
       case 'global':
-        return this.globalAction(action);
+        return globalAction(this, action);
     }
   }
 
   // ---- global, help, lists, details ------------------------------------------------------------
 
-  private globalAction(action: Action): void {
-    const screens: Partial<Record<Action, number>> = {screen1: 0, screen2: 1, screen3: 2, screen4: 3};
-    const target = screens[action];
-    if (target !== undefined) {
-      this.set((s) => ({...s, screen: SCREENS[target]!.id, help: {open: false, scroll: 0}}));
-      return;
-    }
-    switch (action) {
-      case 'nextScreen':
-      case 'prevScreen': {
-        const i = SCREENS.findIndex((x) => x.id === this.state.screen);
-        const next = SCREENS[(i + (action === 'nextScreen' ? 1 : SCREENS.length - 1)) % SCREENS.length]!;
-        this.set((s) => ({...s, screen: next.id}));
-        return;
-      }
-      case 'help':
-        this.set((s) => ({...s, help: {open: true, scroll: 0}}));
-        return;
-      case 'quit':
-      case 'quitNow':
-        this.io.exit();
-        return;
-      case 'refresh':
-        this.refresh();
-        this.message({tone: 'info', text: 'Refreshing…'});
-        return;
-      case 'pause':
-        if (!this.poller) return;
-        this.poller.togglePause();
-        this.message({tone: 'info', text: this.poller.current.paused ? 'Live updates paused (p resumes)' : 'Live updates resumed'});
-        return;
-      case 'back': {
-        const list = this.activeList();
-        if (list?.state.filter) this.updateList(list.spec.id, (st) => ({...st, filter: ''}));
-        return;
-      }
-      default:
-    }
+  /** A failed save: a 422 lands on the form's fields, anything else in the status bar (see modal-actions.ts). */
+  formFailed(form: FormModal, err: unknown): void {
+    formFailed(this, form, err);
   }
 
   /** Help lines and how many fit are the UI's; it tells the controller the maximum scroll. */
   helpMaxScroll = 0;
-
-  private helpAction(action: Action): void {
-    const page = Math.max(1, this.bodyHeight() - 2);
-    const scrollTo = (n: number) => this.set((s) => ({...s, help: {open: true, scroll: Math.max(0, Math.min(this.helpMaxScroll, n))}}));
-    const scroll = this.state.help.scroll;
-    if (action === 'back') this.set((s) => ({...s, help: {open: false, scroll: 0}}));
-    else if (action === 'down') scrollTo(scroll + 1);
-    else if (action === 'up') scrollTo(scroll - 1);
-    else if (action === 'pageDown') scrollTo(scroll + page);
-    else if (action === 'pageUp') scrollTo(scroll - page);
-  }
-
-  private filterAction(action: Action): void {
-    const list = this.activeList();
-    if (!list) return;
-    const screen = list.spec.id;
-    if (action === 'filterAccept') {
-      // The cursor goes where the admin's attention is: to the first match if it is not on one.
-      this.updateList(screen, (st) => {
-        const view = this.list(screen)?.view;
-        const inView = view && st.selectedId !== null && view.indexOf(st.selectedId) >= 0;
-        const first = view && view.rows.length > 0 ? view.idAt(0) : null;
-        return {...st, filtering: false, ...(inView || first === null ? {} : {selectedId: first, selectedIndex: 0})};
-      });
-    } else if (action === 'filterClear') {
-      this.updateList(screen, (st) => ({...st, filtering: false, filter: ''}));
-    } else if (action === 'up' || action === 'down') {
-      this.updateList(screen, (st) => moveCursor(list.view, st, action === 'up' ? -1 : 1));
-    }
-  }
-
-  private listAction(action: Action): void {
-    const list = this.activeList();
-    if (!list || !this.state.snapshot) return;
-    const screen = list.spec.id;
-    const pageSize = Math.max(1, this.bodyHeight() - 2);
-    const move = (m: Move) => this.updateList(screen, (st) => moveCursor(list.view, st, m));
-    const selected = list.selection.index >= 0 ? list.view.rows[list.selection.index] : undefined;
-    const sortable = list.columns.filter((c) => c.sortValue);
-    switch (action) {
-      case 'up':
-        return move(-1);
-      case 'down':
-        return move(1);
-      case 'pageUp':
-        return move({page: -1, pageSize});
-      case 'pageDown':
-        return move({page: 1, pageSize});
-      case 'home':
-        return move('home');
-      case 'end':
-        return move('end');
-      case 'filter':
-        return this.updateList(screen, (st) => ({...st, filtering: true}));
-      case 'sortNext':
-      case 'sortPrev':
-        return this.updateList(screen, (st) => ({...st, sort: stepSort(st.sort, sortable, action === 'sortNext' ? 1 : -1)}));
-      case 'sortReverse':
-        return this.updateList(screen, (st) => ({...st, sort: flipSortDirection(st.sort, sortable)}));
-      case 'open':
-        if (list.selection.id) this.openDetail(screen, list.selection.id);
-        return;
-      case 'copy': {
-        const value = selected ? list.spec.copyValue(selected) : null;
-        if (value) this.copy(value.label, value.value);
-        return;
-      }
-      case 'new':
-        return list.spec.actions.new?.(this);
-      case 'edit':
-        if (selected) list.spec.actions.edit?.(this, selected);
-        return;
-      case 'delete':
-        if (selected) list.spec.actions.delete?.(this, selected);
-        return;
-      case 'role':
-        if (selected) list.spec.actions.role?.(this, selected);
-        return;
-      default:
-    }
-  }
-
-  private detailAction(action: Action): void {
-    const list = this.activeList();
-    if (!list) return;
-    const screen = list.spec.id;
-    const item = list.detailItem;
-    switch (action) {
-      case 'back':
-        return this.leaveDetail(screen);
-      case 'up':
-      case 'down': {
-        // A detail with selectable lines (a user's devices) moves a cursor over them; others scroll.
-        const entries =
-          item && this.state.snapshot
-            ? list.spec.detail(item, {snapshot: this.state.snapshot, now: this.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : []))
-            : [];
-        if (entries.length > 0) {
-          this.updateList(screen, (st) => {
-            const at = st.detailEntry === null ? -1 : entries.indexOf(st.detailEntry);
-            const next = action === 'down' ? Math.min(entries.length - 1, at + 1) : Math.max(0, at - 1);
-            return {...st, detailEntry: entries[next] ?? null};
-          });
-          return;
-        }
-        return this.updateList(screen, (st) => ({...st, detailScroll: Math.max(0, st.detailScroll + (action === 'down' ? 1 : -1))}));
-      }
-      case 'open': {
-        const entry = list.state.detailEntry;
-        if (entry?.startsWith('device:')) this.openDetail('devices', entry.slice('device:'.length));
-        return;
-      }
-      case 'reveal':
-        return this.updateList(screen, (st) => ({...st, reveal: !st.reveal}));
-      case 'copy': {
-        const value = item ? list.spec.copyValue(item) : null;
-        if (value) this.copy(value.label, value.value);
-        return;
-      }
-      case 'edit':
-        if (item) list.spec.actions.edit?.(this, item);
-        return;
-      case 'delete':
-        if (item) list.spec.actions.delete?.(this, item);
-        return;
-      case 'role':
-        if (item) list.spec.actions.role?.(this, item);
-        return;
-      case 'new':
-        if (item) list.spec.actions.newFromDetail?.(this, item);
-        return;
-      default:
-    }
-  }
 
   copy(label: string, value: string): void {
     // The clipboard gets what the screen shows: control characters as visible escapes, never raw.
@@ -746,7 +560,7 @@ export class Controller implements ActionContext {
 
   private nextKey = 1;
 
-  private push(modal: Modal): void {
+  push(modal: Modal): void {
     const keyed = {...modal, key: this.nextKey++};
     this.set((s) => ({...s, modals: [...s.modals, keyed]}));
   }
@@ -797,256 +611,5 @@ export class Controller implements ActionContext {
   /** The form being edited, current (the stack may have changed while a save was in flight). */
   current<M extends Modal>(modal: M): M | null {
     return (this.state.modals.find((m) => m.key === modal.key) as M | undefined) ?? null;
-  }
-
-  private askClose(m: FormModal, why: 'discard' | 'quit'): void {
-    if (!isDirty(m.form)) {
-      if (why === 'quit') this.io.exit();
-      else this.removeModal(m);
-      return;
-    }
-    this.openDialog({
-      title: why === 'quit' ? 'Discard your changes and quit?' : 'Discard your changes?',
-      lines: [{text: `${m.title} has unsaved changes.`, tone: 'muted'}],
-      choices: [
-        {
-          action: 'confirm',
-          label: why === 'quit' ? 'discard and quit' : 'discard',
-          run: () => {
-            if (why === 'quit') {
-              this.io.exit();
-              return;
-            }
-            this.removeModal(m);
-            this.message({tone: 'info', text: 'Changes discarded'});
-          },
-        },
-        {action: 'cancel', label: 'back to the form'},
-      ],
-    });
-  }
-
-  private formAction(action: Action): void {
-    const m = topModal(this.state);
-    if (m?.kind !== 'form') return;
-    if (m.form.submitting) {
-      if (action === 'cancel') this.cancelSave(m);
-      else this.message({tone: 'info', text: 'Saving… the server has not answered yet (Esc cancels the save)'});
-      return;
-    }
-    const spec = focusedSpec(m.form);
-    const update = (form: FormState) => this.replaceModal(m, {...m, form});
-    switch (action) {
-      case 'nextField':
-        return update(moveFocus(m.form, 1));
-      case 'prevField':
-        return update(moveFocus(m.form, -1));
-      case 'toggle':
-        return update(toggle(m.form));
-      case 'choiceNext':
-        return update(cycleChoice(m.form, 1));
-      case 'choicePrev':
-        return update(cycleChoice(m.form, -1));
-      case 'pick':
-        if (spec?.kind === 'picker') this.openPicker(m, spec.key, '');
-        else update(moveFocus(m.form, 1));
-        return;
-      case 'cancel':
-        return this.askClose(m, 'discard');
-      case 'save':
-        void this.save(m);
-        return;
-      default:
-    }
-  }
-
-  /**
-   * Esc during a hung save: abort the request, keep the form and everything typed, say that the
-   * outcome is unknown, and re-read the data so the admin can see whether it was applied.
-   */
-  private cancelSave(m: FormModal): void {
-    const aborted = this.client.cancelWrites?.() ?? 0;
-    this.replaceModal(m, {...m, form: {...m.form, submitting: false}});
-    this.message({
-      tone: 'warning',
-      text: aborted > 0 ? 'Save cancelled; the outcome is unknown (the server may have applied it): re-reading the data' : 'Save cancelled',
-    });
-    this.refresh();
-  }
-
-  private labelled(form: FormState, errors: Record<string, string[]>): string {
-    return Object.entries(errors)
-      .map(([key, messages]) => {
-        const label = form.specs.find((s) => s.key === key)?.label.trim() ?? key;
-        return `${label}: ${messages.join(', ')}`;
-      })
-      .join('; ');
-  }
-
-  private async save(m: FormModal): Promise<void> {
-    const checked = validateForm(m.form);
-    if (hasErrors(checked)) {
-      const focused = focusFirstError(checked);
-      this.replaceModal(m, {...m, form: focused});
-      this.message({tone: 'error', text: `Fix the form: ${this.labelled(focused, focused.errors)}`});
-      return;
-    }
-    const sending: FormModal = {...m, form: {...checked, submitting: true}};
-    this.replaceModal(m, sending);
-    this.message({tone: 'info', text: 'Saving…'});
-    try {
-      await m.save(checked);
-      const still = this.current(sending);
-      if (still) this.replaceModal(still, {...still, form: {...still.form, submitting: false}});
-    } catch (err) {
-      this.formFailed(sending, err);
-    }
-  }
-
-  /** A failed save: a 422 lands on the form's fields (every value kept), anything else in the status bar. */
-  formFailed(form: FormModal, err: unknown): void {
-    if (err instanceof ApiError && err.kind === 'cancelled') return;
-    const still = this.current(form);
-    if (err instanceof ApiError && err.kind === 'validation' && still) {
-      const fieldErrors = still.mapErrors ? still.mapErrors(err.fieldErrors) : err.fieldErrors;
-      const mapped = applyServerErrors({...still.form, submitting: false}, fieldErrors, still.errorAliases ?? {});
-      this.replaceModal(still, {...still, form: mapped});
-      const text = [this.labelled(mapped, mapped.errors), ...mapped.formErrors].filter((t) => t !== '').join('; ');
-      this.message({tone: 'error', text: text || errorText(err)});
-      return;
-    }
-    if (still) this.replaceModal(still, {...still, form: {...still.form, submitting: false}});
-    this.message({tone: 'error', text: errorText(err)});
-  }
-
-  private openPicker(form: FormModal, field: string, filter: string): void {
-    this.push({kind: 'picker', title: `${form.title} › pick a user`, field, filter, index: 0, allowNone: form.pickerAllowsNone === true});
-  }
-
-  private pickerAction(action: Action): void {
-    const m = topModal(this.state);
-    if (m?.kind !== 'picker') return;
-    const entries = pickerEntries(this.state.snapshot?.users ?? [], m.filter, m.allowNone);
-    if (action === 'up') this.replaceModal(m, {...m, index: Math.max(0, m.index - 1)});
-    else if (action === 'down') this.replaceModal(m, {...m, index: Math.min(Math.max(0, entries.length - 1), m.index + 1)});
-    else if (action === 'cancel') this.removeModal(m);
-    else if (action === 'pick') {
-      const chosen = entries[Math.min(m.index, entries.length - 1)];
-      if (chosen === undefined) {
-        this.message({tone: 'warning', text: `No user matches "${m.filter}"`});
-        return;
-      }
-      this.removeModal(m);
-      const form = topModal(this.state);
-      if (form?.kind === 'form') this.replaceModal(form, {...form, form: moveFocus(setValue(form.form, m.field, chosen), 1)});
-    }
-  }
-
-  private dialogAction(action: Action): void {
-    const m = topModal(this.state);
-    if (m?.kind !== 'dialog' || m.busy) return;
-    const choice = m.choices.find((c) => c.action === action);
-    if (!choice) return;
-    if (!choice.run) {
-      this.removeModal(m);
-      if (action === 'cancel') this.message({tone: 'info', text: 'Cancelled'});
-      return;
-    }
-    const run = choice.run;
-    const busy: DialogModal = {...m, busy: 'Working…'};
-    this.replaceModal(m, busy);
-    void (async () => {
-      try {
-        await run();
-        this.removeModal(busy);
-      } catch (err) {
-        this.removeModal(busy);
-        this.message({tone: 'error', text: errorText(err)});
-      }
-    })();
-  }
-
-  private resultAction(action: Action): void {
-    const m = topModal(this.state);
-    if (m?.kind !== 'result') return;
-    switch (action) {
-      case 'writeFile': {
-        if (m.config === null) return;
-        const config = m.config;
-        const path = defaultConfigFileName(m.deviceName);
-        this.push({
-          kind: 'prompt',
-          label: 'Write to file',
-          help: 'Enter writes (mode 0600, never overwrites without asking) · Esc cancels',
-          value: path,
-          cursor: [...path].length,
-          accept: (value) => this.writeResult(m, config, value, false),
-        });
-        return;
-      }
-      case 'copyConfig':
-        if (m.config !== null) this.copy('the client config', m.config);
-        return;
-      case 'qr':
-        if (m.config !== null) this.replaceModal(m, {...m, view: m.view === 'qr' ? 'config' : 'qr'});
-        return;
-      case 'done':
-        this.openDialog({
-          title: 'Leave the new device?',
-          lines: [
-            {
-              text:
-                m.config === null
-                  ? 'The device exists on the server without a usable client config.'
-                  : 'The private key is not stored anywhere and cannot be shown again.',
-              tone: 'warning',
-              bold: true,
-            },
-          ],
-          choices: [
-            {
-              action: 'confirm',
-              label: 'leave',
-              run: () => {
-                this.removeModal(m);
-                this.afterWrite(`Device ${m.deviceName} created`, {screen: 'devices', id: m.deviceId});
-              },
-            },
-            {action: 'cancel', label: 'stay'},
-          ],
-        });
-        return;
-      default:
-    }
-  }
-
-  private async writeResult(result: ResultModal, config: string, path: string, overwrite: boolean): Promise<void> {
-    const written = await writeConfigFile(path, config, {overwrite});
-    const prompt = this.state.modals.find((x): x is PromptModal => x.kind === 'prompt') ?? null;
-    if (written.ok) {
-      if (prompt) this.removeModal(prompt);
-      const current = this.current(result);
-      if (current) this.replaceModal(current, {...current, saved: written.path});
-      this.message({tone: 'ok', text: `Wrote ${written.path} (mode 0600)`});
-    } else if (written.reason === 'exists') {
-      this.message({tone: 'warning', text: written.message});
-      this.openDialog({
-        title: 'The file exists. Overwrite it?',
-        lines: [{text: path}],
-        choices: [
-          {action: 'confirm', label: 'overwrite', run: () => this.writeResult(result, config, path, true)},
-          {action: 'cancel', label: 'keep it'},
-        ],
-      });
-    } else {
-      this.message({tone: 'error', text: written.message});
-    }
-  }
-
-  private promptAction(action: Action): void {
-    const m = topModal(this.state);
-    if (m?.kind !== 'prompt') return;
-    if (action === 'cancel') this.removeModal(m);
-    else if (action === 'accept') void m.accept(m.value);
   }
 }

@@ -1,0 +1,181 @@
+// What keys do outside modals: screens, help, the filter, lists and details. Functions of the
+// Controller (src/state/controller.ts); resource-specific actions are in src/state/resources/*.
+import {SCREENS} from './console.js';
+import type {Controller} from './controller.js';
+import type {Action} from './keymap.js';
+import {flipSortDirection, stepSort} from './sorting.js';
+import {moveCursor, type Move} from './view.js';
+
+export function globalAction(c: Controller, action: Action): void {
+  const screens: Partial<Record<Action, number>> = {screen1: 0, screen2: 1, screen3: 2, screen4: 3};
+  const target = screens[action];
+  if (target !== undefined) {
+    c.set((s) => ({...s, screen: SCREENS[target]!.id, help: {open: false, scroll: 0}}));
+    return;
+  }
+  switch (action) {
+    case 'nextScreen':
+    case 'prevScreen': {
+      const i = SCREENS.findIndex((x) => x.id === c.state.screen);
+      const next = SCREENS[(i + (action === 'nextScreen' ? 1 : SCREENS.length - 1)) % SCREENS.length]!;
+      c.set((s) => ({...s, screen: next.id}));
+      return;
+    }
+    case 'help':
+      c.set((s) => ({...s, help: {open: true, scroll: 0}}));
+      return;
+    case 'quit':
+    case 'quitNow':
+      c.io.exit();
+      return;
+    case 'refresh':
+      c.refresh();
+      c.message({tone: 'info', text: 'Refreshing…'});
+      return;
+    case 'pause':
+      if (!c.poller) return;
+      c.poller.togglePause();
+      c.message({tone: 'info', text: c.poller.current.paused ? 'Live updates paused (p resumes)' : 'Live updates resumed'});
+      return;
+    case 'back': {
+      const list = c.activeList();
+      if (list?.state.filter) c.updateList(list.spec.id, (st) => ({...st, filter: ''}));
+      return;
+    }
+    default:
+  }
+}
+
+export function helpAction(c: Controller, action: Action): void {
+  const page = Math.max(1, c.bodyHeight() - 2);
+  const scrollTo = (n: number) => c.set((s) => ({...s, help: {open: true, scroll: Math.max(0, Math.min(c.helpMaxScroll, n))}}));
+  const scroll = c.state.help.scroll;
+  if (action === 'back') c.set((s) => ({...s, help: {open: false, scroll: 0}}));
+  else if (action === 'down') scrollTo(scroll + 1);
+  else if (action === 'up') scrollTo(scroll - 1);
+  else if (action === 'pageDown') scrollTo(scroll + page);
+  else if (action === 'pageUp') scrollTo(scroll - page);
+}
+
+export function filterAction(c: Controller, action: Action): void {
+  const list = c.activeList();
+  if (!list) return;
+  const screen = list.spec.id;
+  if (action === 'filterAccept') {
+    // The cursor goes where the admin's attention is: to the first match if it is not on one.
+    c.updateList(screen, (st) => {
+      const view = c.list(screen)?.view;
+      const inView = view && st.selectedId !== null && view.indexOf(st.selectedId) >= 0;
+      const first = view && view.rows.length > 0 ? view.idAt(0) : null;
+      return {...st, filtering: false, ...(inView || first === null ? {} : {selectedId: first, selectedIndex: 0})};
+    });
+  } else if (action === 'filterClear') {
+    c.updateList(screen, (st) => ({...st, filtering: false, filter: ''}));
+  } else if (action === 'up' || action === 'down') {
+    c.updateList(screen, (st) => moveCursor(list.view, st, action === 'up' ? -1 : 1));
+  }
+}
+
+export function listAction(c: Controller, action: Action): void {
+  const list = c.activeList();
+  if (!list || !c.state.snapshot) return;
+  const screen = list.spec.id;
+  const pageSize = Math.max(1, c.bodyHeight() - 2);
+  const move = (m: Move) => c.updateList(screen, (st) => moveCursor(list.view, st, m));
+  const selected = list.selection.index >= 0 ? list.view.rows[list.selection.index] : undefined;
+  const sortable = list.columns.filter((c) => c.sortValue);
+  switch (action) {
+    case 'up':
+      return move(-1);
+    case 'down':
+      return move(1);
+    case 'pageUp':
+      return move({page: -1, pageSize});
+    case 'pageDown':
+      return move({page: 1, pageSize});
+    case 'home':
+      return move('home');
+    case 'end':
+      return move('end');
+    case 'filter':
+      return c.updateList(screen, (st) => ({...st, filtering: true}));
+    case 'sortNext':
+    case 'sortPrev':
+      return c.updateList(screen, (st) => ({...st, sort: stepSort(st.sort, sortable, action === 'sortNext' ? 1 : -1)}));
+    case 'sortReverse':
+      return c.updateList(screen, (st) => ({...st, sort: flipSortDirection(st.sort, sortable)}));
+    case 'open':
+      if (list.selection.id) c.openDetail(screen, list.selection.id);
+      return;
+    case 'copy': {
+      const value = selected ? list.spec.copyValue(selected) : null;
+      if (value) c.copy(value.label, value.value);
+      return;
+    }
+    case 'new':
+      return list.spec.actions.new?.(c);
+    case 'edit':
+      if (selected) list.spec.actions.edit?.(c, selected);
+      return;
+    case 'delete':
+      if (selected) list.spec.actions.delete?.(c, selected);
+      return;
+    case 'role':
+      if (selected) list.spec.actions.role?.(c, selected);
+      return;
+    default:
+  }
+}
+
+export function detailAction(c: Controller, action: Action): void {
+  const list = c.activeList();
+  if (!list) return;
+  const screen = list.spec.id;
+  const item = list.detailItem;
+  switch (action) {
+    case 'back':
+      return c.leaveDetail(screen);
+    case 'up':
+    case 'down': {
+      // A detail with selectable lines (a user's devices) moves a cursor over them; others scroll.
+      const entries =
+        item && c.state.snapshot
+          ? list.spec.detail(item, {snapshot: c.state.snapshot, now: c.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : []))
+          : [];
+      if (entries.length > 0) {
+        c.updateList(screen, (st) => {
+          const at = st.detailEntry === null ? -1 : entries.indexOf(st.detailEntry);
+          const next = action === 'down' ? Math.min(entries.length - 1, at + 1) : Math.max(0, at - 1);
+          return {...st, detailEntry: entries[next] ?? null};
+        });
+        return;
+      }
+      return c.updateList(screen, (st) => ({...st, detailScroll: Math.max(0, st.detailScroll + (action === 'down' ? 1 : -1))}));
+    }
+    case 'open': {
+      const entry = list.state.detailEntry;
+      if (entry?.startsWith('device:')) c.openDetail('devices', entry.slice('device:'.length));
+      return;
+    }
+    case 'reveal':
+      return c.updateList(screen, (st) => ({...st, reveal: !st.reveal}));
+    case 'copy': {
+      const value = item ? list.spec.copyValue(item) : null;
+      if (value) c.copy(value.label, value.value);
+      return;
+    }
+    case 'edit':
+      if (item) list.spec.actions.edit?.(c, item);
+      return;
+    case 'delete':
+      if (item) list.spec.actions.delete?.(c, item);
+      return;
+    case 'role':
+      if (item) list.spec.actions.role?.(c, item);
+      return;
+    case 'new':
+      if (item) list.spec.actions.newFromDetail?.(c, item);
+      return;
+    default:
+  }
+}
