@@ -12,7 +12,7 @@ import {InputRouter} from './keys.js';
 import {Text} from './SafeText.js';
 import {StatusBar} from './StatusBar.js';
 import {MIN_COLUMNS, MIN_ROWS, useTerminalSize} from './terminal.js';
-import {truncate} from './text.js';
+import {displayWidth, truncate} from './text.js';
 import {color} from './theme.js';
 
 export type AppSettings = ConsoleSettings;
@@ -64,7 +64,8 @@ export function App({client, settings, writeRaw, firstData, reloadToken}: AppPro
     );
   }
   const width = size.columns;
-  const bodyHeight = controller.bodyHeight();
+  const long = state.message !== null && displayWidth(state.message.text) > width - 12;
+  const bodyHeight = controller.bodyHeight() - (long ? 1 : 0);
   controller.helpMaxScroll = Math.max(0, helpLines(helpColumnWidth(width)).length - helpCapacity(width, bodyHeight));
   const {body, info} = bodyFor(controller, state, width, bodyHeight);
   return (
@@ -77,7 +78,9 @@ export function App({client, settings, writeRaw, firstData, reloadToken}: AppPro
       <Text wrap="truncate" color={color('accent')}>
         {truncate(info, width)}
       </Text>
-      <StatusBar message={state.message} hints={controller.hints(state)} width={width} />
+      {/* A message longer than the line (a 500's explanation, a rejected token) gets a second line,
+          taken from the bottom of the body, rather than being cut; the key hints come back when it goes. */}
+      <StatusBar message={state.message} hints={long ? '' : controller.hints(state)} width={width} lines={long ? 2 : 1} />
     </Box>
   );
 }
