@@ -268,7 +268,7 @@ async function main() {
     stdout,
     Array.from({length: 80}, (_, i) => (i % 20 < 10 ? 'j' : 'k')),
     73,
-    (i) => new RegExp(`\\b${(i % 20 < 10 ? (i % 20) + 2 : 20 - (i % 20)) + base}/\\d+ devices`),
+    (i) => new RegExp(`(?<!\\d)${(i % 20 < 10 ? (i % 20) + 2 : 20 - (i % 20)) + base}/\\d+ devices`),
   );
   refreshing = false;
   await refresher;

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {generateDeviceName, NAME_WORDS, phash2Binary, shortenDeviceName} from '../../src/common/names.js';
 
-// "§4.7" (upstream numbering) = docs/firezone-0.7.36.md, "Device names".
-describe('device names (0.7.36 §4.7)', () => {
+// See docs/firezone-0.7.36.md, "Device names".
+describe('device names', () => {
   it('shortens like upstream: first 11 characters + phash2(name, 65536) as 4 upper-case hex digits', () => {
     // the upstream test case (apps/fz_http/test/fz_http/devices_test.exs)
     expect(shortenDeviceName('1234567890ABCDEF')).toBe('1234567890A4772');

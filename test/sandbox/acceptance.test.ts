@@ -6,9 +6,9 @@
 // OIDC discovery_document_uri is shape-checked, not fetched, and SAML metadata must parse as XML
 // with an EntityDescriptor root containing an IDPSSODescriptor.
 //
-// Each `it` title starts with its case number ("15.23 …") and each `describe` with "§15": both are
-// the numbering of the upstream behaviour notes the sandbox was built from, kept so that cases can
-// be looked up by number; "§14.N" is item N of the doc's "Quirk index". Unless a case says
+// Each `it` title starts with its case number ("15.23 …"), the numbering of the upstream behaviour
+// notes the sandbox was built from, kept so that cases can be looked up by number; "quirk N" is item
+// N of the doc's "Quirk index". Unless a case says
 // otherwise, requests carry `Accept: application/json` and `Content-Type: application/json` (the
 // conventions in "Acceptance cases"). Every JSON response is checked for `content-type:
 // application/json; charset=utf-8`, an `x-request-id` header and keys in ascending order at every
@@ -415,7 +415,7 @@ function claims(api: string, sub: string, overrides: Row = {}): Row {
 
 // =============================================================================================
 
-describe('§15 Authentication', () => {
+describe('Acceptance: Authentication', () => {
   it('15.1 GET /v0/users without Authorization → 401 exactly {"errors":{"auth":"unauthenticated"}}, JSON content-type', async () => {
     expectAuthError(await main.anon.get('/v0/users'), 'unauthenticated');
   });
@@ -476,7 +476,7 @@ describe('§15 Authentication', () => {
   });
 });
 
-describe('§15 Permissions (token U; the seed unprivileged token must behave the same)', () => {
+describe('Acceptance: Permissions (token U; the seed unprivileged token must behave the same)', () => {
   it('15.9 U GET /v0/users → 401 exactly {"error":"Unauthorized"}', async () => {
     for (const p of await principals(main)) expectUnauthorized(await p.client.get('/v0/users'));
   });
@@ -561,7 +561,7 @@ describe('§15 Permissions (token U; the seed unprivileged token must behave the
   });
 });
 
-describe('§15 Users', () => {
+describe('Acceptance: Users', () => {
   it('15.19 GET /v0/users (A) with 3 extra admins → 200, ids == all user ids', async () => {
     const ctx = await fresh();
     const extra = [];
@@ -733,7 +733,7 @@ describe('§15 Users', () => {
   });
 });
 
-describe('§15 Devices', () => {
+describe('Acceptance: Devices', () => {
   it('15.44 POST /v0/devices (A) with the full DCT params for an unprivileged user → 201, every value echoed, Location', async () => {
     const user = await createUser(main);
     const params = await dctParams(main);
@@ -946,7 +946,7 @@ describe('§15 Devices', () => {
     }
   });
 
-  it('15.63 create with ipv4 "10.3.2.1" (= gateway) → 201 (0.7.36 bug §14.7)', async () => {
+  it('15.63 create with ipv4 "10.3.2.1" (= gateway) → 201 (0.7.36 bug, quirk 7)', async () => {
     const user = await createUser(main);
     const device = await createDevice(main, String(user.id), {ipv4: '10.3.2.1'});
     expect(device.ipv4).toBe('10.3.2.1');
@@ -999,7 +999,7 @@ describe('§15 Devices', () => {
   });
 });
 
-describe('§15 Rules', () => {
+describe('Acceptance: Rules', () => {
   // Overlap constraints are global (docs/firezone-0.7.36.md, "Rules: overlap constraints"): every
   // case starts from an empty rule table.
   beforeEach(async () => {
@@ -1111,7 +1111,7 @@ describe('§15 Rules', () => {
   });
 });
 
-describe('§15 Configuration (each case on a sandbox of its own: the configuration is a singleton)', () => {
+describe('Acceptance: Configuration (each case on a sandbox of its own: the configuration is a singleton)', () => {
   const OIDC = {
     auto_create_users: false,
     client_id: 'test-id',
@@ -1293,7 +1293,7 @@ describe('§15 Configuration (each case on a sandbox of its own: the configurati
   });
 });
 
-describe('§15 Protocol-level', () => {
+describe('Acceptance: Protocol-level', () => {
   it('15.97 POST /v0/users with a malformed JSON body → 500 empty body (0.7.36), nothing created', async () => {
     const email = uniqueEmail('malformed');
     expectEmpty500(await main.admin.post('/v0/users', undefined, {rawBody: `{"user":{"email":"${email}"`}));

@@ -9,8 +9,8 @@ function settingsFor(env: Record<string, string>): Settings {
   return new Settings({env, externalUrl: 'http://127.0.0.1:13000'});
 }
 
-// "§11.1" (upstream numbering) = docs/firezone-0.7.36.md, "IP allocation".
-describe('device address allocation (§11.1)', () => {
+// See docs/firezone-0.7.36.md, "IP allocation".
+describe('device address allocation', () => {
   it('never hands out a used, gateway, network or broadcast address, and exhausts exactly at capacity (property)', () => {
     fc.assert(
       fc.property(

@@ -33,8 +33,8 @@ afterAll(async () => {
   await sb.close();
 });
 
-// "§1" (upstream numbering) = docs/firezone-0.7.36.md, "Routes" through "Empty-body 500s".
-describe('protocol (§1)', () => {
+// See docs/firezone-0.7.36.md, "Routes" through "Empty-body 500s".
+describe('protocol', () => {
   it('frames data, sorts keys, sends the Plug headers', async () => {
     const res = await api('GET', '/v0/users');
     expect(res.status).toBe(200);
@@ -200,8 +200,8 @@ describe('protocol (§1)', () => {
   });
 });
 
-// "§2.3" (upstream numbering) = docs/firezone-0.7.36.md, "Authentication and the three 401 shapes".
-describe('authentication (§2.3)', () => {
+// See docs/firezone-0.7.36.md, "Authentication and the three 401 shapes".
+describe('authentication', () => {
   it('has the three Guardian 401 types', async () => {
     const none = await send(sb.url, 'GET', '/v0/users');
     expect([none.status, none.text]).toEqual([401, '{"errors":{"auth":"unauthenticated"}}']);
@@ -231,8 +231,8 @@ describe('authentication (§2.3)', () => {
   });
 });
 
-// "§2.4" (upstream numbering) = docs/firezone-0.7.36.md, "Roles and permissions".
-describe('permissions (§2.4)', () => {
+// See docs/firezone-0.7.36.md, "Roles and permissions".
+describe('permissions', () => {
   const asUser = (method: string, path: string, options: RawRequest = {}) => send(sb.url, method, path, {token: sb.unprivilegedToken, ...options});
 
   it('refuses admin routes with 401 {"error":"Unauthorized"} before looking at the id', async () => {
@@ -285,8 +285,8 @@ describe('permissions (§2.4)', () => {
   });
 });
 
-// "§3" (upstream numbering) = docs/firezone-0.7.36.md, "Users: lookup by id or email" and "Users: create, update, delete".
-describe('users (§3)', () => {
+// See docs/firezone-0.7.36.md, "Users: lookup by id or email" and "Users: create, update, delete".
+describe('users', () => {
   it('creates an admin only for exactly "admin"', async () => {
     for (const [role, expected] of [
       ['admin', 'admin'],
@@ -377,8 +377,8 @@ describe('users (§3)', () => {
   });
 });
 
-// "§4" (upstream numbering) = docs/firezone-0.7.36.md, "Devices: fields and effective values" through "IP allocation".
-describe('devices (§4)', () => {
+// See docs/firezone-0.7.36.md, "Devices: fields and effective values" through "IP allocation".
+describe('devices', () => {
   it('creates with just user and key: generated name, PSK, addresses, defaults, null stats', async () => {
     const res = await api('POST', '/v0/devices', {body: {device: {user_id: unprivilegedId, public_key: publicKey()}}});
     expect(res.status).toBe(201);
@@ -489,8 +489,8 @@ describe('devices (§4)', () => {
     expect((await api('POST', '/v0/devices', {body: {device: {user_id: unprivilegedId, public_key: publicKey(), use_default_mtu: null}}})).status).toBe(500);
   });
 
-  // "§14.7" (upstream numbering) = docs/firezone-0.7.36.md, "Quirk index" item 7.
-  it('lets a device take the gateway address (§14.7), not a used one', async () => {
+  // See docs/firezone-0.7.36.md, "Quirk index" item 7.
+  it('lets a device take the gateway address, not a used one', async () => {
     const user = String((await newUser()).id);
     const gw = await newDevice(user, {ipv4: '10.3.2.1'});
     expect(gw.ipv4).toBe('10.3.2.1');
@@ -595,8 +595,8 @@ describe('devices (§4)', () => {
   });
 });
 
-// "§5" (upstream numbering) = docs/firezone-0.7.36.md, "Rules: fields and port ranges" through "Rules and nftables precedence".
-describe('rules (§5)', () => {
+// See docs/firezone-0.7.36.md, "Rules: fields and port ranges" through "Rules and nftables precedence".
+describe('rules', () => {
   it('creates with defaults and echoes values', async () => {
     const res = await api('POST', '/v0/rules', {body: {rule: {destination: '10.10.10.0/24'}}});
     expect(res.status).toBe(201);
@@ -683,8 +683,8 @@ describe('rules (§5)', () => {
   });
 });
 
-// "§6" (upstream numbering) = docs/firezone-0.7.36.md, "Configuration: raw values" through "Environment overrides".
-describe('configuration (§6)', () => {
+// See docs/firezone-0.7.36.md, "Configuration: raw values" through "Environment overrides".
+describe('configuration', () => {
   it('shows the fresh-install row with 16 sorted keys', async () => {
     const cfg = data(await api('GET', '/v0/configuration'));
     expect(Object.keys(cfg)).toEqual([

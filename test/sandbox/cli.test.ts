@@ -6,8 +6,8 @@ describe('fz-console sandbox arguments', () => {
     expect(parseSandboxArgs([])).toEqual({help: false, options: {seed: 'demo'}});
   });
 
-  // "design §3": the console design notes' sandbox flags, now src/sandbox/README.md, "Command line".
-  it('maps every flag of design §3 onto SandboxOptions', () => {
+  // the console design notes' sandbox flags, now src/sandbox/README.md, "Command line".
+  it('maps every flag of the sandbox command line onto SandboxOptions', () => {
     const parsed = parseSandboxArgs([
       '--host',
       '0.0.0.0',

@@ -55,8 +55,8 @@ describe('encodeJson', () => {
     );
   });
 
-  // "§1.4" (upstream numbering) = docs/firezone-0.7.36.md, "Key order and JSON shapes".
-  it('orders "_" before letters and keeps the wire example of §1.4', () => {
+  // See docs/firezone-0.7.36.md, "Key order and JSON shapes".
+  it('orders "_" before letters and keeps the wire example of the doc', () => {
     expect(encodeJson({user_id: 1, use_default_dns: true, b: {z: 1, a: [{d: 1, c: 2}]}})).toBe(
       '{"b":{"a":[{"c":2,"d":1}],"z":1},"use_default_dns":true,"user_id":1}',
     );

@@ -5,8 +5,8 @@ import {signJwt, signToken, verifyToken} from '../../src/sandbox/auth/jwt.js';
 const SECRET = 'dGVzdC1ndWFyZGlhbi1zZWNyZXQta2V5LWJhc2U2NA==';
 const NOW = 1_700_000_000;
 
-// "§2.2, §2.3" (upstream numbering) = docs/firezone-0.7.36.md, "The bearer JWT" and "Authentication and the three 401 shapes".
-describe('HS512 tokens (§2.2, §2.3)', () => {
+// See docs/firezone-0.7.36.md, "The bearer JWT" and "Authentication and the three 401 shapes".
+describe('HS512 tokens', () => {
   it('signs the Guardian claims and verifies them', () => {
     const token = signToken(SECRET, {api: '8c6a1c2e-3c0e-4f55-9a1e-0d2b7b7d9a11', exp: NOW + 3600, sub: 'u'}, NOW);
     const [header, payload] = token

@@ -148,8 +148,8 @@ describe('demo seed', () => {
   });
 });
 
-// "§11.4" (upstream numbering) = docs/firezone-0.7.36.md, "Stats writes bump updated_at".
-describe('stats simulation (§11.4)', () => {
+// See docs/firezone-0.7.36.md, "Stats writes bump updated_at".
+describe('stats simulation', () => {
   function core(devices: DeviceRow[]): SandboxCore {
     const settings = new Settings({env: {}, externalUrl: 'http://127.0.0.1:1'});
     const store = new Store(settings.initialConfig('c', 0));

@@ -110,8 +110,8 @@ const CONFIG_KEYS = [
   'saml_identity_providers',
 ];
 
-// "§1.7" (upstream numbering) = docs/firezone-0.7.36.md, "Validation errors (422)".
-describe('422 bodies (§1.7)', () => {
+// See docs/firezone-0.7.36.md, "Validation errors (422)".
+describe('422 bodies', () => {
   it('always have the documented shape, and every 500 is a deliberate crash', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -78,8 +78,8 @@ describe('vpnStatus (0.7.36 rules)', () => {
   });
 });
 
-// "§11.3" (upstream numbering) = docs/firezone-0.7.36.md, "Rules and nftables precedence".
-describe('rule precedence (nftables layout, behaviour doc §11.3)', () => {
+// See docs/firezone-0.7.36.md, "Rules and nftables precedence".
+describe('rule precedence', () => {
   it('per-user before global, port rules before port-less, accept before drop', () => {
     const rules = [
       rule({id: 'global-drop'}),

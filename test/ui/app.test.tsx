@@ -71,6 +71,12 @@ describe('App', () => {
     expect(frame.split('\n')[0]).toContain('INSECURE TLS');
   });
 
+  it('plain http:// to a host that is not loopback keeps a PLAIN HTTP badge in the header', async () => {
+    const app = await renderApp({fixture: fx, settings: {...settings, plainHttp: true}, ready: false});
+    const frame = await app.waitFor(/1\/\d+ devices/);
+    expect(frame.split('\n')[0]).toContain('PLAIN HTTP');
+  });
+
   it('says what size it needs below 80×24', async () => {
     const app = await renderApp({fixture: fx, settings, ready: false});
     app.resize(60);
