@@ -422,24 +422,34 @@ export class Controller implements ActionContext {
   /** A bracketed paste: one insertion where text goes; in a list it opens the filter with it. */
   paste(text: string): void {
     const m = topModal(this.state);
+    // A paste copied from a terminal or a password manager often ends in a line break: it is not
+    // part of a one-line value (a trailing space in a client secret would break sign-in).
+    const oneLine = text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/[\r\n\t]+/g, ' ');
     if (m?.kind === 'form') {
       const spec = focusedSpec(m.form);
       if (spec?.kind === 'picker') {
-        openPicker(this, m, spec.key, text.replace(/\s+/g, ' ').trim());
+        openPicker(this, m, spec.key, oneLine.trim());
         return;
       }
-      const edited = editFocused(m.form, 'paste', text);
+      const edited = editFocused(m.form, 'paste', spec?.multiline ? text : oneLine);
       if (edited) this.replaceModal(m, {...m, form: edited});
       else this.message({tone: 'warning', text: `Paste ignored: ${spec?.label ?? 'this field'} does not take text`});
       return;
     }
-    if (m?.kind === 'picker' || m?.kind === 'prompt' || (m === null && this.scopes()[0] === 'filter')) {
-      this.typeInto('paste', text.replace(/[\r\n\t]+/g, ' '));
+    if (m?.kind === 'picker') {
+      this.replaceModal(m, {...m, filter: m.filter + oneLine, index: 0});
+      return;
+    }
+    if (m?.kind === 'prompt') {
+      const edited = editText({value: m.value, cursor: m.cursor}, 'paste', oneLine);
+      if (edited) this.replaceModal(m, {...m, value: edited.value, cursor: edited.cursor});
       return;
     }
     const list = m === null && !this.state.help.open ? this.activeList() : null;
     if (list && !list.state.detailId) {
-      this.updateList(list.spec.id, (st) => ({...st, filtering: true, filter: text.replace(/[\r\n\t]+/g, ' ').trim()}));
+      // In the filter it is typed; on a list it opens the filter with it (a key from `wg show`).
+      const filtering = list.state.filtering;
+      this.updateList(list.spec.id, (st) => ({...st, filtering: true, filter: filtering ? st.filter + oneLine : oneLine.trim()}));
       return;
     }
     this.message({tone: 'warning', text: 'Paste ignored: nothing here takes text'});
@@ -482,9 +492,11 @@ export class Controller implements ActionContext {
     }
     if (m === null && !s.help.open && s.screen !== 'configuration' && s.lists[s.screen].filtering) {
       const screen = s.screen;
-      if (name === 'backspace') this.updateList(screen, (st) => ({...st, filter: [...st.filter].slice(0, -1).join('')}));
-      else if (typed(name, input)) this.updateList(screen, (st) => ({...st, filter: st.filter + input}));
-      else return false;
+      // The same line editing as form fields (Backspace, Ctrl-U, Ctrl-W …), the cursor at the end.
+      const filter = s.lists[screen].filter;
+      if (!typed(name, input) && !['backspace', 'ctrl+u', 'ctrl+w'].includes(name)) return false;
+      const edited = editText({value: filter, cursor: [...filter].length}, name, input);
+      if (edited) this.updateList(screen, (st) => ({...st, filter: edited.value}));
       return true;
     }
     return false;
@@ -597,14 +609,18 @@ export class Controller implements ActionContext {
   }
 
   leaveDetail(screen: ListScreenId): void {
-    this.updateList(screen, (st) => ({...st, detailId: null, detailScroll: 0, detailEntry: null, reveal: false}));
+    this.updateList(screen, (st) => ({...st, detailId: null, detailScroll: 0, detailEntry: null, returnTo: null, reveal: false}));
   }
 
-  openDetail(screen: ListScreenId, id: string): void {
+  /** Opens a detail; `from` is the screen whose detail led here, where Esc returns. */
+  openDetail(screen: ListScreenId, id: string, from: ListScreenId | null = null): void {
     this.set((s) => ({
       ...s,
       screen,
-      lists: {...s.lists, [screen]: {...s.lists[screen], selectedId: id, detailId: id, detailScroll: 0, detailEntry: null, reveal: false}},
+      lists: {
+        ...s.lists,
+        [screen]: {...s.lists[screen], selectedId: id, detailId: id, detailScroll: 0, detailEntry: null, reveal: false, returnTo: from},
+      },
     }));
   }
 

@@ -35,7 +35,7 @@ export function formatAge(thenMs: number | null, nowMs: number): string {
 }
 
 /** Absolute local time for detail views: `2023-03-29 15:11:47`. */
-function formatTimestamp(ms: number | null): string {
+export function formatTimestamp(ms: number | null): string {
   if (ms === null) return 'Never';
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');

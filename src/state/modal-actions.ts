@@ -160,7 +160,12 @@ export function pickerAction(c: Controller, action: Action): void {
     }
     c.removeModal(m);
     const form = topModal(c.state);
-    if (form?.kind === 'form') c.replaceModal(form, {...form, form: moveFocus(setValue(form.form, m.field, chosen), 1)});
+    if (form?.kind === 'form') {
+      // On to the next field, but not round to the first one from the last.
+      const picked = setValue(form.form, m.field, chosen);
+      const next = moveFocus(picked, 1);
+      c.replaceModal(form, {...form, form: next.focus > picked.focus ? next : picked});
+    }
   }
 }
 

@@ -133,8 +133,13 @@ export function detailAction(c: Controller, action: Action): void {
   const screen = list.spec.id;
   const item = list.detailItem;
   switch (action) {
-    case 'back':
-      return c.leaveDetail(screen);
+    case 'back': {
+      const from = list.state.returnTo;
+      c.leaveDetail(screen);
+      // Back one level: a device opened from a user's detail returns to that user.
+      if (from) c.set((s) => ({...s, screen: from}));
+      return;
+    }
     case 'up':
     case 'down': {
       // A detail with selectable lines (a user's devices) moves a cursor over them; others scroll.
@@ -154,7 +159,7 @@ export function detailAction(c: Controller, action: Action): void {
     }
     case 'open': {
       const entry = list.state.detailEntry;
-      if (entry?.startsWith('device:')) c.openDetail('devices', entry.slice('device:'.length));
+      if (entry?.startsWith('device:')) c.openDetail('devices', entry.slice('device:'.length), screen);
       return;
     }
     case 'reveal':

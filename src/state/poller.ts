@@ -1,5 +1,6 @@
 // Live polling with pause, hold (while a dialog or form is open), manual refresh and
 // exponential back-off on errors. One data callback per successful cycle.
+import {formatTimestamp} from './format.js';
 
 type PollMode = 'loading' | 'live' | 'paused' | 'manual' | 'backoff';
 
@@ -81,7 +82,14 @@ export class Poller<T> {
   setPaused(paused: boolean): void {
     if (paused === this.status.paused) return;
     this.update({paused});
-    this.reschedule();
+    if (!paused && this.stale()) this.refreshNow();
+    else this.reschedule();
+  }
+
+  /** Data older than one interval: resuming (or closing a form) refreshes at once, as htop and k9s do. */
+  private stale(): boolean {
+    const last = this.status.lastOkAt;
+    return this.opts.intervalMs > 0 && this.status.failures === 0 && last !== null && this.now() - last >= this.opts.intervalMs;
   }
 
   togglePause(): void {
@@ -91,7 +99,8 @@ export class Poller<T> {
   setHeld(held: boolean): void {
     if (held === this.status.held) return;
     this.update({held});
-    this.reschedule();
+    if (!held && !this.status.paused && this.stale()) this.refreshNow();
+    else this.reschedule();
   }
 
   private async cycle(): Promise<void> {
@@ -171,7 +180,8 @@ export function liveLabel(status: PollStatus, nowMs: number): string {
       return `offline · retry in ${seconds}s${updated}`;
     }
     case 'paused':
-      return `PAUSED${updated}`;
+      // Nothing ticks while paused (no renders, no CPU), so a moving "ago" would lie: the time of the data.
+      return status.lastOkAt === null ? 'PAUSED' : `PAUSED · data of ${formatTimestamp(status.lastOkAt).slice(11)}`;
     case 'manual':
       return `manual refresh (r)${updated}`;
     case 'live':

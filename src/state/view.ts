@@ -17,11 +17,24 @@ export interface ListUiState {
   detailScroll: number;
   /** A cursor over the detail's selectable lines (a user's devices), or null. */
   detailEntry: string | null;
+  /** The screen whose detail opened this one (a user's device): Esc goes back there. */
+  returnTo: 'devices' | 'users' | 'rules' | null;
   reveal: boolean;
 }
 
 export function initialListState(sort: SortState | null): ListUiState {
-  return {filter: '', filtering: false, sort, selectedId: null, selectedIndex: 0, detailId: null, detailScroll: 0, detailEntry: null, reveal: false};
+  return {
+    filter: '',
+    filtering: false,
+    sort,
+    selectedId: null,
+    selectedIndex: 0,
+    detailId: null,
+    detailScroll: 0,
+    detailEntry: null,
+    returnTo: null,
+    reveal: false,
+  };
 }
 
 interface ViewCacheEntry<T> {

@@ -9,7 +9,7 @@ import {Box, useApp, useInput} from 'ink';
 import {createForm, editFocused, focusFirstError, hasErrors, moveFocus, str, validateForm, type FieldSpec, type FormState} from '../state/form.js';
 import {FormView} from './FormView.js';
 import {useTerminalSize} from './terminal.js';
-import {keyName, splitChunk} from './keys.js';
+import {keyName, PasteBuffer, splitChunk} from './keys.js';
 import {Text} from './SafeText.js';
 import {color} from './theme.js';
 
@@ -122,7 +122,19 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
     }
   };
 
+  const paste = useRef(new PasteBuffer());
   useInput((input, key) => {
+    // A pasted token arrives whole (bracketed paste); a trailing line break is not part of it.
+    const pasted = paste.current.feed(input, key);
+    if (typeof pasted === 'string') {
+      const s = state.current;
+      if (s.mode === 'form' && !s.busy) {
+        const edited = editFocused(s.form, 'paste', pasted.replace(/^[\r\n]+|[\r\n]+$/g, ''));
+        if (edited) set({form: edited});
+      }
+      return;
+    }
+    if (pasted) return;
     const name = keyName(input, key);
     // Several keys in one event (fast typing, a paste after Tab): each applies in order.
     if (input.length > 1 && name === input) for (const k of splitChunk(input)) handleKey(k.input, k.name);

@@ -7,7 +7,7 @@ import {Text} from './SafeText.js';
 import {fieldHelp, isDisabled, type FieldSpec, type FormState} from '../state/form.js';
 import {TextField} from './TextField.js';
 import {color} from './theme.js';
-import {truncate} from './text.js';
+import {truncate, wrapLines} from './text.js';
 
 export interface FormViewProps {
   title: string;
@@ -82,12 +82,16 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
       {truncate(title, width)}
     </Text>,
   ];
-  for (const note of notes)
-    header.push(
-      <Text key={`n-${note}`} color={color('muted')}>
-        {truncate(note, width)}
-      </Text>,
+  // Notes wrap: what 0.7.36 ignores on update, or how providers are saved, must be readable whole.
+  for (const note of notes) {
+    wrapLines(note, width).forEach((line, i) =>
+      header.push(
+        <Text key={`n-${note}-${i}`} color={color('muted')}>
+          {line}
+        </Text>,
+      ),
     );
+  }
   for (const message of form.formErrors)
     header.push(<Text key={`f-${message}`} color={color('danger')}>{`${glyphs().error} ${truncate(message, width - 2)}`}</Text>);
   // Keep the focused field in view on short terminals.

@@ -55,29 +55,45 @@ export function splitChunk(input: string): Array<{input: string; name: string}> 
 const PASTE_START = '[200~';
 const PASTE_END = '[201~';
 
+/**
+ * Collects a bracketed paste from Ink's events: `feed` returns the pasted text when the closing
+ * marker arrives, true while the paste is being received, false for ordinary input.
+ */
+export class PasteBuffer {
+  private text: string | null = null;
+
+  feed(input: string, key: Key): string | boolean {
+    if (this.text !== null) {
+      const end = input.indexOf(PASTE_END);
+      if (end >= 0) {
+        const text = this.text + input.slice(0, end);
+        this.text = null;
+        return text;
+      }
+      // Ink strips the text of lone Enter/Tab events; put them back.
+      this.text += key.return && input === '' ? '\r' : key.tab && input === '' ? '\t' : input;
+      return true;
+    }
+    if (input === PASTE_START || input.endsWith(PASTE_START)) {
+      this.text = '';
+      return true;
+    }
+    return false;
+  }
+}
+
 export class InputRouter {
-  /** Text of a bracketed paste being received, or null. */
-  private pasted: string | null = null;
+  private readonly paste = new PasteBuffer();
 
   constructor(private readonly controller: Controller) {}
 
   handle(input: string, key: Key): void {
-    if (this.pasted !== null) {
-      const end = input.indexOf(PASTE_END);
-      if (end >= 0) {
-        const text = this.pasted + input.slice(0, end);
-        this.pasted = null;
-        this.controller.paste(text);
-        return;
-      }
-      // Ink strips the text of lone Enter/Tab events; put them back.
-      this.pasted += key.return && input === '' ? '\r' : key.tab && input === '' ? '\t' : input;
+    const pasted = this.paste.feed(input, key);
+    if (typeof pasted === 'string') {
+      this.controller.paste(pasted);
       return;
     }
-    if (input === PASTE_START || input.endsWith(PASTE_START)) {
-      this.pasted = '';
-      return;
-    }
+    if (pasted) return;
     const name = keyName(input, key);
     if (input.length > 1 && name === input) {
       for (const k of splitChunk(input)) {

@@ -107,9 +107,12 @@ export async function writeConfigFile(path: string, text: string, opts: {overwri
  * `./<device name>.conf`, the web UI's download name (docs/firezone-0.7.36.md, "Device creation in the web UI"), with every
  * character outside `A–Z a–z 0–9 _ = + . -` replaced by `_`. That set is what wg-quick allows
  * in the interface name it derives from the file name, and it is safe on every file system
- * and in a shell. A leading dot (hidden file) is replaced too, and the name is capped so the
- * file name stays within 255 bytes. No name (null) gives `./device.conf`.
+ * and in a shell. A leading dot (hidden file) is replaced too, and the name is cut to the 15
+ * characters of a Linux interface name. No name (null) gives `./device.conf`.
  */
+/** Linux interface names (IFNAMSIZ − 1), which wg-quick derives from the file name. */
+export const WG_INTERFACE_NAME_MAX = 15;
+
 export function defaultConfigFileName(deviceName: string | null | undefined): string {
   // The name comes from the server: the allow-list below is also what keeps control
   // characters, path separators and terminal sequences out of the prompt and the file system.
@@ -118,5 +121,7 @@ export function defaultConfigFileName(deviceName: string | null | undefined): st
     .replace(/[^A-Za-z0-9_=+.-]/gu, '_')
     .replace(/^\./, '_');
   if (name === '') name = 'device';
-  return `./${name.slice(0, 250)}.conf`;
+  // wg-quick names the interface after the file, and Linux interface names have at most 15
+  // characters: `wg-quick up ./newhire-laptop-2026.conf` would fail.
+  return `./${name.slice(0, WG_INTERFACE_NAME_MAX)}.conf`;
 }

@@ -57,8 +57,26 @@ describe('Poller', () => {
     poller.setHeld(true);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(data).toEqual([1]);
+    // The data is older than one interval: closing the dialog refreshes at once.
     poller.setHeld(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(data).toEqual([1, 2]);
     await vi.advanceTimersByTimeAsync(1000);
+    expect(data).toEqual([1, 2, 3]);
+    poller.stop();
+  });
+
+  it('resuming after a pause refreshes at once when the data is stale, and the label shows its time', async () => {
+    let n = 0;
+    const {poller, data} = setup(1000, async () => ++n);
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    poller.setPaused(true);
+    expect(liveLabel(poller.current, Date.now() + 60_000)).toMatch(/^PAUSED · data of \d\d:\d\d:\d\d$/);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(data).toEqual([1]);
+    poller.setPaused(false);
+    await vi.advanceTimersByTimeAsync(0);
     expect(data).toEqual([1, 2]);
     poller.stop();
   });

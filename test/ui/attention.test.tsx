@@ -63,6 +63,9 @@ describe("a user's devices", () => {
     await app.press('down', 'detail', 2);
     await app.press('open', 'detail');
     await app.waitFor(`Device › ${second.name} (${owner.email})`);
+    // Esc goes back one level: to the user it came from.
+    await app.press('back', 'detail');
+    await app.waitFor(`User › ${owner.email}`);
   });
 });
 

@@ -91,6 +91,17 @@ describe('line text', () => {
     expect(rowText({...row, name: 'x\ny'}, fitted, 0)).toMatch(/^x\uE000\\n\uE001y {5}/);
   });
 
+  it('keeps a full-width title whole: the arrow takes the gap before (right-aligned) or after (left-aligned)', () => {
+    const wide = fitColumns([col('name', 1, 4), col('handshake', 1, 9, {align: 'right'}), col('action', 1, 6), col('owner', 1, 5)], 40);
+    const named = (key: string, title: string) => ({
+      ...wide.find((f) => f.column.key === key)!,
+      column: {...wide.find((f) => f.column.key === key)!.column, header: title},
+    });
+    const columns = [named('name', 'NAME'), named('handshake', 'HANDSHAKE'), named('action', 'ACTION'), named('owner', 'OWNER')];
+    expect(headerText(columns, {key: 'handshake', desc: true})).toBe('NAME▼HANDSHAKE ACTION OWNER');
+    expect(headerText(columns, {key: 'action', desc: false})).toBe('NAME HANDSHAKE ACTION▲OWNER');
+  });
+
   it('marks the sorted column, even when its title is cut', () => {
     expect(headerText(fitted, {key: 'name', desc: false})).toBe('NAME▲        RX OWNER');
     expect(headerText(fitted, {key: 'rx', desc: true})).toBe('NAME        RX▼ OWNER');

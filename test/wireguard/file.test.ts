@@ -120,8 +120,10 @@ describe('defaultConfigFileName', () => {
     ['brave-otter', './brave-otter.conf'],
     ['wg0_phone.v2', './wg0_phone.v2.conf'],
     ["Ann's phone", './Ann_s_phone.conf'],
-    ['../../etc/passwd', './_._.._etc_passwd.conf'],
-    ['a/b\\c:d*e?f"g<h>i|j', './a_b_c_d_e_f_g_h_i_j.conf'],
+    ['../../etc/passwd', './_._.._etc_passw.conf'],
+    ['a/b\\c:d*e?f"g<h>i|j', './a_b_c_d_e_f_g_h.conf'],
+    // wg-quick's interface name: at most 15 characters.
+    ['newhire-laptop-2026', './newhire-laptop-.conf'],
     ['tab\there', './tab_here.conf'],
     ['.hidden', './_hidden.conf'],
     ['📱 phone', './__phone.conf'],

@@ -26,7 +26,7 @@ import {
   type Section,
 } from '../configuration.js';
 import {createForm, str, type FormState} from '../form.js';
-import {formatKeepalive, formatList, formatSessionDuration, formatWhen, parseTime} from '../format.js';
+import {formatKeepalive, formatList, formatSessionDuration, formatTimestamp, formatWhen, parseTime} from '../format.js';
 import type {ActionContext, DetailLine} from './spec.js';
 
 /** What the configuration actions need besides the ActionContext (the Controller has it all). */
@@ -198,7 +198,7 @@ async function save(
     const saved = await host.client.updateConfiguration(update);
     if (form) host.removeModal(form);
     const n = diffUpdate(current, update).length;
-    host.afterWrite(`Configuration saved (${n} change${n === 1 ? '' : 's'}); updated ${saved.data.updated_at}`);
+    host.afterWrite(`Configuration saved (${n} change${n === 1 ? '' : 's'}) at ${formatTimestamp(parseTime(saved.data.updated_at))}`);
   } catch (err) {
     // A 422 goes back onto the form, with every value kept; the dialog closes.
     if (err instanceof ApiError && err.kind === 'validation' && form) {

@@ -99,9 +99,8 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 1,
         width: 1,
         cell: (r) => stateGlyph(deviceState(r, clock())),
+        // Not a sort column of its own: HANDSHAKE sorts by the same thing, with a title.
         tone: (r) => STATE_TONE[deviceState(r, clock())],
-        sortValue: (r) => r.handshakeAt,
-        defaultDesc: true,
       },
       {
         key: 'name',

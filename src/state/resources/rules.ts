@@ -38,7 +38,8 @@ export const rules: ResourceSpec<Rule> = {
   getId: (r) => r.id,
   defaultSort: null,
   columns: (s) => [
-    {key: 'precedence', header: '#', priority: 1, width: 3, align: 'right', cell: (r) => String(ruleRank(r) + 1), sortValue: (r) => ruleRank(r)},
+    // The list is in precedence order when unsorted, so `#` is not a sort column of its own.
+    {key: 'precedence', header: '#', priority: 1, width: 3, align: 'right', cell: (r) => String(ruleRank(r) + 1)},
     {
       key: 'action',
       header: 'ACTION',

@@ -3,7 +3,7 @@
 
 import type {Tone} from '../../state/console.js';
 import {glyphs} from '../../state/glyphs.js';
-import {fitCell, padEnd, truncate} from '../text.js';
+import {displayWidth, fitCell, padEnd, truncate} from '../text.js';
 import {color as colorOf} from '../theme.js';
 
 /** Fixed cells, or a flexible column that starts at `min` and takes a `flex` share of the spare width up to `max`. */
@@ -133,15 +133,33 @@ export function sortMarker(desc: boolean): string {
 /** The header line; the sorted column's title ends in ▲/▼, kept visible however narrow the column. */
 export function headerText<T>(fitted: readonly FittedColumn<T>[], sort?: {key: string; desc: boolean} | null): string {
   let line = '';
+  // A full-width left-aligned title puts its arrow into the gap after it: that gap is one shorter.
+  let gapTaken = false;
   for (let k = 0; k < fitted.length; k++) {
     const {column, width} = fitted[k]!;
-    let title = column.header;
+    const align = column.align ?? 'left';
+    const title = column.header.trimEnd();
+    let gap = k > 0 ? ' '.repeat(gapTaken ? COLUMN_GAP - 1 : COLUMN_GAP) : '';
+    gapTaken = false;
+    let cell: string;
     if (sort && sort.key === column.key) {
       const marker = sortMarker(sort.desc);
-      title = `${truncate(title.trimEnd(), width - 1)}${marker}`;
+      if (displayWidth(title) + 1 <= width) {
+        cell = fitCell(`${title}${marker}`, width, align);
+      } else if (align === 'right' && gap.length > 0) {
+        // HANDSHAKE keeps every letter: the arrow takes the gap before it.
+        gap = `${gap.slice(1)}${marker}`;
+        cell = fitCell(title, width, align);
+      } else if (align === 'left' && k < fitted.length - 1) {
+        cell = `${fitCell(title, width, align)}${marker}`;
+        gapTaken = true;
+      } else {
+        cell = fitCell(`${truncate(title, width - 1)}${marker}`, width, align);
+      }
+    } else {
+      cell = fitCell(title, width, align);
     }
-    if (k > 0) line += ' '.repeat(COLUMN_GAP);
-    line += fitCell(title, width, column.align ?? 'left');
+    line += gap + cell;
   }
   return line.trimEnd();
 }

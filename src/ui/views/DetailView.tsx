@@ -15,7 +15,7 @@ interface Row {
 
 /** The rows a list of detail lines takes at `width`: a long value wraps onto rows of its own. */
 function layout(lines: readonly DetailLine[], width: number, selectedEntry: string | undefined): Row[] {
-  const labelWidth = Math.min(26, Math.max(0, ...lines.map((l) => (l.label === undefined ? 0 : displayWidth(l.label)))) + 2);
+  const labelWidth = Math.min(34, Math.max(0, ...lines.map((l) => (l.label === undefined ? 0 : displayWidth(l.label)))) + 2);
   const rows: Row[] = [];
   lines.forEach((line, i) => {
     const selected = line.entry !== undefined && line.entry === selectedEntry;
