@@ -3,51 +3,17 @@
 // so most mistakes never leave the terminal. The server stays the authority: anything these
 // accept may still come back as a 422, which the forms show the same way.
 
+import {isCidrOrIPLiteral, isIPLiteral, isIPv4Literal, isIPv6Literal} from '../common/ip-literal.js';
+
 export type Messages = string[];
 
 // ---- addresses ------------------------------------------------------------------------------
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-
-function isIPv4(s: string): boolean {
-  return IPV4.test(s);
-}
-
-export function isIPv6(s: string): boolean {
-  if (!s.includes(':') || !/^[0-9a-fA-F:.]+$/.test(s)) return false;
-  const doubles = s.split('::').length - 1;
-  if (doubles > 1) return false;
-  let tail = s;
-  const lastColon = s.lastIndexOf(':');
-  const last = s.slice(lastColon + 1);
-  if (last.includes('.')) {
-    // an embedded IPv4 (::ffff:1.2.3.4) stands for two groups
-    if (!isIPv4(last)) return false;
-    tail = `${s.slice(0, lastColon + 1)}0:0`;
-  }
-  const [head, rest] = doubles ? (tail.split('::') as [string, string]) : [tail, undefined];
-  const groups = (part: string) => (part === '' ? [] : part.split(':'));
-  const all = [...groups(head), ...(rest === undefined ? [] : groups(rest))];
-  if (!all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
-  return doubles ? all.length < 8 : all.length === 8;
-}
-
-function isIP(s: string): boolean {
-  return isIPv4(s) || isIPv6(s);
-}
-
-/** `address` or `address/prefix` with the prefix in range for the family. */
-export function isCidrOrIP(s: string): boolean {
-  const slash = s.indexOf('/');
-  if (slash === -1) return isIP(s);
-  const addr = s.slice(0, slash);
-  const prefix = s.slice(slash + 1);
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  const n = Number(prefix);
-  if (isIPv4(addr)) return n <= 32;
-  if (isIPv6(addr)) return n <= 128;
-  return false;
-}
+// The address checks are shared with the client-config validation (src/common/ip-literal.ts).
+const isIPv4 = isIPv4Literal;
+export const isIPv6 = isIPv6Literal;
+const isIP = isIPLiteral;
+export const isCidrOrIP = isCidrOrIPLiteral;
 
 const FQDN = /^[a-zA-Z0-9._-]+$/;
 const ENDPOINT_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
