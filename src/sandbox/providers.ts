@@ -7,7 +7,8 @@
 import {Changeset, castBoolean, castString} from './changeset.js';
 import {isParamsMap, type Params} from './json.js';
 import type {Logo, OidcProvider, SamlProvider} from './store.js';
-import {parseUri, uriErrors} from './validators.js';
+import {parseUri} from '../common/uri.js';
+import {uriErrors} from './validators.js';
 
 const RESERVED_IDS = ['identity', 'saml', 'magic_link'];
 

@@ -3,6 +3,7 @@
 
 import {castInet, castIpPort, integerParse, parseAddress, sameInet, type Inet} from './inet.js';
 import {castArray, cast, type CastResult} from './changeset.js';
+import {parseUri} from '../common/uri.js';
 
 const ENDPOINT_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
 const DNS_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IP, string';
@@ -69,51 +70,6 @@ export const castStringArray = castArray((value) => (typeof value === 'string' ?
 /** Elixir `Base.decode64/1` (strict: standard alphabet, padding required). */
 export function isBase64(value: string): boolean {
   return value.length % 4 === 0 && /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value);
-}
-
-// RFC 3986 characters `:uri_string.parse/1` accepts anywhere in a URI reference.
-const URI_CHAR = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
-
-interface ParsedUri {
-  scheme: string | null;
-  host: string | null;
-}
-
-/** Enough of Elixir's `URI.new/1` to tell scheme and host apart and to find the first invalid part. */
-export function parseUri(value: string): {ok: ParsedUri} | {error: string} {
-  for (let i = 0; i < value.length; i++) {
-    const ch = value[i]!;
-    if (!URI_CHAR.test(ch)) return {error: value.slice(i)};
-    if (ch === '%' && !/^%[0-9A-Fa-f]{2}/.test(value.slice(i))) return {error: value.slice(i)};
-  }
-  let rest = value;
-  let scheme: string | null = null;
-  const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(rest);
-  if (schemeMatch) {
-    scheme = schemeMatch[1]!.toLowerCase();
-    rest = rest.slice(schemeMatch[0].length);
-  } else {
-    // a relative reference may not have ":" in its first path segment
-    const firstSegment = rest.split(/[/?#]/)[0] ?? '';
-    if (firstSegment.includes(':')) return {error: rest.slice(rest.indexOf(':'))};
-  }
-  let host: string | null = null;
-  if (rest.startsWith('//')) {
-    const authority = rest.slice(2).split(/[/?#]/)[0] ?? '';
-    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
-    if (hostPort.startsWith('[')) {
-      const close = hostPort.indexOf(']');
-      if (close < 0) return {error: hostPort};
-      host = hostPort.slice(1, close);
-      const after = hostPort.slice(close + 1);
-      if (after !== '' && !/^:\d*$/.test(after)) return {error: after};
-    } else {
-      const colon = hostPort.indexOf(':');
-      host = colon < 0 ? hostPort : hostPort.slice(0, colon);
-      if (colon >= 0 && !/^\d*$/.test(hostPort.slice(colon + 1))) return {error: hostPort.slice(colon)};
-    }
-  }
-  return {ok: {scheme, host}};
 }
 
 /** FzHttp.Validator.validate_uri with 0.7.36's messages (docs/firezone-0.7.36.md, "Configuration and providers (wholesale replacement)"). */

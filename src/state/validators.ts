@@ -4,6 +4,7 @@
 // accept may still come back as a 422, which the forms show the same way.
 
 import {isCidrOrIPLiteral, isIPLiteral, isIPv4Literal, isIPv6Literal} from '../common/ip-literal.js';
+import {parseUri} from '../common/uri.js';
 
 export type Messages = string[];
 
@@ -265,52 +266,13 @@ export function validateScope(value: string): Messages {
   return messages;
 }
 
-// RFC 3986 characters Erlang's `:uri_string.parse/1` accepts anywhere in a URI reference.
-const URI_CHAR = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
-
-/** Enough of Elixir's `URI.new/1` to tell scheme and host apart and to find the first invalid part. */
-function parseUri(value: string): {scheme: string | null; host: string | null} | {error: string} {
-  for (let i = 0; i < value.length; i++) {
-    const ch = value[i]!;
-    if (!URI_CHAR.test(ch)) return {error: value.slice(i)};
-    if (ch === '%' && !/^%[0-9A-Fa-f]{2}/.test(value.slice(i))) return {error: value.slice(i)};
-  }
-  let rest = value;
-  let scheme: string | null = null;
-  const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(rest);
-  if (schemeMatch) {
-    scheme = schemeMatch[1]!.toLowerCase();
-    rest = rest.slice(schemeMatch[0].length);
-  } else {
-    // a relative reference may not have ":" in its first path segment
-    const firstSegment = rest.split(/[/?#]/)[0] ?? '';
-    if (firstSegment.includes(':')) return {error: rest.slice(rest.indexOf(':'))};
-  }
-  let host: string | null = null;
-  if (rest.startsWith('//')) {
-    const authority = rest.slice(2).split(/[/?#]/)[0] ?? '';
-    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
-    if (hostPort.startsWith('[')) {
-      const close = hostPort.indexOf(']');
-      if (close < 0) return {error: hostPort};
-      host = hostPort.slice(1, close);
-      const after = hostPort.slice(close + 1);
-      if (after !== '' && !/^:\d*$/.test(after)) return {error: after};
-    } else {
-      const colon = hostPort.indexOf(':');
-      host = colon < 0 ? hostPort : hostPort.slice(0, colon);
-      if (colon >= 0 && !/^\d*$/.test(hostPort.slice(colon + 1))) return {error: hostPort.slice(colon)};
-    }
-  }
-  return {scheme, host};
-}
-
 /** FzHttp.Validator.validate_uri (http/https), checked in 0.7.36's order: parse, host, scheme, allowed scheme. */
 export function validateRedirectUri(value: string, {required}: {required: boolean}): Messages {
   const v = value.trim();
   if (v === '') return required ? ["can't be blank"] : [];
-  const parsed = parseUri(v);
-  if ('error' in parsed) return [`is invalid. Error at ${parsed.error}`];
+  const result = parseUri(v);
+  if ('error' in result) return [`is invalid. Error at ${result.error}`];
+  const parsed = result.ok;
   // "https://" has an empty host, which 0.7.36 does not refuse
   if (parsed.host === null) return ['does not contain a scheme or a host'];
   if (parsed.scheme === null) return ['does not contain a scheme'];
