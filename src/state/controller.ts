@@ -172,19 +172,20 @@ export class Controller implements ActionContext {
       },
       onData: (next) => {
         this.tokenReloaded = false;
-        this.set((s) => {
-          let message = s.message;
-          if (next.issues.length > 0) {
-            const first = next.issues[0]!;
-            message = {
-              tone: 'warning',
-              text: `Unexpected data from the server: ${first.path}: ${first.message}${next.issues.length > 1 ? ` (+${next.issues.length - 1} more)` : ''}; the rest is shown`,
-            };
-          } else if (message && message.tone === 'error' && message.text.startsWith('Refresh failed')) {
-            message = {tone: 'ok', text: 'Connection restored'};
-          }
-          return {...s, snapshot: next, message, clock: Date.now()};
-        });
+        const before = this.state.message;
+        let message = before;
+        if (next.issues.length > 0) {
+          const first = next.issues[0]!;
+          message = {
+            tone: 'warning',
+            text: `Unexpected data from the server: ${first.path}: ${first.message}${next.issues.length > 1 ? ` (+${next.issues.length - 1} more)` : ''}; the rest is shown`,
+          };
+        } else if (before && before.tone === 'error' && before.text.startsWith('Refresh failed')) {
+          message = {tone: 'ok', text: 'Connection restored'};
+        }
+        this.set((s) => ({...s, snapshot: next, clock: Date.now()}));
+        // Through message(), so "Connection restored" fades like any other success.
+        if (message !== before) this.message(message);
       },
       onStatus: (status) => {
         this.set((s) => ({
