@@ -22,7 +22,7 @@ import {
 } from './console.js';
 import {fetchAll} from './fetch.js';
 import {editFocused, focusedSpec} from './form.js';
-import {bindingFor, hintsFor, type Action, type Binding, type Scope} from './keymap.js';
+import {bindingFor, displayKey, hintsFor, type Action, type Binding, type Scope} from './keymap.js';
 import type {ListView} from './list.js';
 import {askClose, dialogAction, formAction, formFailed, openPicker, pickerAction, promptAction, resultAction} from './modal-actions.js';
 import {detailAction, filterAction, globalAction, helpAction, listAction} from './navigation.js';
@@ -383,6 +383,11 @@ export class Controller implements ActionContext {
     const binding = inner ?? bindingFor(scopes.slice(1), name);
     if (!binding) {
       this.unbound(name, input);
+      return;
+    }
+    if (!this.available({...binding, writes: false})) {
+      // A key that does something on another screen says so instead of doing nothing.
+      this.message({tone: 'info', text: `${displayKey(name)} does nothing here (${binding.help.replace(/^users: /, 'Users only: ')})`});
       return;
     }
     if (binding.writes && this.settings.readOnly) {

@@ -225,7 +225,9 @@ export function resultAction(c: Controller, action: Action): void {
             text:
               m.config === null
                 ? 'The device exists on the server without a usable client config.'
-                : 'The private key is not stored anywhere and cannot be shown again.',
+                : m.saved
+                  ? `The private key is only in ${m.saved} now: it cannot be shown here again.`
+                  : 'The private key is not stored anywhere and cannot be shown again.',
             tone: 'warning',
             bold: true,
           },

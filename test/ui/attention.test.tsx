@@ -69,6 +69,17 @@ describe("a user's devices", () => {
   });
 });
 
+describe('keys that do nothing here say so', () => {
+  it('R on the Devices list names where it works; a long detail says there is more below', async () => {
+    const app = await renderApp({fixture: fx});
+    await app.press('role', 'list');
+    await app.waitFor('R does nothing here (Users only: promote to admin / demote to unprivileged)');
+    app.resize(80, 24);
+    await app.press('open', 'list');
+    await app.waitFor(/↓ \d+ more lines \(j \/ ↓\)/);
+  });
+});
+
 describe('provider IDs', () => {
   it('adding a provider with an ID that exists is refused, naming the provider', async () => {
     const app = await renderApp({fixture: fx});

@@ -19,7 +19,9 @@ function openRuleForm(ctx: ActionContext, rule: Rule | null): void {
   const specs = ruleFormSpecs().map((s) => (s.key === 'user' ? {...s, display: (v: string | boolean) => scopeOf(ctx.snapshot, String(v) || null)} : s));
   ctx.openForm({
     title: rule ? `Edit rule ${ruleSummary(rule)}` : 'Add rule',
-    notes: ['Rules apply to all devices unless bound to a user. Accept wins over drop; per-user rules are checked first.'],
+    notes: [
+      'Rules apply to all devices unless bound to a user. Per-user rules are checked before global ones; within each, port rules come before port-less ones and accept before drop.',
+    ],
     form: createForm(specs, ruleFormInitial(rule)),
     pickerAllowsNone: true,
     save: async (form) => {

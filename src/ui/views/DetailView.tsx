@@ -78,9 +78,17 @@ export function DetailView({
     start = at - Math.floor(height / 3);
   }
   start = Math.max(0, Math.min(start, rows.length - height));
+  // More below than fits: the last row says so (and how to get there) instead of ending mid-way.
+  const below = rows.length - (start + height);
+  const visible = below > 0 && height > 1 ? rows.slice(start, start + height - 1) : rows.slice(start, start + height);
   return (
     <Box flexDirection="column" width={width} height={height}>
-      {rows.slice(start, start + height).map((r) => r.element)}
+      {visible.map((r) => r.element)}
+      {below > 0 && height > 1 ? (
+        <Text key="more" color={color('muted')} wrap="truncate">
+          {`↓ ${below + 1} more line${below + 1 === 1 ? '' : 's'} (j / ↓)`}
+        </Text>
+      ) : null}
     </Box>
   );
 }
