@@ -130,7 +130,7 @@ describe.skipIf(!enabled)('provisioning end to end (tmux)', {timeout: 120_000}, 
     term.keys('Escape');
     await term.waitFor('w write file · c copy config');
     term.keys('Escape');
-    await term.waitFor(/cannot be shown again[\s\S]*y leave/);
+    await term.waitFor(/cannot be shown (here )?again[\s\S]*y leave/);
     term.keys('y');
     await term.waitFor(`Device ${device.name} created`);
 
