@@ -205,3 +205,28 @@ describe('computeWindow', () => {
     expect(w(10, 0, 100, 5, 10)).toBe(8);
   });
 });
+
+describe('sorting, property', () => {
+  it('equals a reference stable sort for any mix of strings, numbers and nulls, both directions, and indexOf agrees', async () => {
+    const fc = (await import('fast-check')).default;
+    const value = fc.oneof(fc.constant(null), fc.integer({min: -5, max: 5}), fc.string({maxLength: 3}), fc.constantFrom('a', 'b', 'ab', 'B', 'é', 'a\u0000'));
+    fc.assert(
+      fc.property(fc.array(value, {maxLength: 60}), fc.boolean(), (values, desc) => {
+        const items = values.map((v, i) => ({id: `i${i}`, v}));
+        const columns: ColumnSpec<(typeof items)[number]>[] = [{key: 'v', sortValue: (r) => r.v}];
+        const view = buildListView(items, {getId: (r) => r.id, filter: '', sort: {key: 'v', desc}, columns});
+        const nums = items.filter((r) => typeof r.v === 'number').sort((a, b) => ((a.v as number) - (b.v as number)) * (desc ? -1 : 1) || Number(a.id.slice(1)) - Number(b.id.slice(1)));
+        const strsAll = items.filter((r) => typeof r.v === 'string');
+        // eslint-disable-next-line no-control-regex -- the console's fast path: ASCII without NUL
+        const ascii = strsAll.every((r) => /^[\x01-\x7f]*$/.test(r.v as string));
+        const cmp = ascii ? (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0) : new Intl.Collator().compare;
+        const strs = strsAll.sort((a, b) => cmp(a.v as string, b.v as string) * (desc ? -1 : 1) || Number(a.id.slice(1)) - Number(b.id.slice(1)));
+        const nulls = items.filter((r) => r.v === null);
+        const expected = [...nums, ...strs, ...nulls].map((r) => r.id);
+        expect(view.rows.map((r) => r.id)).toEqual(expected);
+        for (const [i, id] of expected.entries()) expect(view.indexOf(id)).toBe(i);
+      }),
+      {numRuns: 300},
+    );
+  });
+});
