@@ -215,7 +215,9 @@ describe('sorting, property', () => {
         const items = values.map((v, i) => ({id: `i${i}`, v}));
         const columns: ColumnSpec<(typeof items)[number]>[] = [{key: 'v', sortValue: (r) => r.v}];
         const view = buildListView(items, {getId: (r) => r.id, filter: '', sort: {key: 'v', desc}, columns});
-        const nums = items.filter((r) => typeof r.v === 'number').sort((a, b) => ((a.v as number) - (b.v as number)) * (desc ? -1 : 1) || Number(a.id.slice(1)) - Number(b.id.slice(1)));
+        const nums = items
+          .filter((r) => typeof r.v === 'number')
+          .sort((a, b) => ((a.v as number) - (b.v as number)) * (desc ? -1 : 1) || Number(a.id.slice(1)) - Number(b.id.slice(1)));
         const strsAll = items.filter((r) => typeof r.v === 'string');
         // eslint-disable-next-line no-control-regex -- the console's fast path: ASCII without NUL
         const ascii = strsAll.every((r) => /^[\x01-\x7f]*$/.test(r.v as string));
