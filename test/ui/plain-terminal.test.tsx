@@ -4,7 +4,7 @@ import React from 'react';
 import {afterEach, describe, expect, it} from 'vitest';
 import {render} from 'ink-testing-library';
 import {plainTerminal, useGlyphs} from '../../src/state/glyphs.js';
-import {generateKeyPair, generatePresharedKey, renderClientConfig} from '../../src/wireguard/index.js';
+import {qrResult, sampleClientConfig} from '../fixtures/client-config.js';
 import {DeviceResult} from '../../src/ui/views/DeviceResult.js';
 import {cleanupRigs, renderApp, useSandbox} from '../helpers/rig.js';
 
@@ -55,31 +55,8 @@ describe('plain terminals', () => {
 
   it('the QR code is drawn with ## and spaces, two characters per module', () => {
     useGlyphs(true);
-    const config = renderClientConfig(
-      {
-        ipv4: '10.3.2.7',
-        ipv6: null,
-        mtu: 1280,
-        persistent_keepalive: 25,
-        dns: ['1.1.1.1'],
-        allowed_ips: ['0.0.0.0/0'],
-        endpoint: 'vpn.example.com:51820',
-        preshared_key: generatePresharedKey(),
-        server_public_key: generateKeyPair().publicKey,
-      },
-      {privateKey: generateKeyPair().privateKey},
-    );
-    const result = {
-      kind: 'result' as const,
-      deviceId: 'd',
-      deviceName: 'x',
-      ownerEmail: 'a@b.c',
-      config,
-      refused: null,
-      warnings: [],
-      view: 'qr' as const,
-      saved: null,
-    };
+    const config = sampleClientConfig();
+    const result = qrResult(config);
     const ui = render(<DeviceResult result={result} prompt={null} width={200} height={90} />);
     const lines = visible(ui.lastFrame()!)
       .split('\n')

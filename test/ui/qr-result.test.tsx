@@ -6,37 +6,14 @@ import {spawnSync} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {render} from 'ink-testing-library';
-import {generateKeyPair, generatePresharedKey, renderClientConfig} from '../../src/wireguard/index.js';
+import {qrResult, sampleClientConfig} from '../fixtures/client-config.js';
 import {DeviceResult} from '../../src/ui/views/DeviceResult.js';
 import {CHROME_ROWS} from '../../src/state/controller.js';
 import {strip} from '../helpers/ink.js';
 
-const CONFIG = renderClientConfig(
-  {
-    ipv4: '10.3.2.7',
-    ipv6: 'fd00::3:2:7',
-    mtu: 1280,
-    persistent_keepalive: 25,
-    dns: ['1.1.1.1', '1.0.0.1'],
-    allowed_ips: ['0.0.0.0/0', '::/0'],
-    endpoint: 'vpn.example.com:51820',
-    preshared_key: generatePresharedKey(),
-    server_public_key: generateKeyPair().publicKey,
-  },
-  {privateKey: generateKeyPair().privateKey},
-);
+const CONFIG = sampleClientConfig();
 
-const result = {
-  kind: 'result' as const,
-  deviceId: 'd1',
-  deviceName: 'laptop',
-  ownerEmail: 'ann@example.com',
-  config: CONFIG,
-  refused: null,
-  warnings: [],
-  view: 'qr' as const,
-  saved: null,
-};
+const result = qrResult(CONFIG);
 
 /** The body height the console gives a screen in a terminal of `rows` rows. */
 const body = (rows: number) => rows - 1 - CHROME_ROWS;

@@ -4,8 +4,7 @@ import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {renderClientConfig} from '../../src/wireguard/config.js';
-import {generateKeyPair, generatePresharedKey} from '../../src/wireguard/keys.js';
+import {sampleClientConfig} from '../fixtures/client-config.js';
 import {ECC_ORDER, qrTextSize, renderQr, type QrPolarity, type QrRendered} from '../../src/wireguard/qr.js';
 
 // The encoder through its public entry point (qr.ts imports the core file directly), so the
@@ -15,20 +14,7 @@ const qrcode = createRequire(import.meta.url)('qrcode') as {
 };
 
 // A typical full-tunnel 0.7.36 config with real-length keys (docs/firezone-0.7.36.md, "The WireGuard client config"): 352 bytes.
-const SAMPLE = renderClientConfig(
-  {
-    ipv4: '10.3.2.7',
-    ipv6: 'fd00::3:2:7',
-    mtu: 1280,
-    persistent_keepalive: 25,
-    dns: ['1.1.1.1', '1.0.0.1'],
-    allowed_ips: ['0.0.0.0/0', '::/0'],
-    endpoint: 'vpn.example.com:51820',
-    preshared_key: generatePresharedKey(),
-    server_public_key: generateKeyPair().publicKey,
-  },
-  {privateKey: generateKeyPair().privateKey},
-);
+const SAMPLE = sampleClientConfig();
 
 const GLYPHS: Record<string, [boolean, boolean]> = {' ': [false, false], '\u2580': [true, false], '\u2584': [false, true], '\u2588': [true, true]};
 
