@@ -1,0 +1,751 @@
+// "See change as it happens" (issue #14): what changed between two consecutive polls, as events for
+// the Activity screen and the --activity-log file, and as per-row marks the lists use to highlight
+// new, changed and deleted rows for a few seconds. Plain TypeScript; the Controller feeds it every
+// good snapshot through ActivityTracker.observe().
+import type {Configuration, Rule} from '../api/index.js';
+import {diffConfigurations} from './configuration.js';
+import {formatAge} from './format.js';
+import {glyphs} from './glyphs.js';
+import {deviceState, ONLINE_WINDOW_MS, type DeviceRow, type DeviceState, type Snapshot} from './resources.js';
+
+// ---- events ----------------------------------------------------------------------------------
+
+export type ObjectType = 'device' | 'user' | 'rule' | 'configuration';
+
+export type ActivityKind =
+  | 'device.created'
+  | 'device.deleted'
+  | 'device.online'
+  | 'device.idle'
+  | 'device.roamed'
+  | 'device.renamed'
+  | 'device.updated'
+  | 'user.created'
+  | 'user.deleted'
+  | 'user.role'
+  | 'user.email'
+  | 'user.disabled'
+  | 'user.enabled'
+  | 'user.signed_in'
+  | 'rule.added'
+  | 'rule.removed'
+  | 'rule.changed'
+  | 'configuration.changed';
+
+export interface ActivityObject {
+  readonly type: ObjectType;
+  readonly id: string;
+  /** Device name, user email, rule summary or "Configuration": raw server text, made display-safe by the UI. */
+  readonly label: string;
+}
+
+export interface ActivityEvent {
+  /** Increases with every event of the process: a stable key for lists. */
+  readonly seq: number;
+  readonly kind: ActivityKind;
+  /** When the change was seen: the time of the poll that showed it (not when it happened). */
+  readonly at: number;
+  readonly object: ActivityObject;
+  /** The owner's email for devices and per-user rules. */
+  readonly owner: string | null;
+  /** One line, self-contained (the log file has no other context). */
+  readonly text: string;
+  /** `field: old → new` lines; secrets never appear here. */
+  readonly detail: readonly string[];
+  /** 'you' when this console made the change (noteLocalWrite), else null (another client, the server). */
+  readonly by: 'you' | null;
+}
+
+let lastSeq = 0;
+
+// ---- "by you" ----------------------------------------------------------------------------------
+
+export type LocalAction = 'created' | 'deleted' | 'updated';
+
+export interface LocalWrite {
+  type: ObjectType;
+  /** The object's id; for the configuration any value (there is one). */
+  id: string;
+  action: LocalAction;
+}
+
+const LOCAL_KINDS: Record<ObjectType, Record<LocalAction, readonly ActivityKind[]>> = {
+  device: {created: ['device.created'], deleted: ['device.deleted'], updated: ['device.renamed', 'device.updated']},
+  user: {created: ['user.created'], deleted: ['user.deleted'], updated: ['user.role', 'user.email', 'user.disabled', 'user.enabled']},
+  rule: {created: ['rule.added'], deleted: ['rule.removed'], updated: ['rule.changed']},
+  configuration: {created: [], deleted: [], updated: ['configuration.changed']},
+};
+
+/** A write this console made is matched by the next poll that shows it; one the poll never shows (undone meanwhile) is forgotten after this. */
+export const LOCAL_WRITE_TTL_MS = 120_000;
+
+/** Writes this console made and the polls have not shown yet. */
+export class LocalWrites {
+  private readonly pending = new Map<string, {kinds: Set<ActivityKind>; at: number}>();
+
+  note(write: LocalWrite, now: number): void {
+    const key = write.type === 'configuration' ? 'configuration' : `${write.type}:${write.id}`;
+    const entry = this.pending.get(key) ?? {kinds: new Set<ActivityKind>(), at: now};
+    for (const kind of LOCAL_KINDS[write.type][write.action]) entry.kinds.add(kind);
+    entry.at = now;
+    this.pending.set(key, entry);
+  }
+
+  /** Whether the event is one of ours; the write stays pending until `settle`, so one edit that shows as two events (role and email) attributes both. */
+  matches(type: ObjectType, id: string, kind: ActivityKind): boolean {
+    const entry = this.pending.get(type === 'configuration' ? 'configuration' : `${type}:${id}`);
+    return entry !== undefined && entry.kinds.has(kind);
+  }
+
+  /** After a diff: drops the writes it attributed, and writes older than the TTL. */
+  settle(matched: ReadonlySet<string>, now: number): void {
+    for (const key of matched) this.pending.delete(key);
+    for (const [key, entry] of this.pending) if (now - entry.at > LOCAL_WRITE_TTL_MS) this.pending.delete(key);
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+}
+
+// ---- highlights ------------------------------------------------------------------------------
+
+/** How long a row stays marked after the poll that changed it. */
+export const HIGHLIGHT_MS = 5_000;
+
+/** The column keys of each list (src/state/resources/*.ts) that a change can mark. */
+export const DEVICE_FIELDS = ['state', 'name', 'description', 'owner', 'ipv4', 'ipv6', 'handshake', 'rx', 'tx', 'rxRate', 'txRate', 'remote'] as const;
+export const USER_FIELDS = ['email', 'role', 'vpn', 'signin', 'devices', 'rules'] as const;
+export const RULE_FIELDS = ['action', 'destination', 'ports', 'scope'] as const;
+export type MarkedType = 'device' | 'user' | 'rule';
+const FIELDS: Record<MarkedType, readonly string[]> = {device: DEVICE_FIELDS, user: USER_FIELDS, rule: RULE_FIELDS};
+
+const bit = (fields: readonly string[], key: string) => 1 << fields.indexOf(key);
+const D = Object.fromEntries(DEVICE_FIELDS.map((k) => [k, bit(DEVICE_FIELDS, k)])) as Record<(typeof DEVICE_FIELDS)[number], number>;
+const U = Object.fromEntries(USER_FIELDS.map((k) => [k, bit(USER_FIELDS, k)])) as Record<(typeof USER_FIELDS)[number], number>;
+const R = Object.fromEntries(RULE_FIELDS.map((k) => [k, bit(RULE_FIELDS, k)])) as Record<(typeof RULE_FIELDS)[number], number>;
+/** Fields that move on every stats write: a row whose only change is among these is not "changed", its cells show ↑/↓. */
+const DEVICE_TRAFFIC = D.rx | D.tx | D.rxRate | D.txRate | D.handshake;
+
+export type MarkKind = 'added' | 'changed' | 'removed';
+
+export interface RowMark {
+  readonly kind: MarkKind;
+  /** The poll that last changed the row; the mark fades at `at + HIGHLIGHT_MS`. */
+  readonly at: number;
+  /** Bit per field of DEVICE_FIELDS / USER_FIELDS / RULE_FIELDS (see `cellChange`). */
+  readonly fields: number;
+  readonly up: number;
+  readonly down: number;
+  /** Whether something other than traffic counters, rates and the handshake changed (added and removed rows always are). */
+  readonly notable: boolean;
+  /** Set when the device's online state changed. */
+  readonly stateFrom?: DeviceState;
+  readonly stateTo?: DeviceState;
+}
+
+interface MutableMark {
+  kind: MarkKind;
+  at: number;
+  fields: number;
+  up: number;
+  down: number;
+  notable: boolean;
+  stateFrom?: DeviceState;
+  stateTo?: DeviceState;
+}
+
+export type CellChange = 'up' | 'down' | 'changed';
+
+/** The change of one cell: `cellChange(mark, 'device', 'rxRate')` → 'up' | 'down' | 'changed' | null. */
+export function cellChange(mark: RowMark | null, type: MarkedType, columnKey: string): CellChange | null {
+  if (!mark) return null;
+  const i = FIELDS[type].indexOf(columnKey);
+  if (i < 0) return null;
+  const b = 1 << i;
+  if ((mark.fields & b) === 0) return null;
+  return mark.up & b ? 'up' : mark.down & b ? 'down' : 'changed';
+}
+
+export interface ChangeGlyphs {
+  added: string;
+  changed: string;
+  removed: string;
+  up: string;
+  down: string;
+}
+
+const CHANGE_UNICODE: ChangeGlyphs = {added: '+', changed: '~', removed: '×', up: '↑', down: '↓'};
+const CHANGE_ASCII: ChangeGlyphs = {added: '+', changed: '~', removed: 'x', up: '^', down: 'v'};
+
+/** The marks' symbols in the glyph mode of src/state/glyphs.ts (its ASCII set is the one with classic borders). */
+export function changeGlyphs(): ChangeGlyphs {
+  return glyphs().border === 'classic' ? CHANGE_ASCII : CHANGE_UNICODE;
+}
+
+/**
+ * The marks of the rows changed by recent polls, kept across polls until they fade, and the rows
+ * deleted recently ("about to disappear": the list may keep drawing them, marked, until then).
+ * Mutated in place by each diff; `version` changes whenever what `mark()` answers may have.
+ */
+export class Highlights {
+  version = 0;
+  private readonly marks: Record<MarkedType, Map<string, MutableMark>> = {device: new Map(), user: new Map(), rule: new Map()};
+  private readonly gone: Record<MarkedType, Map<string, {at: number; item: unknown}>> = {device: new Map(), user: new Map(), rule: new Map()};
+
+  constructor(readonly ttlMs: number = HIGHLIGHT_MS) {}
+
+  /** The row's mark, or null when it has none or it has faded. */
+  mark(type: MarkedType, id: string, now: number): RowMark | null {
+    const m = this.marks[type].get(id);
+    return m && now - m.at < this.ttlMs ? m : null;
+  }
+
+  /** Rows deleted less than `ttlMs` ago (DeviceRow, User or Rule objects as they were last seen), newest first. */
+  removed<T = unknown>(type: MarkedType, now: number): T[] {
+    const out: {at: number; item: unknown}[] = [];
+    for (const g of this.gone[type].values()) if (now - g.at < this.ttlMs) out.push(g);
+    return out.sort((a, b) => b.at - a.at).map((g) => g.item as T);
+  }
+
+  /** When the next mark fades (for a re-render), or null when nothing is marked. */
+  nextExpiry(): number | null {
+    let min = Infinity;
+    for (const type of ['device', 'user', 'rule'] as const) {
+      for (const m of this.marks[type].values()) if (m.at < min) min = m.at;
+      for (const g of this.gone[type].values()) if (g.at < min) min = g.at;
+    }
+    return min === Infinity ? null : min + this.ttlMs;
+  }
+
+  /** Forgets faded marks and deleted rows. */
+  prune(now: number): void {
+    let dropped = false;
+    for (const type of ['device', 'user', 'rule'] as const) {
+      for (const [id, m] of this.marks[type]) {
+        if (now - m.at >= this.ttlMs) {
+          this.marks[type].delete(id);
+          dropped = true;
+        }
+      }
+      for (const [id, g] of this.gone[type]) {
+        if (now - g.at >= this.ttlMs) {
+          this.gone[type].delete(id);
+          dropped = true;
+        }
+      }
+    }
+    if (dropped) this.version++;
+  }
+
+  /** Marks a changed row; merges with an unfaded mark so a field changed one poll ago stays marked. */
+  changed(
+    type: MarkedType,
+    id: string,
+    now: number,
+    fields: number,
+    up: number,
+    down: number,
+    notable: boolean,
+    stateFrom?: DeviceState,
+    stateTo?: DeviceState,
+  ): void {
+    const map = this.marks[type];
+    const old = map.get(id);
+    if (old && now - old.at < this.ttlMs) {
+      old.at = now;
+      // Fields changed now take their new direction; the others keep theirs.
+      old.up = (old.up & ~fields) | up;
+      old.down = (old.down & ~fields) | down;
+      old.fields |= fields;
+      old.notable ||= notable;
+      if (stateTo !== undefined) {
+        old.stateFrom ??= stateFrom;
+        old.stateTo = stateTo;
+      }
+      return;
+    }
+    const mark: MutableMark = {kind: 'changed', at: now, fields, up, down, notable};
+    if (stateTo !== undefined) {
+      mark.stateFrom = stateFrom;
+      mark.stateTo = stateTo;
+    }
+    map.set(id, mark);
+  }
+
+  added(type: MarkedType, id: string, now: number): void {
+    this.marks[type].set(id, {kind: 'added', at: now, fields: 0, up: 0, down: 0, notable: true});
+    this.gone[type].delete(id);
+  }
+
+  removedRow(type: MarkedType, id: string, item: unknown, now: number): void {
+    this.marks[type].set(id, {kind: 'removed', at: now, fields: 0, up: 0, down: 0, notable: true});
+    this.gone[type].set(id, {at: now, item});
+  }
+
+  /** Marked rows of a type (faded ones included until the next prune): for tests and the bench. */
+  size(type: MarkedType): number {
+    return this.marks[type].size;
+  }
+}
+
+// ---- the diff --------------------------------------------------------------------------------
+
+export interface DiffOptions {
+  /** The time `prev` was observed at (online/idle is decided at that time for prev); default `prev.fetchedAt`. */
+  prevNow?: number;
+  /** Where row marks go; none when omitted. */
+  highlights?: Highlights;
+  /** Writes of this console, for "by you". */
+  local?: LocalWrites;
+}
+
+/** Whether a section was visible to the token in a snapshot: fetchAll degrades a 401 on users/rules/configuration to empty with an issue at this path. */
+function visible(s: Snapshot, path: string): boolean {
+  for (const issue of s.issues) if (issue.path === path) return false;
+  return true;
+}
+
+const show = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '(none)' : v);
+
+function deviceLabel(row: DeviceRow): string {
+  return `${row.device.name} (${row.ownerEmail})`;
+}
+
+function ruleLabel(rule: Rule): string {
+  const ports = rule.port_type === null ? 'all ports' : `${rule.port_type.toUpperCase()} ${rule.port_range ?? ''}`.trim();
+  return `${rule.action.toUpperCase()} ${rule.destination} ${ports}`;
+}
+
+function rank(a: number | null, b: number | null): 0 | 1 | -1 {
+  if (a === b || a === null || b === null) return 0;
+  return b > a ? 1 : -1;
+}
+
+/** The previous snapshot's device rows by id, built once per snapshot (only when the order changed). */
+const rowIndexCache = new WeakMap<readonly DeviceRow[], Map<string, DeviceRow>>();
+function rowIndex(rows: readonly DeviceRow[]): Map<string, DeviceRow> {
+  let index = rowIndexCache.get(rows);
+  if (!index) {
+    index = new Map();
+    for (const row of rows) index.set(row.id, row);
+    rowIndexCache.set(rows, index);
+  }
+  return index;
+}
+
+class Diff {
+  readonly events: ActivityEvent[] = [];
+  /** LocalWrites keys attributed by this diff. */
+  readonly matched = new Set<string>();
+  /** Users this console deleted: their devices and rules went with them. */
+  readonly deletedByYou = new Set<string>();
+
+  constructor(
+    readonly now: number,
+    readonly local: LocalWrites | undefined,
+    readonly hl: Highlights | undefined,
+  ) {}
+
+  emit(kind: ActivityKind, object: ActivityObject, owner: string | null, text: string, detail: readonly string[] = [], ownerId: string | null = null): void {
+    let by: 'you' | null = null;
+    if (this.local?.matches(object.type, object.id, kind)) {
+      by = 'you';
+      this.matched.add(object.type === 'configuration' ? 'configuration' : `${object.type}:${object.id}`);
+      if (kind === 'user.deleted') this.deletedByYou.add(object.id);
+    } else if (ownerId !== null && (kind === 'device.deleted' || kind === 'rule.removed') && this.deletedByYou.has(ownerId)) {
+      by = 'you';
+    }
+    this.events.push({seq: ++lastSeq, kind, at: this.now, object, owner, text, detail, by});
+  }
+}
+
+function diffDevices(d: Diff, prev: readonly DeviceRow[], next: readonly DeviceRow[], prevNow: number): void {
+  const now = d.now;
+  const hl = d.hl;
+  const n = next.length;
+  const p = prev.length;
+  // Consecutive polls list devices in the same order (insertion order), so rows are compared by
+  // position first and the id index is built only when that fails.
+  let aligned = true;
+  let matched = 0;
+  let index: Map<string, DeviceRow> | null = null;
+  for (let i = 0; i < n; i++) {
+    const b = next[i]!;
+    let a: DeviceRow | undefined;
+    if (aligned && i < p) {
+      const c = prev[i]!;
+      if (c === b || c.id === b.id) a = c;
+      else aligned = false;
+    }
+    if (a === undefined) {
+      index ??= rowIndex(prev);
+      a = index.get(b.id);
+    }
+    if (a === undefined) {
+      const obj: ActivityObject = {type: 'device', id: b.id, label: b.device.name};
+      d.emit(
+        'device.created',
+        obj,
+        b.ownerEmail,
+        `Device ${b.device.name} created for ${b.ownerEmail}${b.device.ipv4 ? ` (${b.device.ipv4})` : ''}`,
+        [],
+        b.device.user_id,
+      );
+      hl?.added('device', b.id, now);
+      continue;
+    }
+    matched++;
+    if (a === b) {
+      // The same row object: only time can have moved it, from online to idle.
+      const at = b.handshakeAt;
+      if (at !== null && prevNow - at <= ONLINE_WINDOW_MS && now - at > ONLINE_WINDOW_MS) {
+        d.emit(
+          'device.idle',
+          {type: 'device', id: b.id, label: b.device.name},
+          b.ownerEmail,
+          `${deviceLabel(b)} went idle (last handshake ${formatAge(at, now)} ago)`,
+        );
+        hl?.changed('device', b.id, now, D.state, 0, 0, true, 'online', 'idle');
+      }
+      continue;
+    }
+    compareDevice(d, a, b, prevNow);
+  }
+  if (matched === p) return;
+  // Some devices are gone: the ones of prev not in next.
+  let removed: DeviceRow[];
+  if (aligned && matched === n) {
+    removed = prev.slice(n);
+  } else {
+    const ids = new Set<string>();
+    for (let i = 0; i < n; i++) ids.add(next[i]!.id);
+    removed = prev.filter((row) => !ids.has(row.id));
+  }
+  for (const a of removed) {
+    d.emit('device.deleted', {type: 'device', id: a.id, label: a.device.name}, a.ownerEmail, `Device ${deviceLabel(a)} deleted`, [], a.device.user_id);
+    hl?.removedRow('device', a.id, a, now);
+  }
+}
+
+function compareDevice(d: Diff, a: DeviceRow, b: DeviceRow, prevNow: number): void {
+  const now = d.now;
+  const da = a.device;
+  const db = b.device;
+  let fields = 0;
+  let up = 0;
+  let down = 0;
+  const numeric = (field: number, x: number | null, y: number | null) => {
+    if (x === y) return;
+    fields |= field;
+    const r = rank(x, y);
+    if (r > 0) up |= field;
+    else if (r < 0) down |= field;
+  };
+  numeric(D.handshake, a.handshakeAt, b.handshakeAt);
+  numeric(D.rx, da.rx_bytes, db.rx_bytes);
+  numeric(D.tx, da.tx_bytes, db.tx_bytes);
+  numeric(D.rxRate, a.rxRate, b.rxRate);
+  numeric(D.txRate, a.txRate, b.txRate);
+  if (da.ipv4 !== db.ipv4) fields |= D.ipv4;
+  if (da.ipv6 !== db.ipv6) fields |= D.ipv6;
+  if (a.ownerEmail !== b.ownerEmail) fields |= D.owner;
+
+  const object = (): ActivityObject => ({type: 'device', id: b.id, label: db.name});
+  const from = deviceState(a, prevNow);
+  const to = deviceState(b, now);
+  if (from !== to) {
+    fields |= D.state;
+    if (to === 'online') {
+      d.emit('device.online', object(), b.ownerEmail, `${deviceLabel(b)} came online${db.remote_ip ? ` from ${db.remote_ip}` : ''}`);
+    } else if (from === 'online') {
+      d.emit('device.idle', object(), b.ownerEmail, `${deviceLabel(b)} went idle (last handshake ${formatAge(b.handshakeAt, now)} ago)`);
+    }
+  }
+  if (da.remote_ip !== db.remote_ip) {
+    fields |= D.remote;
+    // A first address is part of coming online; a different one is a roam, which an admin may want to question.
+    if (da.remote_ip !== null && db.remote_ip !== null) {
+      d.emit('device.roamed', object(), b.ownerEmail, `${deviceLabel(b)} roamed: ${da.remote_ip} → ${db.remote_ip}`, [
+        `remote IP: ${da.remote_ip} → ${db.remote_ip}`,
+      ]);
+    }
+  }
+  if (da.name !== db.name) {
+    fields |= D.name;
+    d.emit('device.renamed', object(), b.ownerEmail, `Device ${da.name} renamed to ${db.name} (${b.ownerEmail})`, [`name: ${da.name} → ${db.name}`]);
+  }
+  if (da.description !== db.description) {
+    fields |= D.description;
+    d.emit('device.updated', object(), b.ownerEmail, `${deviceLabel(b)}: description changed`, [
+      `description: ${show(da.description)} → ${show(db.description)}`,
+    ]);
+  }
+  if (fields !== 0 && d.hl) {
+    d.hl.changed('device', b.id, now, fields, up, down, (fields & ~DEVICE_TRAFFIC) !== 0, from !== to ? from : undefined, from !== to ? to : undefined);
+  }
+}
+
+function diffUsers(d: Diff, prev: Snapshot, next: Snapshot): void {
+  const now = d.now;
+  const before = new Map(prev.users.map((u) => [u.id, u]));
+  for (const u of next.users) {
+    const old = before.get(u.id);
+    const obj: ActivityObject = {type: 'user', id: u.id, label: u.email};
+    const deviceDelta = rank(prev.deviceCountByUser.get(u.id) ?? 0, next.deviceCountByUser.get(u.id) ?? 0);
+    const ruleDelta = rank(prev.ruleCountByUser.get(u.id) ?? 0, next.ruleCountByUser.get(u.id) ?? 0);
+    if (!old) {
+      d.emit('user.created', obj, null, `User ${u.email} created (${u.role})`);
+      d.hl?.added('user', u.id, now);
+      continue;
+    }
+    before.delete(u.id);
+    let fields = 0;
+    let up = 0;
+    let down = 0;
+    if (deviceDelta !== 0) {
+      fields |= U.devices;
+      if (deviceDelta > 0) up |= U.devices;
+      else down |= U.devices;
+    }
+    if (ruleDelta !== 0) {
+      fields |= U.rules;
+      if (ruleDelta > 0) up |= U.rules;
+      else down |= U.rules;
+    }
+    if (old !== u) {
+      if (old.email !== u.email) {
+        fields |= U.email;
+        d.emit('user.email', obj, null, `User ${old.email} is now ${u.email}`, [`email: ${old.email} → ${u.email}`]);
+      }
+      if (old.role !== u.role) {
+        fields |= U.role;
+        d.emit('user.role', obj, null, `${u.email} role changed: ${old.role} → ${u.role}`, [`role: ${old.role} → ${u.role}`]);
+      }
+      if (old.disabled_at !== u.disabled_at && (old.disabled_at === null) !== (u.disabled_at === null)) {
+        fields |= U.vpn;
+        if (u.disabled_at !== null) d.emit('user.disabled', obj, null, `${u.email} disabled`);
+        else d.emit('user.enabled', obj, null, `${u.email} enabled again`);
+      }
+      if (old.last_signed_in_at !== u.last_signed_in_at && u.last_signed_in_at !== null) {
+        fields |= U.signin;
+        up |= U.signin;
+        d.emit('user.signed_in', obj, null, `${u.email} signed in${u.last_signed_in_method ? ` (${u.last_signed_in_method})` : ''}`);
+      }
+    }
+    if (fields !== 0) d.hl?.changed('user', u.id, now, fields, up, down, (fields & ~(U.devices | U.rules)) !== 0);
+  }
+  for (const u of before.values()) {
+    d.emit('user.deleted', {type: 'user', id: u.id, label: u.email}, null, `User ${u.email} deleted`);
+    d.hl?.removedRow('user', u.id, u, now);
+  }
+}
+
+function diffRules(d: Diff, prev: Snapshot, next: Snapshot): void {
+  const now = d.now;
+  const before = new Map(prev.rules.map((r) => [r.id, r]));
+  const emailOf = (s: Snapshot, id: string | null) => (id === null ? null : (s.usersById.get(id)?.email ?? id));
+  const scope = (s: Snapshot, r: Rule) => emailOf(s, r.user_id) ?? 'everyone';
+  for (const r of next.rules) {
+    const old = before.get(r.id);
+    const obj: ActivityObject = {type: 'rule', id: r.id, label: ruleLabel(r)};
+    if (!old) {
+      d.emit('rule.added', obj, emailOf(next, r.user_id), `Rule added: ${ruleLabel(r)} for ${scope(next, r)}`);
+      d.hl?.added('rule', r.id, now);
+      continue;
+    }
+    before.delete(r.id);
+    if (old === r) continue;
+    const lines: string[] = [];
+    let fields = 0;
+    if (old.action !== r.action) {
+      fields |= R.action;
+      lines.push(`action: ${old.action} → ${r.action}`);
+    }
+    if (old.destination !== r.destination) {
+      fields |= R.destination;
+      lines.push(`destination: ${old.destination} → ${r.destination}`);
+    }
+    if (old.port_type !== r.port_type || old.port_range !== r.port_range) {
+      fields |= R.ports;
+      lines.push(`ports: ${show(old.port_type)} ${show(old.port_range)} → ${show(r.port_type)} ${show(r.port_range)}`);
+    }
+    if (old.user_id !== r.user_id) {
+      fields |= R.scope;
+      lines.push(`scope: ${scope(prev, old)} → ${scope(next, r)}`);
+    }
+    if (fields === 0) continue;
+    d.emit('rule.changed', obj, emailOf(next, r.user_id), `Rule changed: ${ruleLabel(r)} for ${scope(next, r)}`, lines);
+    d.hl?.changed('rule', r.id, now, fields, 0, 0, true);
+  }
+  for (const r of before.values()) {
+    d.emit(
+      'rule.removed',
+      {type: 'rule', id: r.id, label: ruleLabel(r)},
+      emailOf(prev, r.user_id),
+      `Rule removed: ${ruleLabel(r)} for ${scope(prev, r)}`,
+      [],
+      r.user_id,
+    );
+    d.hl?.removedRow('rule', r.id, r, now);
+  }
+}
+
+/** Every string an OIDC client secret could leak through (SAML metadata is shown as a byte count by diffConfigurations). */
+function secretsOf(c: Configuration): string[] {
+  return c.openid_connect_providers.map((p) => p.client_secret).filter((s) => s.length >= 4);
+}
+
+/** The configuration's change lines with secrets masked; exported for tests of the masking. */
+export function configurationChanges(before: Configuration, after: Configuration): string[] {
+  const lines = diffConfigurations(before, after);
+  if (JSON.stringify(before.logo ?? null) !== JSON.stringify(after.logo ?? null)) lines.push('Logo changed');
+  // diffConfigurations already says "(secret, not shown)"; this is the second line of defence
+  // should a secret ever turn up in another field (a label, a URL).
+  const secrets = [...secretsOf(before), ...secretsOf(after)];
+  return lines.map((line) => secrets.reduce((l, s) => l.split(s).join('•••'), line));
+}
+
+function diffConfiguration(d: Diff, prev: Configuration, next: Configuration): void {
+  if (prev === next) return;
+  const lines = configurationChanges(prev, next);
+  if (lines.length === 0) return;
+  d.emit(
+    'configuration.changed',
+    {type: 'configuration', id: next.id, label: 'Configuration'},
+    null,
+    `Configuration changed (${lines.length} change${lines.length === 1 ? '' : 's'})`,
+    lines,
+  );
+}
+
+/**
+ * The events between two consecutive good snapshots, each seen at `now` (the time of `next`), and
+ * the row marks for `options.highlights`. Sections a snapshot could not see (a 401 on users, rules
+ * or the configuration) are skipped rather than reported as deleted.
+ *
+ * Cost at 50k devices: one pass over the rows. An unchanged device keeps its DeviceRow object
+ * across polls (deriveDeviceRows), so it costs a comparison of identity and of its handshake age.
+ */
+export function diffSnapshots(prev: Snapshot, next: Snapshot, now: number = next.fetchedAt, options: DiffOptions = {}): ActivityEvent[] {
+  const d = new Diff(now, options.local, options.highlights);
+  // Users first: a user deleted by this console makes its devices' and rules' deletions ours too.
+  const users = visible(prev, '/v0/users') && visible(next, '/v0/users');
+  if (users) diffUsers(d, prev, next);
+  diffDevices(d, prev.devices, next.devices, options.prevNow ?? prev.fetchedAt);
+  if (visible(prev, '/v0/rules') && visible(next, '/v0/rules')) diffRules(d, prev, next);
+  if (prev.configuration && next.configuration && visible(prev, '/v0/configuration') && visible(next, '/v0/configuration')) {
+    diffConfiguration(d, prev.configuration, next.configuration);
+  }
+  options.local?.settle(d.matched, now);
+  if (options.highlights) {
+    options.highlights.prune(now);
+    options.highlights.version++;
+  }
+  return d.events;
+}
+
+// ---- the event buffer ------------------------------------------------------------------------
+
+export const EVENT_CAPACITY = 10_000;
+
+export interface EventFilter {
+  /** Case-insensitive substring of the text, the object label or the owner. */
+  text?: string;
+  types?: readonly ObjectType[];
+  kinds?: readonly ActivityKind[];
+  /** Only what this console did. */
+  byYou?: boolean;
+}
+
+/** The last `capacity` events, oldest overwritten first. */
+export class EventRing {
+  private readonly items: (ActivityEvent | undefined)[];
+  private head = 0;
+  private count = 0;
+  /** Changes on every push: a cache key for the Activity screen. */
+  version = 0;
+
+  constructor(readonly capacity: number = EVENT_CAPACITY) {
+    this.items = new Array<ActivityEvent | undefined>(capacity);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  push(events: readonly ActivityEvent[]): void {
+    if (events.length === 0) return;
+    for (const e of events) {
+      this.items[this.head] = e;
+      this.head = (this.head + 1) % this.capacity;
+      if (this.count < this.capacity) this.count++;
+    }
+    this.version++;
+  }
+
+  /** Newest first, filtered. */
+  list(filter: EventFilter = {}): ActivityEvent[] {
+    const needle = filter.text?.toLowerCase() ?? '';
+    const out: ActivityEvent[] = [];
+    for (let k = 1; k <= this.count; k++) {
+      const e = this.items[(this.head - k + this.capacity) % this.capacity]!;
+      if (filter.byYou && e.by !== 'you') continue;
+      if (filter.types && !filter.types.includes(e.object.type)) continue;
+      if (filter.kinds && !filter.kinds.includes(e.kind)) continue;
+      if (needle && !`${e.text}\u0000${e.object.label}\u0000${e.owner ?? ''}`.toLowerCase().includes(needle)) continue;
+      out.push(e);
+    }
+    return out;
+  }
+}
+
+// ---- the tracker the Controller holds ------------------------------------------------------------
+
+export interface ActivityTrackerOptions {
+  capacity?: number;
+  highlightMs?: number;
+  /** Called with each non-empty batch (the --activity-log appender). */
+  onEvents?: (events: readonly ActivityEvent[]) => void;
+}
+
+/**
+ * Diffs each good snapshot against the previous good one. The first snapshot gives no events; a
+ * failed poll never reaches `observe`, and observing the same snapshot twice gives nothing, so an
+ * error and the recovery after it cannot report a change twice.
+ */
+export class ActivityTracker {
+  readonly events: EventRing;
+  readonly highlights: Highlights;
+  private readonly local = new LocalWrites();
+  private last: Snapshot | null = null;
+  private lastAt = 0;
+
+  constructor(private readonly options: ActivityTrackerOptions = {}) {
+    this.events = new EventRing(options.capacity);
+    this.highlights = new Highlights(options.highlightMs);
+  }
+
+  observe(next: Snapshot, now: number = next.fetchedAt): readonly ActivityEvent[] {
+    if (next === this.last) return [];
+    const prev = this.last;
+    const prevNow = this.lastAt;
+    this.last = next;
+    this.lastAt = now;
+    if (prev === null) return [];
+    const events = diffSnapshots(prev, next, now, {prevNow, highlights: this.highlights, local: this.local});
+    this.events.push(events);
+    if (events.length > 0) this.options.onEvents?.(events);
+    return events;
+  }
+
+  /** After a successful write of this console: the poll that shows it reports it "by you". */
+  noteLocalWrite(write: LocalWrite, now: number = Date.now()): void {
+    this.local.note(write, now);
+  }
+
+  /** Writes not yet seen by a poll (for tests). */
+  get pendingLocalWrites(): number {
+    return this.local.size;
+  }
+}
