@@ -105,7 +105,24 @@ export interface PromptModal extends ModalBase {
   accept: (value: string) => void | Promise<void>;
 }
 
-export type Modal = FormModal | PickerModal | DialogModal | ResultModal | PromptModal;
+/**
+ * A long report with a progress bar: the preview of an import, a running bulk job, and the
+ * summary it ends with. Scrolls; Esc cancels a preview, stops a running job, closes a summary.
+ */
+export interface ReportModal extends ModalBase {
+  kind: 'report';
+  title: string;
+  lines: readonly DialogLine[];
+  scroll: number;
+  phase: 'preview' | 'running' | 'stopping' | 'finished';
+  progress: {finished: number; total: number; failed: number} | null;
+  /** The `y` of a preview (e.g. "import 12 users"). */
+  confirm?: {label: string; run: () => void};
+  /** Esc while running: start nothing new, finish what is in flight. */
+  stop?: () => void;
+}
+
+export type Modal = FormModal | PickerModal | DialogModal | ResultModal | PromptModal | ReportModal;
 
 export interface ConsoleState {
   screen: ScreenId;
@@ -119,6 +136,8 @@ export interface ConsoleState {
   poll: PollStatus;
   /** The live clock (ms), ticking each second while live, manual or offline; frozen while paused. */
   clock: number;
+  /** Marked ids per list (Space): tied to ids, so they survive refreshes, sorting and filtering. */
+  marks: Record<ListScreenId, ReadonlySet<string>>;
 }
 
 /** A synchronous store: `update` applies at once and notifies subscribers (React re-renders). */

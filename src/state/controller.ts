@@ -20,6 +20,7 @@ import {
   type ResultModal,
   type StatusMessage,
 } from './console.js';
+import {initialMarks, pruneMarks, reportAction} from './bulk.js';
 import {fetchAll} from './fetch.js';
 import {editFocused, focusedSpec} from './form.js';
 import {bindingFor, displayKey, hintsFor, type Action, type Binding, type Scope} from './keymap.js';
@@ -111,6 +112,7 @@ export class Controller implements ActionContext {
       snapshot: null,
       poll: initialPoll(settings.refreshSeconds),
       clock: Date.now(),
+      marks: initialMarks(),
     });
     const cache = (spec: AnySpec) => new ListViewCache<unknown>((item) => spec.getId(item));
     this.caches = {devices: cache(devices), users: cache(users), rules: cache(rules)};
@@ -183,7 +185,9 @@ export class Controller implements ActionContext {
         } else if (before && before.tone === 'error' && before.text.startsWith('Refresh failed')) {
           message = {tone: 'ok', text: 'Connection restored'};
         }
-        this.set((s) => ({...s, snapshot: next, clock: Date.now()}));
+        const pruned = pruneMarks(this.state.marks, next);
+        if (pruned.dropped && message === before) message = {tone: 'warning', text: `${pruned.dropped[0]!.toUpperCase()}${pruned.dropped.slice(1)}`};
+        this.set((s) => ({...s, snapshot: next, clock: Date.now(), marks: pruned.marks}));
         // Through message(), so "Connection restored" fades like any other success.
         if (message !== before) this.message(message);
       },
@@ -356,6 +360,10 @@ export class Controller implements ActionContext {
         return spec.actions.role !== undefined;
       case 'reveal':
         return spec.revealable === true;
+      case 'import':
+        return state.screen === 'users';
+      case 'exportSecrets':
+        return state.screen === 'devices';
       default:
         return true;
     }
@@ -363,7 +371,11 @@ export class Controller implements ActionContext {
 
   hints(state: ConsoleState = this.state): string {
     if (!state.snapshot && topModal(state) === null && !state.help.open) return hintsFor(['global'], (b) => this.available(b, state));
-    return hintsFor(this.scopes(state), (b) => this.available(b, state));
+    const scopes = this.scopes(state);
+    const hints = hintsFor(scopes, (b) => this.available(b, state));
+    const marked = scopes[0] === 'list' && state.screen !== 'configuration' ? state.marks[state.screen].size : 0;
+    // While rows are marked, what acts on them comes first: the count, and how to act or let go.
+    return marked > 0 ? `${marked} marked: d delete · Esc unmark  ${hints}` : hints;
   }
 
   // ---- input -----------------------------------------------------------------------------------
@@ -420,6 +432,8 @@ export class Controller implements ActionContext {
         return `deleting ${noun}`;
       case 'role':
         return 'changing roles';
+      case 'import':
+        return 'importing users';
       default:
         return 'writing';
     }
@@ -533,6 +547,8 @@ export class Controller implements ActionContext {
         return resultAction(this, action);
       case 'prompt':
         return promptAction(this, action);
+      case 'report':
+        return reportAction(this, action);
       case 'help':
         return helpAction(this, action);
       case 'filter':
@@ -578,9 +594,11 @@ export class Controller implements ActionContext {
 
   private nextKey = 1;
 
-  push(modal: Modal): void {
+  /** Opens a modal on top; returns it with its key, to find it again after the stack changed. */
+  push<M extends Modal>(modal: M): M {
     const keyed = {...modal, key: this.nextKey++};
     this.set((s) => ({...s, modals: [...s.modals, keyed]}));
+    return keyed;
   }
 
   /** Replaces the modal with `old`'s key wherever it is in the stack; a modal that is gone stays gone. */

@@ -18,6 +18,8 @@ export interface Glyphs {
   choiceClose: string;
   /** Ink border style for dialogs. */
   border: 'round' | 'classic';
+  /** A marked row (Space), in the table's gutter. */
+  mark: string;
   /** Draw QR codes two characters per module. */
   asciiQr: boolean;
 }
@@ -35,6 +37,7 @@ const UNICODE: Glyphs = {
   lineBreak: '↵',
   choiceOpen: '‹',
   choiceClose: '›',
+  mark: '✓',
   border: 'round',
   asciiQr: false,
 };
@@ -51,6 +54,7 @@ const ASCII: Glyphs = {
   lineBreak: '|',
   choiceOpen: '<',
   choiceClose: '>',
+  mark: '+',
   border: 'classic',
   asciiQr: true,
 };

@@ -3,7 +3,7 @@
 // Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
 
 /** Where a key press is resolved, innermost first: see `Controller.scopes()`. */
-export type Scope = 'global' | 'help' | 'list' | 'detail' | 'configuration' | 'filter' | 'form' | 'picker' | 'dialog' | 'result' | 'prompt';
+export type Scope = 'global' | 'help' | 'list' | 'detail' | 'configuration' | 'filter' | 'form' | 'picker' | 'dialog' | 'result' | 'prompt' | 'report';
 
 export type Action =
   | 'screen1'
@@ -35,6 +35,11 @@ export type Action =
   | 'delete'
   | 'reveal'
   | 'role'
+  | 'mark'
+  | 'markAll'
+  | 'import'
+  | 'export'
+  | 'exportSecrets'
   | 'filterAccept'
   | 'filterClear'
   | 'nextField'
@@ -77,7 +82,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'global', action: 'help', keys: ['?'], help: 'this help', hint: 'help'},
   {scope: 'global', action: 'quit', keys: ['q'], help: 'quit (asks if a form has unsaved changes)'},
   {scope: 'global', action: 'quitNow', keys: ['ctrl+c'], help: 'quit now'},
-  {scope: 'global', action: 'back', keys: ['esc'], help: 'back / close / cancel'},
+  {scope: 'global', action: 'back', keys: ['esc'], help: 'back / close / cancel; on a list: clear the filter, then the marks'},
   {scope: 'global', action: 'refresh', keys: ['r'], help: 'refresh now'},
   {scope: 'global', action: 'pause', keys: ['p'], help: 'pause / resume live updates', hint: 'pause'},
 
@@ -107,8 +112,13 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'list', action: 'copy', keys: ['c'], help: "copy the selected item's key value (OSC 52)"},
   {scope: 'list', action: 'new', keys: ['n'], help: 'new user / device / rule', hint: 'new', writes: true},
   {scope: 'list', action: 'edit', keys: ['e'], help: 'edit the selected item', writes: true},
-  {scope: 'list', action: 'delete', keys: ['d'], help: 'delete the selected item (asks first)', writes: true},
+  {scope: 'list', action: 'delete', keys: ['d'], help: 'delete the selected item, or every marked one (asks once; progress, Esc stops)', writes: true},
   {scope: 'list', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', writes: true},
+  {scope: 'list', action: 'mark', keys: [' '], help: 'mark / unmark the row (marks stay through refreshes, sorting and filtering)', hint: 'mark'},
+  {scope: 'list', action: 'markAll', keys: ['*'], help: 'mark every row the filter shows (again: unmark them)'},
+  {scope: 'list', action: 'import', keys: ['I'], help: 'users: onboard users and devices from a CSV/TSV file (preview first)', writes: true},
+  {scope: 'list', action: 'export', keys: ['x'], help: 'export the list as shown (filtered, sorted) to CSV, or JSON for a .json path; no secrets'},
+  {scope: 'list', action: 'exportSecrets', keys: ['X'], help: 'devices: export including preshared keys (asks first; the file is 0600)'},
 
   {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up (users: the previous of their devices)'},
   {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down (users: the next of their devices)'},
@@ -163,6 +173,15 @@ export const BINDINGS: readonly Binding[] = [
 
   {scope: 'prompt', action: 'accept', keys: ['enter'], help: 'accept (e.g. write the file)', hint: 'accept'},
   {scope: 'prompt', action: 'cancel', keys: ['esc'], help: 'cancel', hint: 'cancel'},
+
+  {scope: 'report', action: 'confirm', keys: ['y'], help: 'preview: apply it (the report says what)', hint: 'apply'},
+  {scope: 'report', action: 'cancel', keys: ['esc'], help: 'preview: cancel · running: stop (what is in flight finishes) · done: close', hint: 'close'},
+  {scope: 'report', action: 'down', keys: ['down', 'j'], help: 'scroll down'},
+  {scope: 'report', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
+  {scope: 'report', action: 'pageDown', keys: ['pagedown', ' '], help: 'next page'},
+  {scope: 'report', action: 'pageUp', keys: ['pageup'], help: 'previous page'},
+  {scope: 'report', action: 'home', keys: ['home', 'g'], help: 'top'},
+  {scope: 'report', action: 'end', keys: ['end', 'G'], help: 'bottom'},
 ];
 
 export const SCOPE_TITLES: Record<Scope, string> = {
@@ -177,6 +196,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   dialog: 'Dialogs',
   result: 'New device result',
   prompt: 'Prompts (file path)',
+  report: 'Reports (import preview, bulk progress and summary)',
 };
 
 const index = new Map<string, Binding>();

@@ -1,8 +1,10 @@
 // What keys do outside modals: screens, help, the filter, lists and details. Functions of the
 // Controller (src/state/controller.ts); resource-specific actions are in src/state/resources/*.
+import {bulkDelete, clearMarks, markAllShown, toggleMark} from './bulk.js';
 import {SCREENS} from './console.js';
 import type {Controller} from './controller.js';
 import type {Action} from './keymap.js';
+import {exportList, openImport} from './file-actions.js';
 import {flipSortDirection, stepSort} from './sorting.js';
 import {moveCursor, type Move} from './view.js';
 
@@ -38,8 +40,10 @@ export function globalAction(c: Controller, action: Action): void {
       c.message({tone: 'info', text: c.poller.current.paused ? 'Live updates paused (p resumes)' : 'Live updates resumed'});
       return;
     case 'back': {
+      // A filter is cheap to type again, marks are not: Esc lets go of the filter first.
       const list = c.activeList();
       if (list?.state.filter) c.updateList(list.spec.id, (st) => ({...st, filter: ''}));
+      else if (list && !list.state.detailId) clearMarks(c, list.spec.id);
       return;
     }
     default:
@@ -118,11 +122,22 @@ export function listAction(c: Controller, action: Action): void {
       if (selected) list.spec.actions.edit?.(c, selected);
       return;
     case 'delete':
-      if (selected) list.spec.actions.delete?.(c, selected);
+      if (c.state.marks[screen].size > 0) bulkDelete(c, screen);
+      else if (selected) list.spec.actions.delete?.(c, selected);
       return;
     case 'role':
       if (selected) list.spec.actions.role?.(c, selected);
       return;
+    case 'mark':
+      return toggleMark(c);
+    case 'markAll':
+      return markAllShown(c);
+    case 'import':
+      return openImport(c);
+    case 'export':
+      return exportList(c, false);
+    case 'exportSecrets':
+      return exportList(c, true);
     default:
   }
 }

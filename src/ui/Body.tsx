@@ -2,7 +2,7 @@
 // info line under it.
 import React from 'react';
 import {Box} from 'ink';
-import {topModal, type ConsoleState, type PromptModal} from '../state/console.js';
+import {topModal, type ConsoleState, type PromptModal, type ReportModal} from '../state/console.js';
 import type {Controller} from '../state/controller.js';
 import {isDirty} from '../state/form.js';
 import {configurationLines} from '../state/resources/configuration.js';
@@ -16,6 +16,20 @@ import {Dialog} from './views/Dialog.js';
 import {ListScreen, listInfo} from './views/ListScreen.js';
 import {Picker} from './views/Picker.js';
 import {Prompt} from './views/Prompt.js';
+import {Report} from './views/Report.js';
+
+function reportInfo(report: ReportModal): string {
+  switch (report.phase) {
+    case 'preview':
+      return 'Preview';
+    case 'running':
+      return 'Running';
+    case 'stopping':
+      return 'Stopping';
+    case 'finished':
+      return 'Done';
+  }
+}
 
 export function bodyFor(controller: Controller, state: ConsoleState, width: number, height: number): {body: React.JSX.Element; info: string} {
   const top = topModal(state);
@@ -23,6 +37,7 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   // The view a prompt or dialog belongs to is drawn under it (the result under its path prompt).
   const below = state.modals[state.modals.length - 2] ?? null;
   if (top?.kind === 'dialog') return {body: <Dialog dialog={top} width={width} />, info: top.busy ?? ''};
+  if (top?.kind === 'report') return {body: <Report report={top} width={width} height={height} />, info: reportInfo(top)};
   if (top?.kind === 'picker') return {body: <Picker picker={top} users={snapshot?.users ?? []} width={width} height={height} />, info: 'Pick a user'};
   const result = top?.kind === 'result' ? top : top?.kind === 'prompt' && below?.kind === 'result' ? below : null;
   if (result) {
@@ -53,5 +68,9 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   }
   const list = controller.list(state.screen, state);
   if (!list) return {body: <Box height={height} />, info: ''};
-  return {body: <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} />, info: listInfo(list, snapshot, width)};
+  const marks = state.marks[state.screen];
+  return {
+    body: <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} marks={marks} />,
+    info: listInfo(list, snapshot, width, marks.size),
+  };
 }

@@ -139,7 +139,7 @@ describe('hints are generated from BINDINGS', () => {
 describe('read-only mode', () => {
   // What the refusal names, per write action (a new write binding must be added here).
   const REFUSED: Record<string, Partial<Record<string, string>>> = {
-    list: {new: 'creating users', edit: 'editing users', delete: 'deleting users', role: 'changing roles'},
+    list: {new: 'creating users', edit: 'editing users', delete: 'deleting users', role: 'changing roles', import: 'importing users'},
     detail: {new: 'creating devices', edit: 'editing users', delete: 'deleting users', role: 'changing roles'},
     configuration: {edit: 'changing the configuration', new: 'changing the configuration', delete: 'changing the configuration'},
   };

@@ -12,8 +12,10 @@
 import React, {memo, useEffect, useMemo, useState} from 'react';
 import {Box} from 'ink';
 import {Text} from '../SafeText.js';
+import {glyphs} from '../../state/glyphs.js';
 import {computeWindow, type SortSpec} from '../../state/list.js';
 import {padEnd, truncate} from '../text.js';
+import {color} from '../theme.js';
 import {fitColumns, headerText, rowSegments, type FittedColumn, type TableColumn} from './layout.js';
 
 export {fitColumns, fittedWidth, headerText, rowSegments, rowText, COLUMN_GAP, sortMarker} from './layout.js';
@@ -45,7 +47,15 @@ export interface TableProps<T> {
   scrollOff?: number;
   /** Cells that depend on time (ages, online state): a new value redraws the visible rows. */
   version?: number;
+  /**
+   * Marked ids (Space). While any row is marked every row gets a two-cell gutter, the mark glyph
+   * on marked rows, so marks show without colour too.
+   */
+  marked?: ReadonlySet<string>;
 }
+
+/** The gutter of a table with marks: the glyph and a space. */
+export const MARK_GUTTER = 2;
 
 /** Body rows a table of `height` lines shows: use it as the PgUp/PgDn page size. */
 export function tableBodyRows(height: number): number {
@@ -60,8 +70,13 @@ interface CachedRow {
   plain: string;
 }
 
-function buildRow<T>(row: T, id: string, fitted: readonly FittedColumn<T>[]): CachedRow {
+function buildRow<T>(row: T, id: string, fitted: readonly FittedColumn<T>[], marked: ReadonlySet<string> | null): CachedRow {
   const segments = rowSegments(row, fitted);
+  if (marked) {
+    const on = marked.has(id);
+    const tone = on ? color('accent') : undefined;
+    segments.unshift({text: on ? `${glyphs().mark} ` : '  ', ...(tone ? {color: tone} : {})});
+  }
   let plain = '';
   for (const s of segments) plain += s.text;
   const children = segments.map((s, k) =>
@@ -102,13 +117,19 @@ function TableImpl<T>({
   onTopChange,
   scrollOff = 2,
   version = 0,
+  marked,
 }: TableProps<T>): React.JSX.Element {
-  const fitted = useMemo(() => fitColumns(columns, width), [columns, width]);
+  const marks = marked && marked.size > 0 ? marked : null;
+  const gutter = marks ? MARK_GUTTER : 0;
+  const fitted = useMemo(() => fitColumns(columns, width - gutter), [columns, width, gutter]);
   const sortKey = sort?.key;
   const sortDesc = sort?.desc;
-  const header = useMemo(() => headerText(fitted, sortKey === undefined ? null : {key: sortKey, desc: sortDesc === true}), [fitted, sortKey, sortDesc]);
-  // A new cache whenever the layout changes; rows are then rebuilt lazily, only when visible.
-  const rowCache = useMemo(() => ({fitted, version, rows: new WeakMap<object, CachedRow>()}), [fitted, version]);
+  const header = useMemo(
+    () => ' '.repeat(gutter) + headerText(fitted, sortKey === undefined ? null : {key: sortKey, desc: sortDesc === true}),
+    [fitted, sortKey, sortDesc, gutter],
+  );
+  // A new cache whenever the layout or the marks change; rows are then rebuilt lazily, only when visible.
+  const rowCache = useMemo(() => ({fitted, version, marks, rows: new WeakMap<object, CachedRow>()}), [fitted, version, marks]);
   const selectedIndex = useMemo(
     () => (selectedId === null ? -1 : indexOf ? indexOf(selectedId) : findIndex(rows, getId, selectedId)),
     [rows, getId, selectedId, indexOf],
@@ -147,7 +168,7 @@ function TableImpl<T>({
       const row = rows[i]!;
       let cached = typeof row === 'object' && row !== null ? rowCache.rows.get(row) : undefined;
       if (!cached) {
-        cached = buildRow(row, getId(row), rowCache.fitted);
+        cached = buildRow(row, getId(row), rowCache.fitted, rowCache.marks);
         if (typeof row === 'object' && row !== null) rowCache.rows.set(row, cached);
       }
       lines.push(

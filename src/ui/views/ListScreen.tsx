@@ -8,7 +8,7 @@ import {fitColumns, sortMarker, Table} from '../table/Table.js';
 import {color} from '../theme.js';
 import {DetailView} from './DetailView.js';
 
-export function listInfo(list: ListDerived, snapshot: Snapshot, width: number): string {
+export function listInfo(list: ListDerived, snapshot: Snapshot, width: number, marked = 0): string {
   const {spec, state, view, selection} = list;
   if (state.detailId) {
     const noun = `${spec.noun[0]!.toUpperCase()}${spec.noun.slice(1)}`;
@@ -23,7 +23,7 @@ export function listInfo(list: ListDerived, snapshot: Snapshot, width: number): 
     sorted && !fitColumns(list.columns, width).some((f) => f.column.key === sorted.key)
       ? `  · sorted by ${sorted.header.trim() || sorted.key} ${sortMarker(state.sort!.desc)} (hidden column)`
       : '';
-  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s${hidden}`;
+  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s${marked > 0 ? ` · ${marked} marked` : ''}${hidden}`;
 }
 
 export function ListScreen({
@@ -32,12 +32,14 @@ export function ListScreen({
   now,
   width,
   height,
+  marks,
 }: {
   list: ListDerived;
   snapshot: Snapshot;
   now: number;
   width: number;
   height: number;
+  marks: ReadonlySet<string>;
 }): React.JSX.Element {
   const {spec, state, view, selection, columns} = list;
   if (state.detailId) {
@@ -64,6 +66,7 @@ export function ListScreen({
       height={height}
       sort={state.sort ?? undefined}
       version={Math.floor(now / 1000)}
+      marked={marks}
       emptyText={state.filter ? `No ${spec.noun}s match "${state.filter}".` : `No ${spec.noun}s.`}
     />
   );

@@ -1,0 +1,56 @@
+// A report: the import preview, a running bulk job with its progress bar, and the summary it
+// ends with. Lines are truncated to the width and scrolled by the report's keys.
+import React from 'react';
+import {Box} from 'ink';
+import type {ReportModal} from '../../state/console.js';
+import {glyphs} from '../../state/glyphs.js';
+import {progressBar} from '../../state/jobs.js';
+import {displayKey, keyFor} from '../../state/keymap.js';
+import {Text} from '../SafeText.js';
+import {truncate} from '../text.js';
+import {color} from '../theme.js';
+
+/** Rows a report of `height` lines has for its own lines (title, bar, footer and spacing taken). */
+export function reportCapacity(height: number): number {
+  return Math.max(1, height - 4);
+}
+
+export function Report({report, width, height}: {report: ReportModal; width: number; height: number}): React.JSX.Element {
+  const capacity = reportCapacity(height);
+  const shown = report.lines.slice(report.scroll, report.scroll + capacity);
+  const below = report.lines.length - report.scroll - shown.length;
+  const p = report.progress;
+  const ascii = glyphs().asciiQr;
+  const key = (action: 'confirm' | 'cancel') => displayKey(keyFor('report', action) ?? '?');
+  const footer =
+    report.phase === 'preview'
+      ? report.confirm
+        ? `${key('confirm')} ${report.confirm.label} · ${key('cancel')} cancel (nothing is sent)`
+        : `${key('cancel')} close (nothing to send)`
+      : report.phase === 'running'
+        ? `${key('cancel')} stops it (what is in flight finishes; what is done stays done)`
+        : report.phase === 'stopping'
+          ? 'Stopping: waiting for the requests in flight…'
+          : `${key('cancel')} closes this report · ↑/↓ PgUp/PgDn scroll`;
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text bold wrap="truncate">
+        {truncate(report.title, width)}
+      </Text>
+      {p ? (
+        <Text wrap="truncate" color={color(p.failed > 0 ? 'warning' : 'accent')}>
+          {truncate(`${progressBar(p.finished, p.total, Math.min(width, 72), ascii)}${p.failed > 0 ? `  ${p.failed} failed` : ''}`, width)}
+        </Text>
+      ) : null}
+      {shown.map((l, i) => (
+        <Text key={report.scroll + i} wrap="truncate" bold={l.bold} color={l.tone ? color(l.tone) : undefined}>
+          {l.text === '' ? ' ' : truncate(l.text, width)}
+        </Text>
+      ))}
+      <Box flexGrow={1} />
+      <Text color={color('muted')} wrap="truncate">
+        {truncate(`${below > 0 ? `↓ ${below} more lines · ` : ''}${footer}`, width)}
+      </Text>
+    </Box>
+  );
+}
