@@ -1,0 +1,218 @@
+// Traffic over the session (issue #14): per-device rx/s and tx/s for the detail view's sparklines,
+// and the total throughput for the header. Bounded whatever the session length: each device has a
+// fixed ring of samples, one per poll, in one shared byte slab.
+//
+// Memory: 50k devices × 120 samples × 2 directions × 1 byte = 12 MB, plus the id → slot map
+// (about 3 MB at 50k). A byte per sample is enough for a sparkline of 8 levels: rates are stored
+// on a log scale in steps of 2^(1/6) (about 12%), so any rate from 1 B/s to terabytes per second
+// fits with the same relative precision; the exact current rate is on the row.
+import {currentRate, type Snapshot} from './resources.js';
+
+/** Samples kept per device and direction: two minutes at one poll a second, two hours at one a minute. */
+export const DEVICE_SAMPLES = 120;
+/** Samples of the total throughput: an hour at one poll a second. */
+export const TOTAL_SAMPLES = 3600;
+
+const STEPS_PER_OCTAVE = 6;
+const NO_SAMPLE = 255;
+const MAX_CODE = 254;
+
+/** A rate in bytes per second as one byte (NO_SAMPLE for "unknown"). */
+export function encodeRate(rate: number | null): number {
+  if (rate === null || !(rate >= 0)) return NO_SAMPLE;
+  return Math.min(MAX_CODE, Math.round(Math.log2(1 + rate) * STEPS_PER_OCTAVE));
+}
+
+export function decodeRate(code: number): number | null {
+  return code === NO_SAMPLE ? null : 2 ** (code / STEPS_PER_OCTAVE) - 1;
+}
+
+/** A fixed-size ring of numbers (NaN = no sample), oldest overwritten. */
+class NumberRing {
+  private readonly values: Float64Array;
+  private head = 0;
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    this.values = new Float64Array(capacity);
+  }
+
+  push(value: number | null): void {
+    this.values[this.head] = value === null ? NaN : value;
+    this.head = (this.head + 1) % this.capacity;
+    if (this.count < this.capacity) this.count++;
+  }
+
+  /** Oldest first. */
+  toArray(): (number | null)[] {
+    const out = new Array<number | null>(this.count);
+    const start = (this.head - this.count + this.capacity) % this.capacity;
+    for (let k = 0; k < this.count; k++) {
+      const v = this.values[(start + k) % this.capacity]!;
+      out[k] = Number.isNaN(v) ? null : v;
+    }
+    return out;
+  }
+
+  get byteLength(): number {
+    return this.values.byteLength;
+  }
+}
+
+export interface TrafficHistoryOptions {
+  samples?: number;
+  totalSamples?: number;
+}
+
+export class TrafficHistory {
+  readonly samples: number;
+  /** rx then tx ring of each slot: slot s occupies [s * 2 * samples, (s + 1) * 2 * samples). */
+  private slab: Uint8Array;
+  private readonly slotOf = new Map<string, number>();
+  private readonly free: number[] = [];
+  private slotsUsed = 0;
+  /** The record() that last saw each slot's device, to free the slots of deleted devices. */
+  private seenAt: Uint32Array;
+  /** Polls recorded so far; the ring column of the next one is `records % samples`. */
+  private records = 0;
+  // The previous poll's device ids and slots by position: consecutive polls list devices in the
+  // same order, so most rows find their slot without a map lookup.
+  private lastIds: string[] = [];
+  private lastSlots = new Int32Array(0);
+
+  private readonly times: NumberRing;
+  private readonly totalRx: NumberRing;
+  private readonly totalTx: NumberRing;
+  /** Changes on every record(): a cache key for renders. */
+  version = 0;
+
+  constructor(options: TrafficHistoryOptions = {}) {
+    this.samples = options.samples ?? DEVICE_SAMPLES;
+    const total = options.totalSamples ?? TOTAL_SAMPLES;
+    this.slab = new Uint8Array(64 * 2 * this.samples);
+    this.seenAt = new Uint32Array(64);
+    this.times = new NumberRing(total);
+    this.totalRx = new NumberRing(total);
+    this.totalTx = new NumberRing(total);
+  }
+
+  /** Devices with a history (those that have had a non-zero rate while they existed). */
+  get tracked(): number {
+    return this.slotOf.size;
+  }
+
+  /** Bytes held by the buffers (not counting the map's keys, which the snapshot holds anyway). */
+  get byteLength(): number {
+    return (
+      this.slab.byteLength + this.seenAt.byteLength + this.lastSlots.byteLength + this.times.byteLength + this.totalRx.byteLength + this.totalTx.byteLength
+    );
+  }
+
+  /** `devices`: how many the poll lists, which no slot count needs to exceed (doubling past it would waste up to half the slab). */
+  private allocate(id: string, devices: number): number {
+    let slot = this.free.pop();
+    if (slot === undefined) {
+      slot = this.slotsUsed++;
+      const stride = 2 * this.samples;
+      if ((slot + 1) * stride > this.slab.length) {
+        const slots = Math.max(slot + 1, Math.min(this.seenAt.length * 2, Math.ceil(devices / 256) * 256));
+        const grown = new Uint8Array(slots * stride);
+        grown.set(this.slab);
+        this.slab = grown;
+        const seen = new Uint32Array(slots);
+        seen.set(this.seenAt);
+        this.seenAt = seen;
+      }
+    }
+    const start = slot * 2 * this.samples;
+    this.slab.fill(NO_SAMPLE, start, start + 2 * this.samples);
+    this.slotOf.set(id, slot);
+    return slot;
+  }
+
+  /** Once per good poll, with the time the rates are read at (the poll's time). */
+  record(snapshot: Snapshot, now: number = snapshot.fetchedAt): void {
+    const rows = snapshot.devices;
+    const n = rows.length;
+    const column = this.records % this.samples;
+    const epoch = ++this.records;
+    const stride = this.samples;
+    const ids = new Array<string>(n);
+    const slots = new Int32Array(n);
+    let sumRx = 0;
+    let sumTx = 0;
+    let known = false;
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!;
+      const id = row.id;
+      ids[i] = id;
+      const rx = currentRate(row, 'rx', now);
+      const tx = currentRate(row, 'tx', now);
+      if (rx !== null) {
+        sumRx += rx;
+        known = true;
+      }
+      if (tx !== null) {
+        sumTx += tx;
+        known = true;
+      }
+      let slot = this.lastIds[i] === id ? this.lastSlots[i]! : (this.slotOf.get(id) ?? -1);
+      if (slot < 0) {
+        // Devices that never moved a byte get no history: at 50k most are idle.
+        if (!(rx !== null && rx > 0) && !(tx !== null && tx > 0)) {
+          slots[i] = -1;
+          continue;
+        }
+        slot = this.allocate(id, n);
+      }
+      slots[i] = slot;
+      this.seenAt[slot] = epoch;
+      const base = slot * 2 * stride;
+      this.slab[base + column] = encodeRate(rx);
+      this.slab[base + stride + column] = encodeRate(tx);
+    }
+    this.lastIds = ids;
+    this.lastSlots = slots;
+    if (this.slotOf.size > 0) {
+      let live = 0;
+      for (let i = 0; i < n; i++) if (slots[i]! >= 0) live++;
+      if (live < this.slotOf.size) {
+        for (const [id, slot] of this.slotOf) {
+          if (this.seenAt[slot] !== epoch) {
+            this.slotOf.delete(id);
+            this.free.push(slot);
+          }
+        }
+      }
+    }
+    this.times.push(now);
+    this.totalRx.push(known ? sumRx : null);
+    this.totalTx.push(known ? sumTx : null);
+    this.version++;
+  }
+
+  /** A device's rates, oldest first, one per poll since it was first seen moving traffic (at most `samples`); [] when it has no history. */
+  series(id: string, which: 'rx' | 'tx'): (number | null)[] {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return [];
+    const count = Math.min(this.records, this.samples);
+    const base = slot * 2 * this.samples + (which === 'tx' ? this.samples : 0);
+    const start = (this.records - count) % this.samples;
+    const out = new Array<number | null>(count);
+    for (let k = 0; k < count; k++) out[k] = decodeRate(this.slab[base + ((start + k) % this.samples)]!);
+    // Polls before the device was first tracked read as gaps; trim them.
+    let first = 0;
+    while (first < count && out[first] === null) first++;
+    return first === 0 ? out : out.slice(first);
+  }
+
+  /** The times of the polls `total()` covers, oldest first. */
+  totalTimes(): number[] {
+    return this.times.toArray() as number[];
+  }
+
+  /** Total throughput of all devices over the session (null while no device had a known rate), oldest first. */
+  total(which: 'rx' | 'tx'): (number | null)[] {
+    return (which === 'rx' ? this.totalRx : this.totalTx).toArray();
+  }
+}

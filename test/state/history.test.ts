@@ -1,0 +1,103 @@
+import {describe, expect, it} from 'vitest';
+import {decodeRate, encodeRate, TrafficHistory} from '../../src/state/history.js';
+import {buildSnapshot, type Snapshot} from '../../src/state/resources.js';
+import {device, iso, user} from '../fixtures/data.js';
+
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+/** Polls one second apart, each device's counters growing by `rate(i, poll)` bytes a second. */
+function polls(count: number, devices: number, rate: (i: number, poll: number) => number, onPoll: (s: Snapshot, at: number) => void) {
+  let prev: Snapshot | null = null;
+  const rx = new Array<number>(devices).fill(0);
+  for (let p = 0; p < count; p++) {
+    const at = T0 + p * 1000;
+    const list = [];
+    for (let i = 0; i < devices; i++) {
+      rx[i]! += rate(i, p);
+      list.push(device({id: `d-${i}`, rx_bytes: rx[i]!, tx_bytes: rx[i]! * 2, latest_handshake: iso(at), updated_at: iso(at)}));
+    }
+    prev = buildSnapshot({devices: list, users: [user()], rules: [], configuration: null, issues: []}, prev, at);
+    onPoll(prev, at);
+  }
+}
+
+describe('rate encoding', () => {
+  it('a byte per sample, within 6% of the rate, null kept apart', () => {
+    for (const r of [0, 1, 10, 999, 123_456, 1e9, 5e11]) {
+      const back = decodeRate(encodeRate(r))!;
+      expect(Math.abs(back - r)).toBeLessThanOrEqual(Math.max(0.1, r * 0.06));
+      expect(encodeRate(r)).toBeLessThan(255);
+    }
+    expect(decodeRate(encodeRate(null))).toBeNull();
+    expect(encodeRate(1e30)).toBe(254);
+  });
+});
+
+describe('TrafficHistory', () => {
+  it('a device series follows its rate, oldest first, newest last', () => {
+    const h = new TrafficHistory({samples: 8});
+    polls(
+      5,
+      1,
+      (_i, p) => (p + 1) * 1000,
+      (s, at) => h.record(s, at),
+    );
+    const rx = h.series('d-0', 'rx');
+    // The first poll has no rate yet (one sample), so the series starts at the second.
+    expect(rx).toHaveLength(4);
+    rx.forEach((v, k) => expect(v! / ((k + 2) * 1000)).toBeCloseTo(1, 1));
+    expect(h.series('d-0', 'tx')[3]! / 10_000).toBeCloseTo(1, 1);
+    expect(h.total('rx').slice(1)).toEqual([2000, 3000, 4000, 5000]);
+    expect(h.total('rx')[0]).toBeNull();
+    expect(h.totalTimes()).toHaveLength(5);
+  });
+
+  it('is bounded per device and in total, however long the session', () => {
+    const h = new TrafficHistory({samples: 10, totalSamples: 20});
+    polls(
+      50,
+      3,
+      () => 100,
+      (s, at) => h.record(s, at),
+    );
+    expect(h.series('d-0', 'rx')).toHaveLength(10);
+    expect(h.total('rx')).toHaveLength(20);
+    const bytes = h.byteLength;
+    polls(
+      50,
+      3,
+      () => 100,
+      (s, at) => h.record(s, at),
+    );
+    expect(h.byteLength).toBe(bytes);
+  });
+
+  it('devices that never move traffic take no space; deleted devices free theirs', () => {
+    const h = new TrafficHistory({samples: 4});
+    polls(
+      3,
+      10,
+      (i) => (i < 2 ? 500 : 0),
+      (s, at) => h.record(s, at),
+    );
+    expect(h.tracked).toBe(2);
+    expect(h.series('d-5', 'rx')).toEqual([]);
+    h.record(buildSnapshot({devices: [], users: [], rules: [], configuration: null, issues: []}, null, T0 + 10_000));
+    expect(h.tracked).toBe(0);
+  });
+
+  it('at 50k devices × 120 samples the device buffers stay under 13 MB', () => {
+    const h = new TrafficHistory();
+    const rows = Array.from({length: 50_000}, (_, i) => ({
+      id: `d-${i}`,
+      rxRate: 1000 + i,
+      txRate: 10,
+      sample: {rx: 0, tx: 0, at: T0},
+    }));
+    const s = {devices: rows, fetchedAt: T0} as unknown as Snapshot;
+    for (let p = 0; p < 130; p++) h.record(s, T0 + p);
+    expect(h.tracked).toBe(50_000);
+    expect(h.byteLength).toBeLessThan(13 * 1024 * 1024 + 3600 * 8 * 3);
+    expect(h.series('d-49999', 'rx')).toHaveLength(120);
+  });
+});
