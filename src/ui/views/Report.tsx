@@ -7,7 +7,7 @@ import {glyphs} from '../../state/glyphs.js';
 import {progressBar} from '../../state/jobs.js';
 import {displayKey, keyFor} from '../../state/keymap.js';
 import {Text} from '../SafeText.js';
-import {truncate} from '../text.js';
+import {truncate, wrapLines} from '../text.js';
 import {color} from '../theme.js';
 
 /** Rows a report of `height` lines has for its own lines (title, bar, footer and spacing taken). */
@@ -16,9 +16,17 @@ export function reportCapacity(height: number): number {
 }
 
 export function Report({report, width, height}: {report: ReportModal; width: number; height: number}): React.JSX.Element {
-  const capacity = reportCapacity(height);
-  const shown = report.lines.slice(report.scroll, report.scroll + capacity);
-  const below = report.lines.length - report.scroll - shown.length;
+  const capacity = reportCapacity(height) - (report.progress ? 1 : 0);
+  // Long lines wrap (a failure's reason must be readable), so the lines that fit are counted in rows.
+  const rows: Array<{key: string; text: string; line: (typeof report.lines)[number]}> = [];
+  let last = report.scroll;
+  for (; last < report.lines.length; last++) {
+    const line = report.lines[last]!;
+    const parts = line.text === '' ? [' '] : wrapLines(line.text, width);
+    if (rows.length + parts.length > capacity && rows.length > 0) break;
+    parts.slice(0, capacity - rows.length).forEach((text, k) => rows.push({key: `${last}.${k}`, text, line}));
+  }
+  const below = report.lines.length - last;
   const p = report.progress;
   const ascii = glyphs().asciiQr;
   const key = (action: 'confirm' | 'cancel') => displayKey(keyFor('report', action) ?? '?');
@@ -42,14 +50,14 @@ export function Report({report, width, height}: {report: ReportModal; width: num
           {truncate(`${progressBar(p.finished, p.total, Math.min(width, 72), ascii)}${p.failed > 0 ? `  ${p.failed} failed` : ''}`, width)}
         </Text>
       ) : null}
-      {shown.map((l, i) => (
-        <Text key={report.scroll + i} wrap="truncate" bold={l.bold} color={l.tone ? color(l.tone) : undefined}>
-          {l.text === '' ? ' ' : truncate(l.text, width)}
+      {rows.map((r) => (
+        <Text key={r.key} wrap="truncate" bold={r.line.bold} color={r.line.tone ? color(r.line.tone) : undefined}>
+          {r.text}
         </Text>
       ))}
       <Box flexGrow={1} />
       <Text color={color('muted')} wrap="truncate">
-        {truncate(`${below > 0 ? `↓ ${below} more lines · ` : ''}${footer}`, width)}
+        {truncate(`${below > 0 ? `↓ ${below} more · ` : ''}${footer}`, width)}
       </Text>
     </Box>
   );
