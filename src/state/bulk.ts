@@ -307,7 +307,7 @@ export function reportAction(c: Controller, action: Action): void {
     case 'confirm':
       if (m.phase === 'preview' && m.confirm) m.confirm.run();
       else if (m.phase === 'preview') c.message({tone: 'info', text: 'Nothing to apply: Esc closes the preview'});
-      else if (m.phase !== 'preview') c.message({tone: 'info', text: m.phase === 'finished' ? 'Done: Esc closes the report' : 'Running: Esc stops it'});
+      else c.message({tone: 'info', text: m.phase === 'finished' ? 'Done: Esc closes the report' : 'Running: Esc stops it'});
       return;
     case 'cancel':
       if (m.phase === 'preview') {
