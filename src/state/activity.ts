@@ -114,7 +114,8 @@ export class LocalWrites {
 export const HIGHLIGHT_MS = 5_000;
 
 /** The column keys of each list (src/state/resources/*.ts) that a change can mark. */
-export const DEVICE_FIELDS = ['state', 'name', 'description', 'owner', 'ipv4', 'ipv6', 'handshake', 'rx', 'tx', 'rxRate', 'txRate', 'remote'] as const;
+/** Traffic cells (rx, tx, rxRate, txRate) are not here: they move on every stats write, and their ↑/↓ come from TrafficHistory.trend. */
+export const DEVICE_FIELDS = ['state', 'name', 'description', 'owner', 'ipv4', 'ipv6', 'remote'] as const;
 export const USER_FIELDS = ['email', 'role', 'vpn', 'signin', 'devices', 'rules'] as const;
 export const RULE_FIELDS = ['action', 'destination', 'ports', 'scope'] as const;
 export type MarkedType = 'device' | 'user' | 'rule';
@@ -124,8 +125,6 @@ const bit = (fields: readonly string[], key: string) => 1 << fields.indexOf(key)
 const D = Object.fromEntries(DEVICE_FIELDS.map((k) => [k, bit(DEVICE_FIELDS, k)])) as Record<(typeof DEVICE_FIELDS)[number], number>;
 const U = Object.fromEntries(USER_FIELDS.map((k) => [k, bit(USER_FIELDS, k)])) as Record<(typeof USER_FIELDS)[number], number>;
 const R = Object.fromEntries(RULE_FIELDS.map((k) => [k, bit(RULE_FIELDS, k)])) as Record<(typeof RULE_FIELDS)[number], number>;
-/** Fields that move on every stats write: a row whose only change is among these is not "changed", its cells show ↑/↓. */
-const DEVICE_TRAFFIC = D.rx | D.tx | D.rxRate | D.txRate | D.handshake;
 
 export type MarkKind = 'added' | 'changed' | 'removed';
 
@@ -137,7 +136,7 @@ export interface RowMark {
   readonly fields: number;
   readonly up: number;
   readonly down: number;
-  /** Whether something other than traffic counters, rates and the handshake changed (added and removed rows always are). */
+  /** False for a user row whose only change is its device or rule count; the row itself need not light up. */
   readonly notable: boolean;
   /** Set when the device's online state changed. */
   readonly stateFrom?: DeviceState;
@@ -360,11 +359,43 @@ class Diff {
   }
 }
 
+/**
+ * When each device of a poll goes idle (handshake + 180 s; -Infinity without a handshake), by
+ * position. An unchanged device keeps its row object, so its deadline is carried over from the
+ * previous poll's array and the diff need not touch the row at all: at 50k devices that is the
+ * difference between reading 50k objects scattered over the heap and scanning two arrays.
+ */
+const idleDeadlines = new WeakMap<readonly DeviceRow[], Float64Array>();
+
+const deadlineOf = (row: DeviceRow) => (row.handshakeAt === null ? -Infinity : row.handshakeAt + ONLINE_WINDOW_MS);
+
+function deadlinesOf(rows: readonly DeviceRow[]): Float64Array {
+  let out = idleDeadlines.get(rows);
+  if (!out) {
+    out = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = deadlineOf(rows[i]!);
+    idleDeadlines.set(rows, out);
+  }
+  return out;
+}
+
+function wentIdle(d: Diff, b: DeviceRow): void {
+  d.emit(
+    'device.idle',
+    {type: 'device', id: b.id, label: b.device.name},
+    b.ownerEmail,
+    `${deviceLabel(b)} went idle (last handshake ${formatAge(b.handshakeAt, d.now)} ago)`,
+  );
+  d.hl?.changed('device', b.id, d.now, D.state, 0, 0, true, 'online', 'idle');
+}
+
 function diffDevices(d: Diff, prev: readonly DeviceRow[], next: readonly DeviceRow[], prevNow: number): void {
   const now = d.now;
   const hl = d.hl;
   const n = next.length;
   const p = prev.length;
+  const before = deadlinesOf(prev);
+  const deadlines = new Float64Array(n);
   // Consecutive polls list devices in the same order (insertion order), so rows are compared by
   // position first and the id index is built only when that fails.
   let aligned = true;
@@ -372,16 +403,27 @@ function diffDevices(d: Diff, prev: readonly DeviceRow[], next: readonly DeviceR
   let index: Map<string, DeviceRow> | null = null;
   for (let i = 0; i < n; i++) {
     const b = next[i]!;
-    let a: DeviceRow | undefined;
     if (aligned && i < p) {
       const c = prev[i]!;
-      if (c === b || c.id === b.id) a = c;
-      else aligned = false;
+      if (c === b) {
+        // The same row object: only time can have moved it, from online to idle.
+        matched++;
+        const deadline = before[i]!;
+        deadlines[i] = deadline;
+        if (deadline >= prevNow && deadline < now) wentIdle(d, b);
+        continue;
+      }
+      if (c.id === b.id) {
+        matched++;
+        deadlines[i] = deadlineOf(b);
+        compareDevice(d, c, b, prevNow);
+        continue;
+      }
+      aligned = false;
     }
-    if (a === undefined) {
-      index ??= rowIndex(prev);
-      a = index.get(b.id);
-    }
+    deadlines[i] = deadlineOf(b);
+    index ??= rowIndex(prev);
+    const a = index.get(b.id);
     if (a === undefined) {
       const obj: ActivityObject = {type: 'device', id: b.id, label: b.device.name};
       d.emit(
@@ -397,21 +439,13 @@ function diffDevices(d: Diff, prev: readonly DeviceRow[], next: readonly DeviceR
     }
     matched++;
     if (a === b) {
-      // The same row object: only time can have moved it, from online to idle.
-      const at = b.handshakeAt;
-      if (at !== null && prevNow - at <= ONLINE_WINDOW_MS && now - at > ONLINE_WINDOW_MS) {
-        d.emit(
-          'device.idle',
-          {type: 'device', id: b.id, label: b.device.name},
-          b.ownerEmail,
-          `${deviceLabel(b)} went idle (last handshake ${formatAge(at, now)} ago)`,
-        );
-        hl?.changed('device', b.id, now, D.state, 0, 0, true, 'online', 'idle');
-      }
-      continue;
+      const deadline = deadlines[i]!;
+      if (deadline >= prevNow && deadline < now) wentIdle(d, b);
+    } else {
+      compareDevice(d, a, b, prevNow);
     }
-    compareDevice(d, a, b, prevNow);
   }
+  idleDeadlines.set(next, deadlines);
   if (matched === p) return;
   // Some devices are gone: the ones of prev not in next.
   let removed: DeviceRow[];
@@ -429,77 +463,98 @@ function diffDevices(d: Diff, prev: readonly DeviceRow[], next: readonly DeviceR
 }
 
 function compareDevice(d: Diff, a: DeviceRow, b: DeviceRow, prevNow: number): void {
+  // Runs for every device whose stats moved, up to all 50k on every poll: no allocation until
+  // something notable is found. Counters, rates and the handshake are not compared here; their
+  // ↑/↓ come from the traffic history (TrafficHistory.trend), which records them anyway.
   const now = d.now;
   const da = a.device;
   const db = b.device;
+  const from = deviceState(a, prevNow);
+  const to = deviceState(b, now);
+  if (
+    from === to &&
+    da.remote_ip === db.remote_ip &&
+    da.name === db.name &&
+    da.description === db.description &&
+    da.ipv4 === db.ipv4 &&
+    da.ipv6 === db.ipv6 &&
+    a.ownerEmail === b.ownerEmail
+  ) {
+    return;
+  }
   let fields = 0;
-  let up = 0;
-  let down = 0;
-  const numeric = (field: number, x: number | null, y: number | null) => {
-    if (x === y) return;
-    fields |= field;
-    const r = rank(x, y);
-    if (r > 0) up |= field;
-    else if (r < 0) down |= field;
-  };
-  numeric(D.handshake, a.handshakeAt, b.handshakeAt);
-  numeric(D.rx, da.rx_bytes, db.rx_bytes);
-  numeric(D.tx, da.tx_bytes, db.tx_bytes);
-  numeric(D.rxRate, a.rxRate, b.rxRate);
-  numeric(D.txRate, a.txRate, b.txRate);
   if (da.ipv4 !== db.ipv4) fields |= D.ipv4;
   if (da.ipv6 !== db.ipv6) fields |= D.ipv6;
   if (a.ownerEmail !== b.ownerEmail) fields |= D.owner;
-
-  const object = (): ActivityObject => ({type: 'device', id: b.id, label: db.name});
-  const from = deviceState(a, prevNow);
-  const to = deviceState(b, now);
+  const object: ActivityObject = {type: 'device', id: b.id, label: db.name};
   if (from !== to) {
     fields |= D.state;
     if (to === 'online') {
-      d.emit('device.online', object(), b.ownerEmail, `${deviceLabel(b)} came online${db.remote_ip ? ` from ${db.remote_ip}` : ''}`);
+      d.emit('device.online', object, b.ownerEmail, `${deviceLabel(b)} came online${db.remote_ip ? ` from ${db.remote_ip}` : ''}`);
     } else if (from === 'online') {
-      d.emit('device.idle', object(), b.ownerEmail, `${deviceLabel(b)} went idle (last handshake ${formatAge(b.handshakeAt, now)} ago)`);
+      d.emit('device.idle', object, b.ownerEmail, `${deviceLabel(b)} went idle (last handshake ${formatAge(b.handshakeAt, now)} ago)`);
     }
   }
   if (da.remote_ip !== db.remote_ip) {
     fields |= D.remote;
     // A first address is part of coming online; a different one is a roam, which an admin may want to question.
     if (da.remote_ip !== null && db.remote_ip !== null) {
-      d.emit('device.roamed', object(), b.ownerEmail, `${deviceLabel(b)} roamed: ${da.remote_ip} → ${db.remote_ip}`, [
+      d.emit('device.roamed', object, b.ownerEmail, `${deviceLabel(b)} roamed: ${da.remote_ip} → ${db.remote_ip}`, [
         `remote IP: ${da.remote_ip} → ${db.remote_ip}`,
       ]);
     }
   }
   if (da.name !== db.name) {
     fields |= D.name;
-    d.emit('device.renamed', object(), b.ownerEmail, `Device ${da.name} renamed to ${db.name} (${b.ownerEmail})`, [`name: ${da.name} → ${db.name}`]);
+    d.emit('device.renamed', object, b.ownerEmail, `Device ${da.name} renamed to ${db.name} (${b.ownerEmail})`, [`name: ${da.name} → ${db.name}`]);
   }
   if (da.description !== db.description) {
     fields |= D.description;
-    d.emit('device.updated', object(), b.ownerEmail, `${deviceLabel(b)}: description changed`, [
+    d.emit('device.updated', object, b.ownerEmail, `${deviceLabel(b)}: description changed`, [
       `description: ${show(da.description)} → ${show(db.description)}`,
     ]);
   }
-  if (fields !== 0 && d.hl) {
-    d.hl.changed('device', b.id, now, fields, up, down, (fields & ~DEVICE_TRAFFIC) !== 0, from !== to ? from : undefined, from !== to ? to : undefined);
+  d.hl?.changed('device', b.id, now, fields, 0, 0, true, from !== to ? from : undefined, from !== to ? to : undefined);
+}
+
+/**
+ * Pairs the items of two polls by id, by position while the order holds, and returns the items of
+ * `prev` that are gone. Users and rules are few next to devices, but this is still every poll.
+ */
+function pairById<T extends {id: string}>(prev: readonly T[], next: readonly T[], visit: (item: T, old: T | undefined) => void): T[] {
+  let aligned = true;
+  let matched = 0;
+  let index: Map<string, T> | null = null;
+  for (let i = 0; i < next.length; i++) {
+    const b = next[i]!;
+    let a: T | undefined;
+    if (aligned && i < prev.length && prev[i]!.id === b.id) {
+      a = prev[i]!;
+    } else {
+      aligned = false;
+      index ??= new Map(prev.map((x) => [x.id, x]));
+      a = index.get(b.id);
+    }
+    if (a !== undefined) matched++;
+    visit(b, a);
   }
+  if (matched === prev.length) return [];
+  if (aligned) return prev.slice(next.length);
+  const ids = new Set(next.map((x) => x.id));
+  return prev.filter((x) => !ids.has(x.id));
 }
 
 function diffUsers(d: Diff, prev: Snapshot, next: Snapshot): void {
   const now = d.now;
-  const before = new Map(prev.users.map((u) => [u.id, u]));
-  for (const u of next.users) {
-    const old = before.get(u.id);
+  const gone = pairById(prev.users, next.users, (u, old) => {
     const obj: ActivityObject = {type: 'user', id: u.id, label: u.email};
     const deviceDelta = rank(prev.deviceCountByUser.get(u.id) ?? 0, next.deviceCountByUser.get(u.id) ?? 0);
     const ruleDelta = rank(prev.ruleCountByUser.get(u.id) ?? 0, next.ruleCountByUser.get(u.id) ?? 0);
     if (!old) {
       d.emit('user.created', obj, null, `User ${u.email} created (${u.role})`);
       d.hl?.added('user', u.id, now);
-      continue;
+      return;
     }
-    before.delete(u.id);
     let fields = 0;
     let up = 0;
     let down = 0;
@@ -534,8 +589,8 @@ function diffUsers(d: Diff, prev: Snapshot, next: Snapshot): void {
       }
     }
     if (fields !== 0) d.hl?.changed('user', u.id, now, fields, up, down, (fields & ~(U.devices | U.rules)) !== 0);
-  }
-  for (const u of before.values()) {
+  });
+  for (const u of gone) {
     d.emit('user.deleted', {type: 'user', id: u.id, label: u.email}, null, `User ${u.email} deleted`);
     d.hl?.removedRow('user', u.id, u, now);
   }
@@ -543,19 +598,15 @@ function diffUsers(d: Diff, prev: Snapshot, next: Snapshot): void {
 
 function diffRules(d: Diff, prev: Snapshot, next: Snapshot): void {
   const now = d.now;
-  const before = new Map(prev.rules.map((r) => [r.id, r]));
   const emailOf = (s: Snapshot, id: string | null) => (id === null ? null : (s.usersById.get(id)?.email ?? id));
   const scope = (s: Snapshot, r: Rule) => emailOf(s, r.user_id) ?? 'everyone';
-  for (const r of next.rules) {
-    const old = before.get(r.id);
-    const obj: ActivityObject = {type: 'rule', id: r.id, label: ruleLabel(r)};
+  const gone = pairById(prev.rules, next.rules, (r, old) => {
     if (!old) {
-      d.emit('rule.added', obj, emailOf(next, r.user_id), `Rule added: ${ruleLabel(r)} for ${scope(next, r)}`);
+      d.emit('rule.added', {type: 'rule', id: r.id, label: ruleLabel(r)}, emailOf(next, r.user_id), `Rule added: ${ruleLabel(r)} for ${scope(next, r)}`);
       d.hl?.added('rule', r.id, now);
-      continue;
+      return;
     }
-    before.delete(r.id);
-    if (old === r) continue;
+    if (old === r) return;
     const lines: string[] = [];
     let fields = 0;
     if (old.action !== r.action) {
@@ -574,11 +625,17 @@ function diffRules(d: Diff, prev: Snapshot, next: Snapshot): void {
       fields |= R.scope;
       lines.push(`scope: ${scope(prev, old)} → ${scope(next, r)}`);
     }
-    if (fields === 0) continue;
-    d.emit('rule.changed', obj, emailOf(next, r.user_id), `Rule changed: ${ruleLabel(r)} for ${scope(next, r)}`, lines);
+    if (fields === 0) return;
+    d.emit(
+      'rule.changed',
+      {type: 'rule', id: r.id, label: ruleLabel(r)},
+      emailOf(next, r.user_id),
+      `Rule changed: ${ruleLabel(r)} for ${scope(next, r)}`,
+      lines,
+    );
     d.hl?.changed('rule', r.id, now, fields, 0, 0, true);
-  }
-  for (const r of before.values()) {
+  });
+  for (const r of gone) {
     d.emit(
       'rule.removed',
       {type: 'rule', id: r.id, label: ruleLabel(r)},

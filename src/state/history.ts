@@ -12,6 +12,8 @@ import {currentRate, type Snapshot} from './resources.js';
 export const DEVICE_SAMPLES = 120;
 /** Samples of the total throughput: an hour at one poll a second. */
 export const TOTAL_SAMPLES = 3600;
+/** How long the ↑/↓ of a traffic cell stays after the poll that moved it (like the row highlights of src/state/activity.ts). */
+export const TREND_FADE_MS = 5_000;
 
 const STEPS_PER_OCTAVE = 6;
 const NO_SAMPLE = 255;
@@ -75,6 +77,7 @@ export class TrafficHistory {
   private seenAt: Uint32Array;
   /** Polls recorded so far; the ring column of the next one is `records % samples`. */
   private records = 0;
+  private lastRecordAt = 0;
   // The previous poll's device ids and slots by position: consecutive polls list devices in the
   // same order, so most rows find their slot without a map lookup.
   private lastIds: string[] = [];
@@ -185,6 +188,7 @@ export class TrafficHistory {
         }
       }
     }
+    this.lastRecordAt = now;
     this.times.push(now);
     this.totalRx.push(known ? sumRx : null);
     this.totalTx.push(known ? sumTx : null);
@@ -204,6 +208,22 @@ export class TrafficHistory {
     let first = 0;
     while (first < count && out[first] === null) first++;
     return first === 0 ? out : out.slice(first);
+  }
+
+  /**
+   * How a device's rate moved at the last poll, for the ↑/↓ of its RX/S and TX/S cells: 'up' or
+   * 'down' when it changed by more than one step of the encoding (about 12%, which also keeps
+   * jitter from blinking arrows), null otherwise, and null once `fadeMs` have passed since that
+   * poll (with a long refresh interval the arrows should not stay up until the next one).
+   */
+  trend(id: string, which: 'rx' | 'tx', now: number, fadeMs: number = TREND_FADE_MS): 'up' | 'down' | null {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined || this.records < 2 || now - this.lastRecordAt >= fadeMs) return null;
+    const base = slot * 2 * this.samples + (which === 'tx' ? this.samples : 0);
+    const last = this.slab[base + ((this.records - 1) % this.samples)]!;
+    const before = this.slab[base + ((this.records - 2) % this.samples)]!;
+    if (last === NO_SAMPLE || before === NO_SAMPLE || last === before) return null;
+    return last > before ? 'up' : 'down';
   }
 
   /** The times of the polls `total()` covers, oldest first. */

@@ -302,23 +302,30 @@ describe('ActivityTracker', () => {
 });
 
 describe('highlights', () => {
-  it('marks added, changed (with ↑/↓ per numeric cell, state transitions) and removed rows until they fade', () => {
+  it('marks added, changed and removed rows until they fade; traffic alone marks nothing', () => {
     const hl = new Highlights();
     const d1 = device({latest_handshake: iso(T0 - 60_000), rx_bytes: 1000, tx_bytes: 1000, updated_at: iso(T0 - 60_000)});
-    const a = snap({devices: [d1, device({id: 'gone', name: 'old'})]}, null, T0 - 5000);
+    const d3 = device({id: 'd-3', name: 'busy', latest_handshake: iso(T0 - 60_000), rx_bytes: 1, updated_at: iso(T0 - 60_000)});
+    const a = snap({devices: [d1, device({id: 'gone', name: 'old'}), d3]}, null, T0 - 5000);
     const b = snap(
-      {devices: [{...d1, latest_handshake: iso(T0), rx_bytes: 61_000, tx_bytes: 1000, updated_at: iso(T0)}, device({id: 'new', name: 'new'})]},
+      {
+        devices: [
+          {...d1, name: 'renamed', description: 'x'},
+          device({id: 'new', name: 'new'}),
+          {...d3, latest_handshake: iso(T0), rx_bytes: 9999, updated_at: iso(T0)},
+        ],
+      },
       a,
       T0,
     );
     diffSnapshots(a, b, T0, {highlights: hl});
     const mark = hl.mark('device', 'd-1', T0)!;
-    expect(mark.kind).toBe('changed');
-    expect(mark.notable).toBe(false);
-    expect(cellChange(mark, 'device', 'rx')).toBe('up');
-    expect(cellChange(mark, 'device', 'tx')).toBeNull();
-    expect(cellChange(mark, 'device', 'handshake')).toBe('up');
-    expect(cellChange(mark, 'device', 'rxRate')).toBe('changed'); // null → 1000 B/s: new, not up
+    expect(mark).toMatchObject({kind: 'changed', notable: true});
+    expect(cellChange(mark, 'device', 'name')).toBe('changed');
+    expect(cellChange(mark, 'device', 'description')).toBe('changed');
+    expect(cellChange(mark, 'device', 'remote')).toBeNull();
+    expect(cellChange(mark, 'device', 'no-such-column')).toBeNull();
+    expect(hl.mark('device', 'd-3', T0)).toBeNull();
     expect(hl.mark('device', 'new', T0)!.kind).toBe('added');
     expect(hl.mark('device', 'gone', T0)!.kind).toBe('removed');
     expect(hl.removed<{device: Device}>('device', T0).map((r) => r.device.name)).toEqual(['old']);

@@ -52,6 +52,25 @@ describe('TrafficHistory', () => {
     expect(h.totalTimes()).toHaveLength(5);
   });
 
+  it('trend: ↑/↓ of the last poll beyond one encoding step, faded after a while', () => {
+    const h = new TrafficHistory();
+    const rates = [1000, 1000, 4000, 4100, 1000];
+    const seen: (string | null)[] = [];
+    polls(
+      6,
+      1,
+      (_i, p) => rates[p - 1] ?? 0,
+      (s, at) => {
+        h.record(s, at);
+        seen.push(h.trend('d-0', 'rx', at));
+      },
+    );
+    // poll 0: no rate; 1: first rate; 2: same; 3: ×4; 4: +2.5% (within a step); 5: back down
+    expect(seen).toEqual([null, null, null, 'up', null, 'down']);
+    expect(h.trend('d-0', 'rx', T0 + 5000 + 5000)).toBeNull();
+    expect(h.trend('nope', 'rx', T0 + 5000)).toBeNull();
+  });
+
   it('is bounded per device and in total, however long the session', () => {
     const h = new TrafficHistory({samples: 10, totalSamples: 20});
     polls(
