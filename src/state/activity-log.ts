@@ -75,17 +75,27 @@ export class ActivityLog {
     return new ActivityLog(fd, path, options.sync ?? true);
   }
 
-  /** Appends one line per event. Throws on a write error (disk full); lines written before it stay whole. */
-  append(events: readonly ActivityEvent[]): void {
-    if (this.fd === null) throw new Error('the activity log is closed');
-    if (events.length === 0) return;
-    for (const event of events) {
-      const bytes = Buffer.from(encodeLine(event), 'utf8');
-      let off = 0;
-      // O_APPEND: a regular file takes the whole line in one write; the loop covers a short write.
-      while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
+  /**
+   * Appends one line per event. Never throws: it runs inside the poll's data callback, and a full
+   * disk must not stop the console. A failure is returned as a message for the status bar; lines
+   * written before it stay whole, and the next batch tries again.
+   */
+  append(events: readonly ActivityEvent[]): string | null {
+    if (this.fd === null) return `the activity log ${this.path} is closed`;
+    if (events.length === 0) return null;
+    try {
+      for (const event of events) {
+        const bytes = Buffer.from(encodeLine(event), 'utf8');
+        let off = 0;
+        // O_APPEND: a regular file takes the whole line in one write; the loop covers a short write.
+        while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
+      }
+      if (this.sync) fdatasyncSync(this.fd);
+      return null;
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      return `Cannot write the activity log ${this.path}: ${e.code ?? e.message ?? String(err)}`;
     }
-    if (this.sync) fdatasyncSync(this.fd);
   }
 
   close(): void {

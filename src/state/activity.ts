@@ -91,6 +91,15 @@ export class LocalWrites {
     this.pending.set(key, entry);
   }
 
+  /** A write that failed after it was noted (noted before sending, so a poll racing the response cannot miss it). */
+  forget(write: LocalWrite): void {
+    const key = write.type === 'configuration' ? 'configuration' : `${write.type}:${write.id}`;
+    const entry = this.pending.get(key);
+    if (!entry) return;
+    for (const kind of LOCAL_KINDS[write.type][write.action]) entry.kinds.delete(kind);
+    if (entry.kinds.size === 0) this.pending.delete(key);
+  }
+
   /** Whether the event is one of ours; the write stays pending until `settle`, so one edit that shows as two events (role and email) attributes both. */
   matches(type: ObjectType, id: string, kind: ActivityKind): boolean {
     const entry = this.pending.get(type === 'configuration' ? 'configuration' : `${type}:${id}`);
@@ -796,9 +805,23 @@ export class ActivityTracker {
     return events;
   }
 
-  /** After a successful write of this console: the poll that shows it reports it "by you". */
+  /**
+   * A write of this console: the poll that shows it reports it "by you". Call it when the write
+   * succeeds, or — where the id is known (update, delete) — just before sending it, and
+   * `forgetLocalWrite` if it fails: a poll whose response overtakes the write's own cannot then
+   * report it as someone else's.
+   */
   noteLocalWrite(write: LocalWrite, now: number = Date.now()): void {
     this.local.note(write, now);
+  }
+
+  forgetLocalWrite(write: LocalWrite): void {
+    this.local.forget(write);
+  }
+
+  /** Forgets the last snapshot: the next one is a first poll again (no events), e.g. after switching to another server or token. */
+  reset(): void {
+    this.last = null;
   }
 
   /** Writes not yet seen by a poll (for tests). */

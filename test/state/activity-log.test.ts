@@ -167,3 +167,12 @@ describe('ActivityLog', () => {
     expect(text).not.toMatch(/CLIENT-SECRET|META|PSK-SECRET/);
   });
 });
+
+describe('ActivityLog failures', () => {
+  it('a failed write is returned, not thrown (the poll goes on)', () => {
+    const log = ActivityLog.open(join(dir, 'x.jsonl'));
+    expect(log.append([event()])).toBeNull();
+    log.close();
+    expect(log.append([event()])).toMatch(/closed/);
+  });
+});

@@ -277,6 +277,23 @@ describe('ActivityTracker', () => {
     expect(events.map((e) => `${e.kind}:${e.by}`)).toEqual(['user.deleted:you', 'device.deleted:you', 'rule.removed:you']);
   });
 
+  it('a write noted before sending and then failed is forgotten', () => {
+    const t = new ActivityTracker();
+    const a = snap({}, null, T0);
+    t.observe(a);
+    t.noteLocalWrite({type: 'user', id: 'u-2', action: 'deleted'}, T0);
+    t.forgetLocalWrite({type: 'user', id: 'u-2', action: 'deleted'});
+    expect(t.pendingLocalWrites).toBe(0);
+    expect(t.observe(snap({users: [ann]}, a, T0 + 1000))[0]!.by).toBeNull();
+  });
+
+  it('reset: the next snapshot is a first poll again', () => {
+    const t = new ActivityTracker();
+    t.observe(snap({}, null, T0));
+    t.reset();
+    expect(t.observe(snap({users: [ann]}, null, T0 + 1000))).toEqual([]);
+  });
+
   it('a noted write the polls never show is forgotten after the TTL', () => {
     const t = new ActivityTracker();
     const a = snap({}, null, T0);
