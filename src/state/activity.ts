@@ -122,8 +122,11 @@ export class LocalWrites {
 /** How long a row stays marked after the poll that changed it. */
 export const HIGHLIGHT_MS = 5_000;
 
-/** The column keys of each list (src/state/resources/*.ts) that a change can mark. */
-/** Traffic cells (rx, tx, rxRate, txRate) are not here: they move on every stats write, and their ↑/↓ come from TrafficHistory.trend. */
+/**
+ * The column keys of each list (src/state/resources/*.ts) that a change can mark. The traffic
+ * cells (rx, tx, rxRate, txRate) are not here: they move on every stats write, and their ↑/↓ come
+ * from TrafficHistory.trend.
+ */
 export const DEVICE_FIELDS = ['state', 'name', 'description', 'owner', 'ipv4', 'ipv6', 'remote'] as const;
 export const USER_FIELDS = ['email', 'role', 'vpn', 'signin', 'devices', 'rules'] as const;
 export const RULE_FIELDS = ['action', 'destination', 'ports', 'scope'] as const;
@@ -724,6 +727,18 @@ export interface EventFilter {
   byYou?: boolean;
 }
 
+/** Lowercased once per event, as list.ts does for rows: a filter keystroke over 10,000 events builds no strings. */
+const haystacks = new WeakMap<ActivityEvent, string>();
+function haystack(e: ActivityEvent): string {
+  let h = haystacks.get(e);
+  if (h === undefined) {
+    // A NUL between the parts so a needle never matches across two.
+    h = `${e.text}\u0000${e.object.label}\u0000${e.owner ?? ''}`.toLowerCase();
+    haystacks.set(e, h);
+  }
+  return h;
+}
+
 /** The last `capacity` events, oldest overwritten first. */
 export class EventRing {
   private readonly items: (ActivityEvent | undefined)[];
@@ -759,7 +774,7 @@ export class EventRing {
       if (filter.byYou && e.by !== 'you') continue;
       if (filter.types && !filter.types.includes(e.object.type)) continue;
       if (filter.kinds && !filter.kinds.includes(e.kind)) continue;
-      if (needle && !`${e.text}\u0000${e.object.label}\u0000${e.owner ?? ''}`.toLowerCase().includes(needle)) continue;
+      if (needle && !haystack(e).includes(needle)) continue;
       out.push(e);
     }
     return out;
