@@ -9,6 +9,8 @@ import {
   Device,
   DeviceCreate,
   isDeviceFast,
+  isRuleFast,
+  isUserFast,
   DeviceUpdate,
   Rule,
   RuleWrite,
@@ -16,6 +18,7 @@ import {
   UserCreate,
   UserUpdate,
 } from './schemas.js';
+import {ListCache, type DecodedList, type ListDecoder} from './listcache.js';
 import {salvage, salvageList, type SchemaIssue} from './validate.js';
 
 export interface ClientOptions {
@@ -57,8 +60,16 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 interface RawResponse {
   status: number;
-  body: string;
+  /** The body's chunks as they arrived; decoded to text only where the caller needs it. */
+  chunks: Buffer[];
+  bytes: number;
   location?: string;
+  /** What the list decoder made of the body, or null when it gave up (the chunks are kept then). */
+  decoded?: DecodedList<unknown> | null;
+}
+
+function bodyText(res: RawResponse): string {
+  return Buffer.concat(res.chunks, res.bytes).toString('utf8');
 }
 
 /** Normalises the base URL: keeps any path prefix, drops a trailing slash and a pasted `/v0`. */
@@ -151,7 +162,7 @@ export class FirezoneClient {
 
   // ---- devices ---------------------------------------------------------------------------
   listDevices(): Promise<ApiResult<Device[]>> {
-    return this.list('/devices', Device, isDeviceFast);
+    return this.list('/devices', Device, isDeviceFast, this.deviceCache);
   }
   getDevice(id: string): Promise<ApiResult<Device>> {
     return this.one('GET', `/devices/${seg(id)}`, Device);
@@ -168,7 +179,7 @@ export class FirezoneClient {
 
   // ---- users -----------------------------------------------------------------------------
   listUsers(): Promise<ApiResult<User[]>> {
-    return this.list('/users', User);
+    return this.list('/users', User, isUserFast, this.userCache);
   }
   /** `idOrEmail`: 0.7.36 looks the user up by UUID or by case-insensitive email (docs/firezone-0.7.36.md, "Users: lookup by id or email"). */
   getUser(idOrEmail: string): Promise<ApiResult<User>> {
@@ -186,7 +197,7 @@ export class FirezoneClient {
 
   // ---- rules -----------------------------------------------------------------------------
   listRules(): Promise<ApiResult<Rule[]>> {
-    return this.list('/rules', Rule);
+    return this.list('/rules', Rule, isRuleFast, this.ruleCache);
   }
   getRule(id: string): Promise<ApiResult<Rule>> {
     return this.one('GET', `/rules/${seg(id)}`, Rule);
@@ -211,12 +222,21 @@ export class FirezoneClient {
   }
 
   // ---- plumbing --------------------------------------------------------------------------
+  // Per list, the items of the last poll by their exact bytes (src/api/listcache.ts): an unchanged
+  // item is neither parsed nor validated again and keeps its object.
+  private readonly deviceCache = new ListCache<Device>(Device, isDeviceFast);
+  private readonly userCache = new ListCache<User>(User, isUserFast);
+  private readonly ruleCache = new ListCache<Rule>(Rule, isRuleFast);
+
   private async list<S extends z.ZodObject<z.ZodRawShape>>(
     path: string,
     schema: S,
     accept?: (item: unknown) => item is z.infer<S>,
+    cache?: ListCache<z.infer<S>>,
   ): Promise<ApiResult<z.infer<S>[]>> {
-    const res = await this.send('GET', path);
+    const res = await this.send('GET', path, undefined, cache?.begin());
+    if (res.decoded) return {data: res.decoded.data as z.infer<S>[], issues: res.decoded.issues};
+    // Not the plain {"data":[{…}]} shape: the whole body, parsed and salvaged as ever.
     const data = this.dataOf('GET', path, res);
     const issues: SchemaIssue[] = [];
     const items = salvageList(schema, data, 'data', issues, accept);
@@ -239,8 +259,9 @@ export class FirezoneClient {
 
   private dataOf(method: Method, path: string, res: RawResponse): unknown {
     let parsed: unknown;
+    const body = bodyText(res);
     try {
-      parsed = JSON.parse(res.body);
+      parsed = JSON.parse(body);
     } catch {
       throw new ApiError({
         kind: 'schema',
@@ -248,9 +269,9 @@ export class FirezoneClient {
         path: `/v0${path}`,
         status: res.status,
         message:
-          res.body.trim() === ''
+          body.trim() === ''
             ? `Empty response from ${method} /v0${path} (HTTP ${res.status}); expected JSON`
-            : `Malformed JSON from ${method} /v0${path} (HTTP ${res.status}, ${res.body.length} bytes)`,
+            : `Malformed JSON from ${method} /v0${path} (HTTP ${res.status}, ${body.length} bytes)`,
       });
     }
     if (parsed === null || typeof parsed !== 'object' || !('data' in parsed)) {
@@ -265,7 +286,8 @@ export class FirezoneClient {
     return (parsed as {data: unknown}).data;
   }
 
-  private async send(method: Method, path: string, body?: unknown): Promise<RawResponse> {
+  /** `decoder`, when given, sees the chunks of a 2xx body as they arrive (and yields the thread now and then). */
+  private async send(method: Method, path: string, body?: unknown, decoder?: Pick<ListDecoder<unknown>, 'push' | 'finish'>): Promise<RawResponse> {
     const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
     const url = new URL(`${this.baseUrl.origin}${prefix}/v0${path}`);
     const started = performance.now();
@@ -274,7 +296,6 @@ export class FirezoneClient {
     if (method !== 'GET') this.writes.add(controller);
     const displayPath = `/v0${path}`;
     let status: number | null = null;
-    let text = '';
     let bytes = 0;
     try {
       const res = await request(url, {
@@ -291,6 +312,8 @@ export class FirezoneClient {
       });
       status = res.statusCode;
       const chunks: Buffer[] = [];
+      const sink = status >= 200 && status <= 299 ? decoder : undefined;
+      let sliceStart = performance.now();
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         bytes += chunk.length;
         if (bytes > this.maxBodyBytes) {
@@ -306,9 +329,15 @@ export class FirezoneClient {
           });
         }
         chunks.push(chunk);
+        if (sink) {
+          sink.push(chunk);
+          // Chunks that were already buffered come in one task; let keys and frames in between.
+          if (performance.now() - sliceStart > 8) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            sliceStart = performance.now();
+          }
+        }
       }
-      text = Buffer.concat(chunks, bytes).toString('utf8');
-      chunks.length = 0;
       const header = (name: string): string | undefined => {
         const value = res.headers[name];
         return Array.isArray(value) ? value[0] : value;
@@ -319,14 +348,17 @@ export class FirezoneClient {
           method,
           path: displayPath,
           status,
-          body: text,
+          body: Buffer.concat(chunks, bytes).toString('utf8'),
           contentType: header('content-type') ?? '',
           ...(requestId === undefined ? {} : {requestId}),
         });
       }
       const location = header('location');
       this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes});
-      return location === undefined ? {status, body: text} : {status, body: text, location};
+      const decoded = sink ? sink.finish() : null;
+      // A decoded body is not needed again; one the decoder gave up on is parsed whole.
+      const kept = decoded ? [] : chunks;
+      return location === undefined ? {status, chunks: kept, bytes, decoded} : {status, chunks: kept, bytes, location, decoded};
     } catch (err) {
       const apiError =
         err instanceof ApiError

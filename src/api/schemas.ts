@@ -101,6 +101,24 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+const isRole = (v: unknown) => v === 'admin' || v === 'unprivileged';
+
+/** As isDeviceFast, for the user list (2k items on a big server): exactly what `User` accepts. */
+export function isUserFast(v: unknown): v is User {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const u = v as Record<string, unknown>;
+  return (
+    isStr(u.id) &&
+    isStr(u.email) &&
+    isRole(u.role) &&
+    (u.disabled_at === null || isTime(u.disabled_at)) &&
+    (u.last_signed_in_at === null || isTime(u.last_signed_in_at)) &&
+    isStrOrNull(u.last_signed_in_method) &&
+    isTime(u.inserted_at) &&
+    isTime(u.updated_at)
+  );
+}
+
 const RuleAction = z.enum(['accept', 'drop']);
 type RuleAction = z.infer<typeof RuleAction>;
 const PortType = z.enum(['tcp', 'udp']);
@@ -117,6 +135,22 @@ export const Rule = z.object({
   updated_at: Timestamp,
 });
 export type Rule = z.infer<typeof Rule>;
+
+/** As isDeviceFast, for the rule list: exactly what `Rule` accepts. */
+export function isRuleFast(v: unknown): v is Rule {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    isStr(r.id) &&
+    (r.action === 'accept' || r.action === 'drop') &&
+    isStr(r.destination) &&
+    isStrOrNull(r.port_range) &&
+    (r.port_type === null || r.port_type === 'tcp' || r.port_type === 'udp') &&
+    isStrOrNull(r.user_id) &&
+    isTime(r.inserted_at) &&
+    isTime(r.updated_at)
+  );
+}
 
 export const OidcProvider = z.object({
   id: z.string(),

@@ -71,6 +71,8 @@ function sameStrings(a: readonly string[] | null, b: readonly string[] | null): 
 
 /** Field-by-field equality: effective defaults can change without `updated_at` moving (docs/firezone-0.7.36.md, "Devices: fields and effective values"). */
 export function sameDevice(a: Device, b: Device): boolean {
+  // The client hands back the same object for an item whose bytes did not change (src/api/listcache.ts).
+  if (a === b) return true;
   for (const key of Object.keys(a) as (keyof Device)[]) {
     const x = a[key];
     const y = b[key];
@@ -93,13 +95,35 @@ function rateBetween(prev: number | null, next: number | null, seconds: number):
 /**
  * Builds the device rows of a new poll from the previous ones. Unchanged devices keep
  * their row object, so caches keyed by identity (search text, rendered lines) stay warm.
+ *
+ * The client returns the previous poll's object for every item whose bytes did not change, and
+ * servers list devices in a stable order, so nearly every device is found at its old position
+ * with the same object: one identity check each. Only the others look their id up, in an index of
+ * the previous rows built on the first such device.
  */
-export function deriveDeviceRows(devices: readonly Device[], usersById: ReadonlyMap<string, User>, previous: ReadonlyMap<string, DeviceRow>): DeviceRow[] {
+export function deriveDeviceRows(devices: readonly Device[], usersById: ReadonlyMap<string, User>, previous: readonly DeviceRow[]): DeviceRow[] {
   const rows: DeviceRow[] = new Array(devices.length);
+  let byId: Map<string, DeviceRow> | null = null;
   for (let i = 0; i < devices.length; i++) {
     const device = devices[i]!;
     const ownerEmail = usersById.get(device.user_id)?.email ?? device.user_id;
-    const prev = previous.get(device.id);
+    const same = previous[i];
+    if (same !== undefined && same.device === device && same.ownerEmail === ownerEmail) {
+      rows[i] = same;
+      continue;
+    }
+    let prev: DeviceRow | undefined;
+    if (same !== undefined && same.id === device.id) {
+      // A device whose stats changed, still at its place.
+      prev = same;
+    } else {
+      if (byId === null) {
+        byId = new Map();
+        // Last one wins for a repeated id, as it always has.
+        for (const row of previous) byId.set(row.id, row);
+      }
+      prev = byId.get(device.id);
+    }
     if (prev && prev.ownerEmail === ownerEmail && sameDevice(prev.device, device)) {
       rows[i] = prev;
       continue;
@@ -128,8 +152,9 @@ export function deriveDeviceRows(devices: readonly Device[], usersById: Readonly
       id: device.id,
       device,
       ownerEmail,
-      handshakeAt: parseTime(device.latest_handshake),
-      createdAt: parseTime(device.inserted_at) ?? 0,
+      // Date.parse is a large part of a changed row's cost; most changes leave these times alone.
+      handshakeAt: prev && prev.device.latest_handshake === device.latest_handshake ? prev.handshakeAt : parseTime(device.latest_handshake),
+      createdAt: prev && prev.device.inserted_at === device.inserted_at ? prev.createdAt : (parseTime(device.inserted_at) ?? 0),
       sample,
       rxRate,
       txRate,
@@ -174,9 +199,7 @@ function deriveUserRows(
 
 export function buildSnapshot(data: FetchedData, previous: Snapshot | null, fetchedAt: number): Snapshot {
   const usersById = new Map(data.users.map((u) => [u.id, u]));
-  const previousRows = new Map<string, DeviceRow>();
-  if (previous) for (const row of previous.devices) previousRows.set(row.id, row);
-  const devices = deriveDeviceRows(data.devices, usersById, previousRows);
+  const devices = deriveDeviceRows(data.devices, usersById, previous?.devices ?? []);
   const deviceCountByUser = countBy(data.devices, (d) => d.user_id);
   const ruleCountByUser = countBy(data.rules, (r) => r.user_id);
   const emailOf = (id: string) => usersById.get(id)?.email ?? id;
@@ -241,12 +264,15 @@ export function explainRank(rule: Pick<Rule, 'user_id' | 'action' | 'port_type'>
   return `${scope}; ${ports}; ${action}`;
 }
 
+// localeCompare() without arguments is this collator's compare, built again on every call.
+const collator = new Intl.Collator();
+
 export function sortRulesByPrecedence(rules: readonly Rule[], emailOf: (id: string) => string): Rule[] {
   return [...rules].sort(
     (a, b) =>
       ruleRank(a) - ruleRank(b) ||
-      (a.user_id === null || b.user_id === null ? 0 : emailOf(a.user_id).localeCompare(emailOf(b.user_id))) ||
-      a.destination.localeCompare(b.destination) ||
-      a.inserted_at.localeCompare(b.inserted_at),
+      (a.user_id === null || b.user_id === null ? 0 : collator.compare(emailOf(a.user_id), emailOf(b.user_id))) ||
+      collator.compare(a.destination, b.destination) ||
+      collator.compare(a.inserted_at, b.inserted_at),
   );
 }

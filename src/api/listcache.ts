@@ -1,0 +1,265 @@
+// Incremental decoding of a list body (`{"data":[{…},{…},…]}`), chunk by chunk as it arrives.
+//
+// 0.7.x has no pagination, so every poll of a 50k-device server sends the whole list again,
+// ~40 MB, most of it unchanged. A JSON.parse of the whole body is one 200–500 ms task on the
+// keyboard's path, and the objects it makes are all new, so every later stage compares every
+// device again. Here the body is cut into items as its chunks arrive; an item whose bytes are
+// exactly those of the item with the same id in the previous poll gets that poll's (validated)
+// object back, and only new or changed items are parsed and validated. The work is spread over
+// the chunks, and unchanged items keep their identity, which `buildSnapshot`
+// (src/state/resources.ts) and the list model (src/state/list.ts) build on.
+//
+// Items are cut where `},{"<first key>":` occurs, found by the native Buffer.indexOf: the first
+// key is that of the first item (0.7.36 sorts keys, so every item starts with the same one). In
+// valid JSON that sequence is always a boundary between sibling objects, since a `"` inside a string
+// is escaped and `},{` inside an item could only separate objects of a nested array, whose piece
+// before the cut would then leave that array open and fail to parse. A cached piece was a whole
+// valid object, so it is never such a piece. Anything else — other top-level keys, whitespace
+// between items, malformed JSON, a BOM — makes `finish()` return null, and the caller parses the
+// whole body the ordinary way, so errors and salvage stay exactly those of a full parse
+// (test/api/listcache.test.ts holds the two paths to the same rows).
+import type {z} from 'zod';
+import {salvage, type SchemaIssue} from './validate.js';
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+interface Entry<T> {
+  /** Where the item's bytes are: a chunk of the body they came in (kept until the next poll), or a copy for an item cut across chunks. */
+  buf: Buffer;
+  start: number;
+  end: number;
+  value: T;
+}
+
+export interface DecodedList<T> {
+  data: T[];
+  issues: SchemaIssue[];
+}
+
+/**
+ * The items of the last complete decode, by id. Only items the fast guard accepted are kept: a
+ * salvaged item is validated again each time (its issue names its position, which may change).
+ */
+export class ListCache<T> {
+  private entries = new Map<string, Entry<T>>();
+
+  constructor(
+    readonly schema: ObjectSchema,
+    readonly accept: (item: unknown) => item is T,
+  ) {}
+
+  /** A decoder for one response. The cache changes only when it finishes with a result. */
+  begin(): ListDecoder<T> {
+    return new ListDecoder(this);
+  }
+
+  /** @internal */
+  lookup(id: string): Entry<T> | undefined {
+    return this.entries.get(id);
+  }
+
+  /** @internal */
+  replace(entries: Map<string, Entry<T>>): void {
+    this.entries = entries;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+const PREFIX = Buffer.from('{"data":[', 'latin1');
+const ID = Buffer.from('"id":"', 'latin1');
+const QUOTE = 0x22;
+const MAX_ITEM_BYTES = 1024 * 1024;
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+export class ListDecoder<T> {
+  /** Bytes not yet cut into items: the start of the body, or the current item so far. */
+  private carry: Buffer = Buffer.alloc(0);
+  /** `},{"<first key>":`, once the first item's first key has been read. */
+  private separator: Buffer | null = null;
+  private started = false;
+  private failed = false;
+  private readonly data: T[] = [];
+  private readonly issues: SchemaIssue[] = [];
+  private readonly next = new Map<string, Entry<T>>();
+  private index = 0;
+
+  constructor(private readonly cache: ListCache<T>) {}
+
+  push(chunk: Buffer): void {
+    if (this.failed) return;
+    let body = chunk;
+    if (!this.started) {
+      const rest = this.start(this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]));
+      if (rest === null) return;
+      this.carry = Buffer.alloc(0);
+      body = rest;
+    }
+    const sep = this.separator!;
+    if (sep.length === 0) {
+      // After an empty list's `]` only `}` and whitespace may follow: nothing to cut.
+      this.carry = Buffer.concat([this.carry, body]);
+      if (this.carry.length > 64) this.fail();
+      return;
+    }
+    let start = 0;
+    if (this.carry.length > 0) {
+      const next = this.cutCarry(sep, body);
+      if (next === null) return;
+      start = next;
+    }
+    // Items that lie wholly in this chunk are compared and kept where they are, without a copy.
+    for (let cut = body.indexOf(sep, start); cut >= 0; cut = body.indexOf(sep, start)) {
+      if (!this.item(body, start, cut + 1)) return this.fail();
+      start = cut + 2;
+    }
+    this.carry = Buffer.from(body.subarray(start));
+  }
+
+  /**
+   * Reads `{"data":[` and the first item's first key from the start of the body. Returns the bytes
+   * from the first item on, or null when more bytes are needed (kept in the carry) or the body is
+   * not of the plain shape (the decoder gives up).
+   */
+  private start(buf: Buffer): Buffer | null {
+    let at = 0;
+    while (at < buf.length && isWs(buf[at]!)) at++;
+    const wait = (): null => {
+      if (buf.length > 4096) this.fail();
+      else this.carry = Buffer.from(buf);
+      return null;
+    };
+    if (buf.length - at < PREFIX.length + 2) return wait();
+    if (!buf.subarray(at, at + PREFIX.length).equals(PREFIX)) {
+      this.fail();
+      return null;
+    }
+    at += PREFIX.length;
+    if (buf[at] === 0x5d) {
+      // An empty list: `]}` and whitespace are checked at the end.
+      this.started = true;
+      this.separator = Buffer.alloc(0);
+      return buf.subarray(at);
+    }
+    if (buf[at] !== 0x7b || buf[at + 1] !== QUOTE) {
+      this.fail();
+      return null;
+    }
+    const keyEnd = buf.indexOf(QUOTE, at + 2);
+    if (keyEnd < 0 || keyEnd + 1 >= buf.length) return wait();
+    const key = buf.subarray(at + 2, keyEnd);
+    if (key.includes(0x5c) || buf[keyEnd + 1] !== 0x3a) {
+      this.fail();
+      return null;
+    }
+    this.separator = Buffer.concat([Buffer.from('},{"', 'latin1'), key, Buffer.from('":', 'latin1')]);
+    this.started = true;
+    return buf.subarray(at);
+  }
+
+  /**
+   * Cuts the items that begin in the carry (the bytes after the last cut) and end in `chunk` or
+   * in the carry itself. Returns where the next item begins in `chunk`, or null when the carry
+   * goes on past the chunk (or the decoder gave up).
+   */
+  private cutCarry(sep: Buffer, chunk: Buffer): number | null {
+    for (;;) {
+      const carry = this.carry;
+      if (carry.length === 0) return 0;
+      // The separator lies across the two, or in the chunk: the carry holds none of its own.
+      const tail = Math.min(carry.length, sep.length - 1);
+      const window = Buffer.concat([carry.subarray(carry.length - tail), chunk.subarray(0, sep.length - 1)]);
+      const w = window.indexOf(sep);
+      let cut: number;
+      if (w >= 0) {
+        cut = carry.length - tail + w;
+      } else {
+        const c = chunk.indexOf(sep);
+        if (c < 0) {
+          if (carry.length + chunk.length > MAX_ITEM_BYTES) {
+            // No item is that long: the items are not cut the way this decoder cuts them
+            // (whitespace between them, another first key). Stop before the carry grows to the body.
+            this.fail();
+            return null;
+          }
+          this.carry = Buffer.concat([carry, chunk]);
+          return null;
+        }
+        cut = carry.length + c;
+      }
+      const item = cut < carry.length ? carry.subarray(0, cut + 1) : Buffer.concat([carry, chunk.subarray(0, cut + 1 - carry.length)]);
+      if (!this.item(item, 0, item.length)) {
+        this.fail();
+        return null;
+      }
+      const next = cut + 2;
+      if (next >= carry.length) {
+        this.carry = Buffer.alloc(0);
+        return next - carry.length;
+      }
+      this.carry = carry.subarray(next);
+    }
+  }
+
+  private fail(): void {
+    this.failed = true;
+    this.carry = Buffer.alloc(0);
+  }
+
+  private item(buf: Buffer, start: number, end: number): boolean {
+    const index = this.index++;
+    let id: string | null = null;
+    const p = buf.indexOf(ID, start);
+    if (p >= 0 && p < end) {
+      const q = buf.indexOf(QUOTE, p + ID.length);
+      if (q >= 0 && q < end) id = buf.toString('latin1', p + ID.length, q);
+    }
+    // A second item with the same id in one body is parsed and not cached: each listing has its own object.
+    const repeat = id !== null && this.next.has(id);
+    if (id !== null && !repeat) {
+      const hit = this.cache.lookup(id);
+      if (hit && hit.end - hit.start === end - start && buf.compare(hit.buf, hit.start, hit.end, start, end) === 0) {
+        this.next.set(id, {buf, start, end, value: hit.value});
+        this.data.push(hit.value);
+        return true;
+      }
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(buf.toString('utf8', start, end));
+    } catch {
+      return false;
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+    if (this.cache.accept(raw)) {
+      this.data.push(raw);
+      if (id !== null && !repeat) this.next.set(id, {buf, start, end, value: raw});
+      return true;
+    }
+    const value = salvage(this.cache.schema, raw, `data[${index}]`, this.issues) as T | undefined;
+    if (value !== undefined) this.data.push(value);
+    return true;
+  }
+
+  /** The decoded list, or null when the body was not the plain shape (parse it whole instead). */
+  finish(): DecodedList<T> | null {
+    if (this.failed || !this.started) return null;
+    const rest = this.carry;
+    let end = rest.length;
+    while (end > 0 && isWs(rest[end - 1]!)) end--;
+    if (end < 2 || rest[end - 1] !== 0x7d || rest[end - 2] !== 0x5d) return null;
+    if (this.separator!.length === 0) {
+      if (end !== 2) return null;
+    } else if (!this.item(rest, 0, end - 2)) {
+      return null;
+    }
+    this.failed = true;
+    this.cache.replace(this.next);
+    return {data: this.data, issues: this.issues};
+  }
+}
