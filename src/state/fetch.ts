@@ -1,6 +1,6 @@
 // One poll cycle: the four lists in parallel, merged into one result.
 import {ApiError, type FirezoneClient, type SchemaIssue} from '../api/index.js';
-import type {FetchedData} from './resources.js';
+import {prepareSnapshot, type FetchedData} from './resources.js';
 
 type ListingClient = Pick<FirezoneClient, 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration'>;
 
@@ -30,11 +30,14 @@ export async function fetchAll(client: ListingClient): Promise<FetchedData> {
     }
     throw err;
   };
-  return {
+  const data: FetchedData = {
     devices: devices.value.data,
     users: optional(users, [], '/v0/users'),
     rules: optional(rules, [], '/v0/rules'),
     configuration: optional(configuration, null, '/v0/configuration'),
     issues,
   };
+  // The device rows, derived now in short slices rather than in one long task when the snapshot is built.
+  await prepareSnapshot(data);
+  return data;
 }

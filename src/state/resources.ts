@@ -102,65 +102,104 @@ function rateBetween(prev: number | null, next: number | null, seconds: number):
  * the previous rows built on the first such device.
  */
 export function deriveDeviceRows(devices: readonly Device[], usersById: ReadonlyMap<string, User>, previous: readonly DeviceRow[]): DeviceRow[] {
-  const rows: DeviceRow[] = new Array(devices.length);
-  let byId: Map<string, DeviceRow> | null = null;
-  for (let i = 0; i < devices.length; i++) {
-    const device = devices[i]!;
-    const ownerEmail = usersById.get(device.user_id)?.email ?? device.user_id;
-    const same = previous[i];
-    if (same !== undefined && same.device === device && same.ownerEmail === ownerEmail) {
-      rows[i] = same;
-      continue;
-    }
-    let prev: DeviceRow | undefined;
-    if (same !== undefined && same.id === device.id) {
-      // A device whose stats changed, still at its place.
-      prev = same;
-    } else {
-      if (byId === null) {
-        byId = new Map();
-        // Last one wins for a repeated id, as it always has.
-        for (const row of previous) byId.set(row.id, row);
-      }
-      prev = byId.get(device.id);
-    }
-    if (prev && prev.ownerEmail === ownerEmail && sameDevice(prev.device, device)) {
-      rows[i] = prev;
-      continue;
-    }
-    const at = parseTime(device.updated_at) ?? 0;
-    const sample: Sample = {rx: device.rx_bytes, tx: device.tx_bytes, at};
-    let rxRate: number | null = null;
-    let txRate: number | null = null;
-    if (prev) {
-      const statsChanged = prev.sample.rx !== sample.rx || prev.sample.tx !== sample.tx || prev.device.latest_handshake !== device.latest_handshake;
-      if (prev.sample.at !== at && statsChanged) {
-        const seconds = (at - prev.sample.at) / 1000;
-        rxRate = rateBetween(prev.sample.rx, sample.rx, seconds);
-        txRate = rateBetween(prev.sample.tx, sample.tx, seconds);
-      } else {
-        // Same stats sample (the server writes stats about once a minute): keep its rate.
-        rxRate = prev.rxRate;
-        txRate = prev.txRate;
-        if (prev.sample.at !== at) {
-          // updated_at moved without new stats (a rename): keep the stats sample's time.
-          sample.at = prev.sample.at;
-        }
-      }
-    }
-    rows[i] = {
-      id: device.id,
-      device,
-      ownerEmail,
-      // Date.parse is a large part of a changed row's cost; most changes leave these times alone.
-      handshakeAt: prev && prev.device.latest_handshake === device.latest_handshake ? prev.handshakeAt : parseTime(device.latest_handshake),
-      createdAt: prev && prev.device.inserted_at === device.inserted_at ? prev.createdAt : (parseTime(device.inserted_at) ?? 0),
-      sample,
-      rxRate,
-      txRate,
-    };
+  const derive = new RowDeriver(devices, usersById, previous);
+  derive.run(devices.length);
+  return derive.rows;
+}
+
+/**
+ * The same rows as deriveDeviceRows, in slices of a few milliseconds with the thread yielded in
+ * between, so that 50k devices with a third of them changed never make one long task.
+ */
+export async function deriveDeviceRowsSliced(
+  devices: readonly Device[],
+  usersById: ReadonlyMap<string, User>,
+  previous: readonly DeviceRow[],
+): Promise<DeviceRow[]> {
+  const derive = new RowDeriver(devices, usersById, previous);
+  for (;;) {
+    const started = performance.now();
+    while (derive.next < devices.length && performance.now() - started < SLICE_MS) derive.run(Math.min(devices.length, derive.next + 512));
+    if (derive.next >= devices.length) return derive.rows;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return rows;
+}
+
+const SLICE_MS = 6;
+
+class RowDeriver {
+  readonly rows: DeviceRow[];
+  next = 0;
+  private byId: Map<string, DeviceRow> | null = null;
+
+  constructor(
+    private readonly devices: readonly Device[],
+    private readonly usersById: ReadonlyMap<string, User>,
+    private readonly previous: readonly DeviceRow[],
+  ) {
+    this.rows = new Array<DeviceRow>(devices.length);
+  }
+
+  run(end: number): void {
+    const {devices, usersById, previous, rows} = this;
+    for (let i = this.next; i < end; i++) {
+      const device = devices[i]!;
+      const ownerEmail = usersById.get(device.user_id)?.email ?? device.user_id;
+      const same = previous[i];
+      if (same !== undefined && same.device === device && same.ownerEmail === ownerEmail) {
+        rows[i] = same;
+        continue;
+      }
+      let prev: DeviceRow | undefined;
+      if (same !== undefined && same.id === device.id) {
+        // A device whose stats changed, still at its place.
+        prev = same;
+      } else {
+        if (this.byId === null) {
+          this.byId = new Map();
+          // Last one wins for a repeated id, as it always has.
+          for (const row of previous) this.byId.set(row.id, row);
+        }
+        prev = this.byId.get(device.id);
+      }
+      rows[i] = prev && prev.ownerEmail === ownerEmail && sameDevice(prev.device, device) ? prev : newRow(device, ownerEmail, prev);
+    }
+    this.next = end;
+  }
+}
+
+function newRow(device: Device, ownerEmail: string, prev: DeviceRow | undefined): DeviceRow {
+  const at = parseTime(device.updated_at) ?? 0;
+  const sample: Sample = {rx: device.rx_bytes, tx: device.tx_bytes, at};
+  let rxRate: number | null = null;
+  let txRate: number | null = null;
+  if (prev) {
+    const statsChanged = prev.sample.rx !== sample.rx || prev.sample.tx !== sample.tx || prev.device.latest_handshake !== device.latest_handshake;
+    if (prev.sample.at !== at && statsChanged) {
+      const seconds = (at - prev.sample.at) / 1000;
+      rxRate = rateBetween(prev.sample.rx, sample.rx, seconds);
+      txRate = rateBetween(prev.sample.tx, sample.tx, seconds);
+    } else {
+      // Same stats sample (the server writes stats about once a minute): keep its rate.
+      rxRate = prev.rxRate;
+      txRate = prev.txRate;
+      if (prev.sample.at !== at) {
+        // updated_at moved without new stats (a rename): keep the stats sample's time.
+        sample.at = prev.sample.at;
+      }
+    }
+  }
+  return {
+    id: device.id,
+    device,
+    ownerEmail,
+    // Date.parse is a large part of a changed row's cost; most changes leave these times alone.
+    handshakeAt: prev && prev.device.latest_handshake === device.latest_handshake ? prev.handshakeAt : parseTime(device.latest_handshake),
+    createdAt: prev && prev.device.inserted_at === device.inserted_at ? prev.createdAt : (parseTime(device.inserted_at) ?? 0),
+    sample,
+    rxRate,
+    txRate,
+  };
 }
 
 export function countBy<T>(items: readonly T[], key: (t: T) => string | null): Map<string, number> {
@@ -197,10 +236,38 @@ function deriveUserRows(
   });
 }
 
-export function buildSnapshot(data: FetchedData, previous: Snapshot | null, fetchedAt: number): Snapshot {
+// The device rows of a fetch, derived while it was fetched (prepareSnapshot), and the rows they
+// were derived from. buildSnapshot takes them only when its previous snapshot has exactly those
+// rows; otherwise it derives the rows itself, so the result never depends on which path ran.
+interface Prepared {
+  base: readonly DeviceRow[];
+  usersById: Map<string, User>;
+  rows: DeviceRow[];
+  deviceCountByUser: Map<string, number>;
+}
+const prepared = new WeakMap<FetchedData, Prepared>();
+const NO_ROWS: readonly DeviceRow[] = [];
+/** The device rows of the last snapshot built: the likely `previous` of the next one. */
+let lastRows: readonly DeviceRow[] = NO_ROWS;
+
+/**
+ * Does the per-device part of buildSnapshot ahead, in slices (fetchAll calls it before it
+ * resolves), so that applying a poll of 50k devices is not one long task on the keyboard's path.
+ */
+export async function prepareSnapshot(data: FetchedData): Promise<void> {
+  const base = lastRows;
   const usersById = new Map(data.users.map((u) => [u.id, u]));
-  const devices = deriveDeviceRows(data.devices, usersById, previous?.devices ?? []);
-  const deviceCountByUser = countBy(data.devices, (d) => d.user_id);
+  const rows = await deriveDeviceRowsSliced(data.devices, usersById, base);
+  prepared.set(data, {base, usersById, rows, deviceCountByUser: countBy(data.devices, (d) => d.user_id)});
+}
+
+export function buildSnapshot(data: FetchedData, previous: Snapshot | null, fetchedAt: number): Snapshot {
+  const ready = prepared.get(data);
+  const pre = ready && ready.base === (previous?.devices ?? NO_ROWS) ? ready : undefined;
+  const usersById = pre?.usersById ?? new Map(data.users.map((u) => [u.id, u]));
+  const devices = pre?.rows ?? deriveDeviceRows(data.devices, usersById, previous?.devices ?? NO_ROWS);
+  lastRows = devices;
+  const deviceCountByUser = pre?.deviceCountByUser ?? countBy(data.devices, (d) => d.user_id);
   const ruleCountByUser = countBy(data.rules, (r) => r.user_id);
   const emailOf = (id: string) => usersById.get(id)?.email ?? id;
   return {

@@ -34,7 +34,7 @@ for (let i = 0; i < Number(n); i++) {
   prev = snap;
   const mem = process.memoryUsage();
   console.log(
-    `fetch+decode ${(t1 - t0).toFixed(0)} ms cpu (${(w1 - w0).toFixed(0)} wall), snapshot ${(t2 - t1).toFixed(1)}, view ${(t3 - t2).toFixed(1)}, sorted view ${(t4 - t3).toFixed(1)}; kept rows ${same}/${snap.devices.length}; heap ${(mem.heapUsed / 1048576).toFixed(0)} MB rss ${(mem.rss / 1048576).toFixed(0)} MB`,
+    `fetch+decode ${(t1 - t0).toFixed(0)} ms cpu (${(w1 - w0).toFixed(0)} wall), snapshot ${(t2 - t1).toFixed(1)}, view ${(t3 - t2).toFixed(1)}, sorted view ${(t4 - t3).toFixed(1)}; kept rows ${same}/${snap.devices.length}; heap ${(mem.heapUsed / 1048576).toFixed(0)}/${(mem.heapTotal / 1048576).toFixed(0)} MB external ${(mem.external / 1048576).toFixed(0)} MB (buffers ${(mem.arrayBuffers / 1048576).toFixed(0)}) rss ${(mem.rss / 1048576).toFixed(0)} MB`,
   );
   await new Promise((r) => setTimeout(r, 1000));
 }

@@ -72,12 +72,22 @@ function startSandbox(devices) {
 function timeChild(args) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'inherit']});
+    // stderr is kept, not passed through: Ink's exit writes a cursor-show sequence there, and the
+    // table must print no escape codes. It is shown when the child fails.
+    const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe']});
     let out = '';
+    let err = '';
     child.stdout.on('data', (d) => {
       out += d;
     });
-    child.on('exit', (code) => (code === 0 ? resolve({ms: performance.now() - t0, out}) : reject(new Error(`${args.join(' ')} exited ${code}`))));
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve({ms: performance.now() - t0, out})
+        : reject(new Error(`${args.join(' ')} exited ${code}: ${err.replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '')}`)),
+    );
   });
 }
 

@@ -6,7 +6,7 @@ import {describe, expect, it} from 'vitest';
 import {ListCache} from '../../src/api/listcache.js';
 import {Device, isDeviceFast} from '../../src/api/schemas.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
-import {buildSnapshot, type Snapshot} from '../../src/state/resources.js';
+import {buildSnapshot, deriveDeviceRows, prepareSnapshot, type DeviceRow, type FetchedData, type Snapshot} from '../../src/state/resources.js';
 import {device, iso, user} from '../fixtures/data.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -103,6 +103,41 @@ describe('incremental decoding + buildSnapshot', () => {
         }
       }),
       {numRuns: 500},
+    );
+  });
+});
+
+describe('rows derived during the fetch (prepareSnapshot)', () => {
+  it('are the rows buildSnapshot derives itself, and are used only on the snapshot they were derived from (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(deviceArb, {maxLength: 10}),
+        fc.array(fc.tuple(fc.array(editArb, {maxLength: 4}), fc.boolean()), {minLength: 1, maxLength: 6}),
+        async (initial, polls) => {
+          let list = unique(initial);
+          let viaFetch: Snapshot | null = null;
+          let direct: DeviceRow[] = [];
+          const usersById = new Map(users.map((u) => [u.id, u]));
+          for (const [k, [edits, stale]] of polls.entries()) {
+            for (const edit of edits) list = unique(apply(list, edit));
+            const data: FetchedData = {devices: list, users, rules: [], configuration: null, issues: []};
+            const rows = deriveDeviceRows(list, usersById, direct);
+            // A snapshot built between the last one and this fetch (a discarded poll) makes the prepared rows stale.
+            if (stale) buildSnapshot({...data}, null, T0);
+            await prepareSnapshot(data);
+            const a: Snapshot = buildSnapshot(data, viaFetch, T0 + k);
+            expect(a.devices).toEqual(rows);
+            if (viaFetch) {
+              const before = new Map(viaFetch.devices.map((r) => [r.id, r]));
+              const beforeDirect = new Map(direct.map((r) => [r.id, r]));
+              a.devices.forEach((row, i) => expect(row === before.get(row.id)).toBe(rows[i] === beforeDirect.get(row.id)));
+            }
+            direct = rows;
+            viaFetch = a;
+          }
+        },
+      ),
+      {numRuns: 300},
     );
   });
 });
