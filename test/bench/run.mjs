@@ -84,12 +84,13 @@ function timeChild(args) {
       err += d;
     });
     child.on('exit', (code) =>
-      code === 0
-        ? resolve({ms: performance.now() - t0, out})
-        : reject(new Error(`${args.join(' ')} exited ${code}: ${err.replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '')}`)),
+      code === 0 ? resolve({ms: performance.now() - t0, out}) : reject(new Error(`${args.join(' ')} exited ${code}: ${err.replace(ESCAPES, '')}`)),
     );
   });
 }
+
+// eslint-disable-next-line no-control-regex -- escape sequences are what it removes
+const ESCAPES = /\x1b\[[0-9;?]*[a-zA-Z]/g;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
