@@ -224,7 +224,12 @@ export class ListDecoder<T> {
     if (id !== null && !repeat) {
       const hit = this.cache.lookup(id);
       if (hit && hit.end - hit.start === end - start && buf.compare(hit.buf, hit.start, hit.end, start, end) === 0) {
-        this.next.set(id, {buf, start, end, value: hit.value});
+        // Moved to the same bytes in this body, in place (no entry object per item and poll, which
+        // the old generation would collect): a decode that fails later leaves it equally valid.
+        hit.buf = buf;
+        hit.start = start;
+        hit.end = end;
+        this.next.set(id, hit);
         this.data.push(hit.value);
         return true;
       }
