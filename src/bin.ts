@@ -33,10 +33,29 @@ async function run(): Promise<number> {
   // and handed to main() with its error if it failed.
   const {startEarly} = await import('./early.js');
   const early = await startEarly(argv);
-  const {main} = await import('./cli.js');
+  // The UI chunk loads while the first poll is received and decoded; the console starts drawing
+  // once both are done (or after FIRST_DATA_WAIT_MS of a slow server), so that its first frame
+  // shows the data. Drawing a "loading" frame first costs more than the wait: every render
+  // starves the decoding of the bodies that are arriving meanwhile.
+  const [{main}] = await Promise.all([import('./cli.js'), early?.started ? firstDataOrTimeout(early.started.firstData) : null]);
   const code = await main(argv, early);
   // The console owns the process: once its UI has gone, nothing else may keep it alive.
   process.exit(code);
+}
+
+/** Past this, a slow server gets the console's "loading" screen instead of a terminal that shows nothing. */
+const FIRST_DATA_WAIT_MS = 1500;
+
+function firstDataOrTimeout(firstData: Promise<unknown>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, FIRST_DATA_WAIT_MS);
+    // A failure is the console's to report, once it is drawn.
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    firstData.then(done, done);
+  });
 }
 
 run().then(
