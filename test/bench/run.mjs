@@ -22,7 +22,7 @@
 //   sees); RSS after a forced GC for comparison; idle CPU over 3 s with updates paused.
 import {execFileSync, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {cpus, tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
@@ -140,6 +140,12 @@ async function firstFrame(url, token, devices) {
   return median(samples);
 }
 
+// Other work on the machine slows every figure; the table says how busy it was.
+const loads = [];
+const sampleLoad = () => loads.push(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]));
+const loadTimer = setInterval(sampleLoad, 10_000);
+sampleLoad();
+
 const results = [];
 for (const devices of SIZES) {
   process.stderr.write(`bench: ${devices} devices…\n`);
@@ -156,6 +162,8 @@ for (const devices of SIZES) {
   }
 }
 
+clearInterval(loadTimer);
+sampleLoad();
 const fmt = (n, d = 1) => n.toFixed(d);
 const byN = Object.fromEntries(results.map((r) => [r.devices, r]));
 const rows = [
@@ -178,7 +186,7 @@ const header = `| figure | ${results.map((r) => `${r.devices / 1000}k devices`).
 const lines = [header, `|---|${results.map(() => '---').join('|')}|---|`];
 for (const [name, cell, budget] of rows) lines.push(`| ${name} | ${results.map(cell).join(' | ')} | ${budget} |`);
 const cpu = execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {encoding: 'utf8'}).trim();
-const table = `${lines.join('\n')}\n\nNode ${process.version}, ${cpu}, 120×40 terminal, ${new Date().toISOString().slice(0, 10)}. Cursor p95 at 50k vs 1k: ×${byN[50000] && byN[1000] ? fmt(byN[50000].moveP95 / byN[1000].moveP95, 2) : 'n/a'}.`;
+const table = `${lines.join('\n')}\n\nNode ${process.version}, ${cpu}, 120×40 terminal, ${new Date().toISOString().slice(0, 10)}; load average ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))} on ${cpus().length} cores during the run. Cursor p95 at 50k vs 1k: ×${byN[50000] && byN[1000] ? fmt(byN[50000].moveP95 / byN[1000].moveP95, 2) : 'n/a'}.`;
 console.log(table);
 if (writeReadme) {
   const readme = join(root, 'README.md');
