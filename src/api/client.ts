@@ -38,6 +38,8 @@ export interface ClientOptions {
 }
 
 const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
+/** ~75 devices: well under a millisecond of decoding when they changed. */
+const DECODE_PIECE_BYTES = 64 * 1024;
 
 export interface RequestEvent {
   method: string;
@@ -329,9 +331,10 @@ export class FirezoneClient {
           });
         }
         chunks.push(chunk);
-        if (sink) {
-          sink.push(chunk);
-          // Chunks that were already buffered come in one task; let keys and frames in between.
+        // The stream hands over everything it buffered as one chunk (megabytes when decoding lags
+        // behind the network): decode it in pieces, and let keys and frames in every few ms.
+        for (let at = 0; sink && at < chunk.length; at += DECODE_PIECE_BYTES) {
+          sink.push(at === 0 && chunk.length <= DECODE_PIECE_BYTES ? chunk : chunk.subarray(at, at + DECODE_PIECE_BYTES));
           if (performance.now() - sliceStart > 8) {
             await new Promise<void>((resolve) => setImmediate(resolve));
             sliceStart = performance.now();
