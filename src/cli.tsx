@@ -12,7 +12,9 @@ import {App, type AppSettings} from './ui/App.js';
 import {FirstRun} from './ui/FirstRun.js';
 import {guardedStream, OutputGuard} from './ui/output-guard.js';
 import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
+import {ActivityLog} from './state/activity-log.js';
 import {configureGlyphs} from './state/glyphs.js';
+import {expandPath} from './wireguard/index.js';
 import {configureColor} from './ui/theme.js';
 
 const VERSION = process.env.FZ_CONSOLE_VERSION ?? '0.0.0-dev';
@@ -52,6 +54,8 @@ async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise
       insecure: false,
       plainHttp: false,
       demo: true,
+      staleDays: flags.staleDays ?? 30,
+      activityLogPath: flags.activityLog ?? null,
     },
     close: closeOnce(async () => {
       await client.close();
@@ -68,6 +72,8 @@ function connectionSettings(connection: Connection): AppSettings {
     insecure: connection.insecure,
     plainHttp: isPlainHttpToNetwork(connection.url),
     demo: false,
+    staleDays: connection.staleDays,
+    activityLogPath: connection.activityLog,
   };
 }
 
@@ -130,6 +136,16 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   configureColor(process.env);
   configureGlyphs(process.env);
   const debug = flags.debug ? await DebugLog.open(process.env) : null;
+  // Opened before the terminal is taken: an admin who asked for an audit trail gets an error, not a console without one.
+  const activityLogPath = flags.activityLog ?? (resolution?.kind === 'connection' ? resolution.connection.activityLog : null);
+  let activityLog: ActivityLog | null = null;
+  if (activityLogPath) {
+    try {
+      activityLog = ActivityLog.open(expandPath(activityLogPath));
+    } catch (err) {
+      throw new ConfigError(`cannot open the activity log ${activityLogPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
 
   let session: Session | null = null;
   let firstRunPath: string | null = null;
@@ -161,6 +177,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
           writeRaw={writeRaw}
           {...(active.firstData ? {firstData: active.firstData} : {})}
           {...(active.reloadToken ? {reloadToken: active.reloadToken} : {})}
+          {...(activityLog ? {activityLog} : {})}
         />
       );
     }
@@ -211,6 +228,8 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
             caFile: flags.caFile ?? null,
             insecure: flags.insecure,
             readOnly: flags.readOnly,
+            activityLog: flags.activityLog ?? null,
+            staleDays: flags.staleDays ?? 30,
           };
           let candidate: Session;
           try {
@@ -263,6 +282,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     restoreTerminal();
     // Do not hang on a stuck socket after a hangup.
     setTimeout(quietExit, 1000).unref();
+    activityLog?.close();
     void Promise.allSettled([sessionBox.current?.close(), debug?.close()]).then(quietExit);
   };
   process.on('SIGTERM', () => onSignal('SIGTERM', 143));
@@ -279,6 +299,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     if (signalCode === null) {
       await sessionBox.current?.close();
       await debug?.close();
+      activityLog?.close();
     }
   }
   return signalCode ?? 0;

@@ -13,6 +13,8 @@ export interface ConsoleFlags {
   readOnly: boolean;
   demo: boolean;
   debug: boolean;
+  activityLog?: string;
+  staleDays?: number;
 }
 
 export type Command = {kind: 'help'} | {kind: 'version'} | {kind: 'sandbox'; argv: string[]} | {kind: 'console'; flags: ConsoleFlags};
@@ -39,6 +41,8 @@ Options:
   --read-only          refuse every write action
   --demo               start an embedded sandbox with demo data and connect to it
   --debug              write a debug log (no secrets) to $XDG_STATE_HOME/fz-console/debug.log
+  --activity-log PATH  append what changes between polls (and what you do) as JSON Lines (0600)
+  --stale-days N       devices without a handshake for N days are stale (S on Devices; default 30)
   -h, --help           show this help
   -V, --version        print the version
 
@@ -79,6 +83,13 @@ export function parseRefresh(value: string | undefined, source: string): number 
   }
 }
 
+/** Whole days, at least 1: a device idle for less than a day is not stale. */
+export function parseStaleDays(value: string, source: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > 36500)
+    throw new UsageError(`${source} needs a whole number of days (1 or more), got "${value}"`);
+  return Number(value);
+}
+
 export function parseCommandLine(argv: string[]): Command {
   if (argv[0] === 'sandbox') return {kind: 'sandbox', argv: argv.slice(1)};
   let parsed;
@@ -97,6 +108,8 @@ export function parseCommandLine(argv: string[]): Command {
         'read-only': {type: 'boolean', default: false},
         demo: {type: 'boolean', default: false},
         debug: {type: 'boolean', default: false},
+        'activity-log': {type: 'string'},
+        'stale-days': {type: 'string'},
         help: {type: 'boolean', short: 'h', default: false},
         version: {type: 'boolean', short: 'V', default: false},
         token: {type: 'string'},
@@ -125,6 +138,11 @@ export function parseCommandLine(argv: string[]): Command {
   if (refresh !== undefined) flags.refresh = refresh;
   if (timeout !== undefined) flags.timeout = timeout;
   if (values['ca-file'] !== undefined) flags.caFile = values['ca-file'];
+  if (values['activity-log'] !== undefined) {
+    if (values['activity-log'].trim() === '') throw new UsageError('--activity-log needs a file path');
+    flags.activityLog = values['activity-log'];
+  }
+  if (values['stale-days'] !== undefined) flags.staleDays = parseStaleDays(values['stale-days'], '--stale-days');
   if (flags.demo && flags.url !== undefined) throw new UsageError('--demo and --url cannot be combined');
   return {kind: 'console', flags};
 }

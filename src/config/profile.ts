@@ -18,6 +18,8 @@ export const ProfileSchema = z
     readOnly: z.boolean().optional(),
     caFile: z.string().min(1).nullable().optional(),
     insecure: z.boolean().optional(),
+    activityLog: z.string().min(1).optional(),
+    staleDays: z.number().int().min(1).max(36500).optional(),
   })
   .strict()
   .refine((p) => !(p.tokenFile && p.tokenCommand), {message: 'set tokenFile or tokenCommand, not both'})
@@ -47,6 +49,9 @@ export interface Connection {
   caFile: string | null;
   insecure: boolean;
   readOnly: boolean;
+  /** `--activity-log` or the profile's activityLog (`~/` expanded). */
+  activityLog: string | null;
+  staleDays: number;
 }
 
 export type Resolution =
@@ -255,6 +260,8 @@ export async function resolveConnection(flags: ConsoleFlags, env: NodeJS.Process
     caFile: flags.caFile ?? profile?.caFile ?? null,
     insecure: flags.insecure || (profile?.insecure ?? false),
     readOnly: flags.readOnly || (profile?.readOnly ?? false),
+    activityLog: flags.activityLog ?? (profile?.activityLog ? expandHome(profile.activityLog, env) : null),
+    staleDays: flags.staleDays ?? profile?.staleDays ?? 30,
   };
   if (settings.caFile !== null) await checkCaFile(settings.caFile);
   const url = flags.url ?? (env.FZ_URL || undefined) ?? profile?.url;

@@ -14,7 +14,7 @@ import {plural} from './resources/spec.js';
 export const NO_MARKS: ReadonlySet<string> = new Set();
 
 export function initialMarks(): ConsoleState['marks'] {
-  return {devices: NO_MARKS, users: NO_MARKS, rules: NO_MARKS};
+  return {devices: NO_MARKS, users: NO_MARKS, rules: NO_MARKS, activity: NO_MARKS};
 }
 
 function setMarks(c: Controller, screen: ListScreenId, marks: ReadonlySet<string>): void {
@@ -68,7 +68,7 @@ export function clearMarks(c: Controller, screen: ListScreenId): boolean {
   return true;
 }
 
-const RESOURCE_NOUN: Record<ListScreenId, string> = {devices: 'device', users: 'user', rules: 'rule'};
+const RESOURCE_NOUN: Record<ListScreenId, string> = {devices: 'device', users: 'user', rules: 'rule', activity: 'event'};
 
 function idsOf(snapshot: Snapshot, screen: ListScreenId): Set<string> {
   switch (screen) {
@@ -78,6 +78,8 @@ function idsOf(snapshot: Snapshot, screen: ListScreenId): Set<string> {
       return new Set(snapshot.users.map((u) => u.id));
     case 'rules':
       return new Set(snapshot.rules.map((r) => r.id));
+    case 'activity':
+      return new Set();
   }
 }
 
@@ -123,6 +125,8 @@ function targets(c: Controller, screen: ListScreenId): Target[] {
       return snapshot.userRows.filter((r) => marks.has(r.user.id)).map((r: UserRow) => ({id: r.user.id, label: r.user.email}));
     case 'rules':
       return snapshot.rules.filter((r) => marks.has(r.id)).map((r) => ({id: r.id, label: ruleSummary(r)}));
+    case 'activity':
+      return [];
   }
 }
 
@@ -142,6 +146,8 @@ export function bulkDeleteQuestion(snapshot: Snapshot, screen: ListScreenId, mar
     }
     case 'rules':
       return `Delete ${plural(snapshot.rules.filter((r) => marks.has(r.id)).length, 'rule')}?`;
+    case 'activity':
+      return 'Events cannot be deleted';
   }
 }
 
@@ -172,6 +178,8 @@ function deleteOne(c: Controller, screen: ListScreenId, id: string): Promise<unk
       return c.client.deleteUser(id);
     case 'rules':
       return c.client.deleteRule(id);
+    case 'activity':
+      return Promise.reject(new Error('events cannot be deleted'));
   }
 }
 
@@ -288,8 +296,8 @@ export function runReport<T, R>(c: Controller, run: ReportRun<T, R>): Promise<vo
 export function reportAction(c: Controller, action: Action): void {
   const m = topModal(c.state);
   if (m?.kind !== 'report') return;
-  const page = Math.max(1, c.bodyHeight() - 6);
-  const max = Math.max(0, m.lines.length - page);
+  const page = Math.max(1, c.reportShown);
+  const max = Math.max(0, m.lines.length - 1);
   const scrollTo = (n: number) => c.replaceModal(m, {...m, scroll: Math.max(0, Math.min(max, n))});
   switch (action) {
     case 'down':

@@ -8,7 +8,7 @@ import type {ListUiState} from './view.js';
 import type {PollStatus} from './poller.js';
 import type {Snapshot} from './resources.js';
 
-export type ScreenId = 'devices' | 'users' | 'rules' | 'configuration';
+export type ScreenId = 'devices' | 'users' | 'rules' | 'configuration' | 'activity';
 export type ListScreenId = Exclude<ScreenId, 'configuration'>;
 
 export const SCREENS: ReadonlyArray<{id: ScreenId; title: string}> = [
@@ -16,6 +16,7 @@ export const SCREENS: ReadonlyArray<{id: ScreenId; title: string}> = [
   {id: 'users', title: 'Users'},
   {id: 'rules', title: 'Rules'},
   {id: 'configuration', title: 'Configuration'},
+  {id: 'activity', title: 'Activity'},
 ];
 
 /** Colour roles; the UI maps them to colours (and to nothing under NO_COLOR). */
@@ -138,6 +139,8 @@ export interface ConsoleState {
   clock: number;
   /** Marked ids per list (Space): tied to ids, so they survive refreshes, sorting and filtering. */
   marks: Record<ListScreenId, ReadonlySet<string>>;
+  /** The Devices list shows only stale devices, oldest first (`S`). */
+  staleView: boolean;
 }
 
 /** A synchronous store: `update` applies at once and notifies subscribers (React re-renders). */
@@ -200,6 +203,10 @@ export interface ConsoleSettings {
   /** Plain http:// to a host that is not loopback: the token crosses the network in clear. */
   plainHttp?: boolean;
   demo: boolean;
+  /** Devices whose last handshake is older than this many days are stale (`--stale-days`). */
+  staleDays?: number;
+  /** Where `--activity-log` appends the events, for the status line. */
+  activityLogPath?: string | null;
 }
 
 /** The one-line text of an error, for the status bar. */

@@ -4,6 +4,7 @@
 // active resource's module (src/state/resources/*). Read-only mode is checked once, here, from the
 // binding's `writes` flag. Plain TypeScript: unit tests drive it without Ink.
 import {ApiError} from '../api/index.js';
+import {ActivityTracker, type ActivityEvent} from './activity.js';
 import {plainSafe} from '../common/display-safe.js';
 import {osc52Copy} from '../wireguard/index.js';
 import {
@@ -22,6 +23,9 @@ import {
 } from './console.js';
 import {initialMarks, pruneMarks, reportAction} from './bulk.js';
 import {fetchAll} from './fetch.js';
+import {TrafficHistory} from './history.js';
+import {GhostRows, notingWrites, StaleRows} from './live-activity.js';
+import {DEFAULT_STALE_DAYS} from './stale.js';
 import {editFocused, focusedSpec} from './form.js';
 import {bindingFor, displayKey, hintsFor, type Action, type Binding, type Scope} from './keymap.js';
 import type {ListView} from './list.js';
@@ -29,17 +33,18 @@ import {askClose, dialogAction, formAction, formFailed, openPicker, pickerAction
 import {detailAction, filterAction, globalAction, helpAction, listAction} from './navigation.js';
 import {needsClock, Poller, type PollStatus} from './poller.js';
 import {buildSnapshot, type FetchedData, type Snapshot} from './resources.js';
+import {activity} from './resources/activity.js';
 import {configurationResource} from './resources/configuration.js';
 import {devices} from './resources/devices.js';
 import {rules} from './resources/rules.js';
-import type {ActionContext, ResourceColumn, ResourceSpec} from './resources/spec.js';
+import type {ActionContext, ListSources, ResourceColumn, ResourceSpec} from './resources/spec.js';
 import {users} from './resources/users.js';
 import {editText, isPrintable} from './textedit.js';
 import {effectiveSelection, initialListState, ListViewCache, type ListUiState} from './view.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySpec = ResourceSpec<any>;
-export const RESOURCES: Record<ListScreenId, AnySpec> = {devices, users, rules};
+export const RESOURCES: Record<ListScreenId, AnySpec> = {devices, users, rules, activity};
 
 export interface ConsoleIO {
   /** The console's own sequences (the OSC 52 of a copy) straight to the terminal. */
@@ -47,6 +52,8 @@ export interface ConsoleIO {
   exit(): void;
   /** Re-reads the token where it came from (a profile's tokenFile or tokenCommand); null when it cannot. */
   reloadToken?: () => Promise<string | null>;
+  /** `--activity-log`: appends each batch of events (src/state/activity-log.ts); throws on a write error. */
+  activityLog?: {append(events: readonly ActivityEvent[]): string | null};
 }
 
 /** Why the server may have refused the token, by 0.7.36's 401 kind. */
@@ -63,6 +70,8 @@ export interface ListDerived {
   view: ListView<unknown>;
   selection: {id: string | null; index: number};
   detailItem: unknown;
+  /** Items on the list before the filter (the stale view counts only stale devices). */
+  total: number;
 }
 
 // Rows the shell takes besides the body: header, tabs, info line, status bar, and the one spare
@@ -95,16 +104,34 @@ export class Controller implements ActionContext {
   private readonly caches: Record<ListScreenId, ListViewCache<unknown>>;
   private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ResourceColumn<unknown>[]>>();
   private unsubscribeHold: (() => void) | null = null;
+  /** Events and row highlights from consecutive polls (src/state/activity.ts). */
+  readonly tracker: ActivityTracker;
+  /** Traffic over the session, for sparklines. */
+  readonly history = new TrafficHistory();
+  private readonly ghosts = new GhostRows();
+  private readonly stale = new StaleRows();
+  private eventsCache: {version: number; events: readonly ActivityEvent[]} = {version: -1, events: []};
+  /** The Devices sort before the stale view took over, restored when it is left. */
+  private sortBeforeStale: ListUiState['sort'] = null;
+  readonly client: ConsoleClient;
 
   constructor(
-    readonly client: ConsoleClient,
+    client: ConsoleClient,
     readonly settings: ConsoleSettings,
     readonly io: ConsoleIO,
     private firstData: Promise<FetchedData> | null = null,
   ) {
+    this.tracker = new ActivityTracker({onEvents: (events) => this.logEvents(events)});
+    // Every write of this console is noted, so the poll that shows it reports it "by you".
+    this.client = notingWrites(client, this.tracker);
     this.store = new Store<ConsoleState>({
       screen: 'devices',
-      lists: {devices: initialListState(devices.defaultSort), users: initialListState(users.defaultSort), rules: initialListState(rules.defaultSort)},
+      lists: {
+        devices: initialListState(devices.defaultSort),
+        users: initialListState(users.defaultSort),
+        rules: initialListState(rules.defaultSort),
+        activity: initialListState(activity.defaultSort),
+      },
       configuration: {entry: 'defaults', reveal: false},
       help: {open: false, scroll: 0},
       modals: [],
@@ -113,9 +140,10 @@ export class Controller implements ActionContext {
       poll: initialPoll(settings.refreshSeconds),
       clock: Date.now(),
       marks: initialMarks(),
+      staleView: false,
     });
     const cache = (spec: AnySpec) => new ListViewCache<unknown>((item) => spec.getId(item));
-    this.caches = {devices: cache(devices), users: cache(users), rules: cache(rules)};
+    this.caches = {devices: cache(devices), users: cache(users), rules: cache(rules), activity: cache(activity)};
   }
 
   // ---- state access ----------------------------------------------------------------------------
@@ -185,6 +213,10 @@ export class Controller implements ActionContext {
         } else if (before && before.tone === 'error' && before.text.startsWith('Refresh failed')) {
           message = {tone: 'ok', text: 'Connection restored'};
         }
+        // Change detection and history before the store changes, so the frame that shows the new
+        // data shows its highlights too.
+        this.tracker.observe(next, next.fetchedAt);
+        this.history.record(next, next.fetchedAt);
         const pruned = pruneMarks(this.state.marks, next);
         if (pruned.dropped && message === before) message = {tone: 'warning', text: `${pruned.dropped[0]!.toUpperCase()}${pruned.dropped.slice(1)}`};
         this.set((s) => ({...s, snapshot: next, clock: Date.now(), marks: pruned.marks}));
@@ -271,6 +303,16 @@ export class Controller implements ActionContext {
     });
   }
 
+  private logFailed = false;
+
+  /** `--activity-log`: a write error is said once (until a write works again) and the console goes on. */
+  private logEvents(events: readonly ActivityEvent[]): void {
+    if (!this.io.activityLog) return;
+    const failure = this.io.activityLog.append(events);
+    if (failure && !this.logFailed) this.message({tone: 'error', text: `${failure}; the events are still listed on screen 5`});
+    this.logFailed = failure !== null;
+  }
+
   /** Ages keep counting (and states follow them) even while the server is unreachable; nothing ticks while paused. */
   private keepClock(on: boolean): void {
     if (on && !this.clockTimer) {
@@ -309,6 +351,23 @@ export class Controller implements ActionContext {
     return cols;
   }
 
+  /** The Activity screen's events, newest first; the same array until new events arrive. */
+  private sources(): ListSources {
+    const version = this.tracker.events.version;
+    if (this.eventsCache.version !== version) this.eventsCache = {version, events: this.tracker.events.list()};
+    return {events: this.eventsCache.events};
+  }
+
+  /** A list's items: the stale devices in the stale view, and rows deleted a moment ago, marked, until they fade. */
+  items(screen: ListScreenId, state: ConsoleState = this.state): readonly unknown[] {
+    const snap = state.snapshot;
+    if (!snap) return [];
+    if (screen === 'activity') return activity.items(snap, this.sources());
+    if (screen === 'devices' && state.staleView) return this.stale.rows(snap, state.clock, this.settings.staleDays ?? DEFAULT_STALE_DAYS);
+    const spec = RESOURCES[screen];
+    return this.ghosts.items(screen, spec.items(snap, this.sources()), this.tracker, state.clock, (x) => spec.getId(x));
+  }
+
   /** The list, its selection and open detail for a screen; memoised per (items, filter, sort). */
   list(screen: ListScreenId, state: ConsoleState = this.state): ListDerived | null {
     const snap = state.snapshot;
@@ -316,10 +375,32 @@ export class Controller implements ActionContext {
     const spec = RESOURCES[screen];
     const st = state.lists[screen];
     const columns = this.columns(screen, snap);
-    const view = this.caches[screen].get(spec.items(snap), st, columns);
+    const items = this.items(screen, state);
+    const view = this.caches[screen].get(items, st, columns);
     const selection = effectiveSelection(view, st);
-    const detailItem = st.detailId ? (spec.items(snap).find((x: unknown) => spec.getId(x) === st.detailId) ?? null) : null;
-    return {spec, state: st, columns, view, selection, detailItem};
+    let detailItem: unknown = null;
+    if (st.detailId) {
+      // The view's index finds it without a scan; a detail filtered out of the view falls back to one.
+      const at = view.indexOf(st.detailId);
+      detailItem = at >= 0 ? view.rows[at] : (items.find((x: unknown) => spec.getId(x) === st.detailId) ?? null);
+    }
+    return {spec, state: st, columns, view, selection, detailItem, total: items.length};
+  }
+
+  /** `S` on Devices: only stale devices, oldest first; again: all devices with the sort as it was. */
+  toggleStaleView(): void {
+    const entering = !this.state.staleView;
+    const days = this.settings.staleDays ?? DEFAULT_STALE_DAYS;
+    if (entering) this.sortBeforeStale = this.state.lists.devices.sort;
+    this.set((s) => ({
+      ...s,
+      staleView: entering,
+      lists: {...s.lists, devices: {...s.lists.devices, sort: entering ? null : this.sortBeforeStale, filter: '', filtering: false}},
+    }));
+    this.message({
+      tone: 'info',
+      text: entering ? `Stale devices: never connected, or no handshake for ${days} days (--stale-days), oldest first; S shows all` : 'All devices',
+    });
   }
 
   activeList(): ListDerived | null {
@@ -363,7 +444,12 @@ export class Controller implements ActionContext {
       case 'import':
         return state.screen === 'users';
       case 'exportSecrets':
+      case 'stale':
         return state.screen === 'devices';
+      case 'mark':
+      case 'markAll':
+        // Marks serve bulk work; events are not objects to act on.
+        return spec.actions.delete !== undefined;
       default:
         return true;
     }
@@ -573,6 +659,8 @@ export class Controller implements ActionContext {
 
   /** Help lines and how many fit are the UI's; it tells the controller the maximum scroll. */
   helpMaxScroll = 0;
+  /** How many lines of the open report the UI fits from its scroll position (they wrap): a report's page. */
+  reportShown = 1;
 
   copy(label: string, value: string): void {
     // The clipboard gets what the screen shows: control characters as visible escapes, never raw.

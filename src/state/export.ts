@@ -1,6 +1,7 @@
 // Exporting a list (as filtered and sorted on screen) to CSV or JSON: the server's fields plus
 // what the console derives (owner email, counts), never a secret unless the admin asked for it.
 import type {Device, Rule, User} from '../api/index.js';
+import type {ActivityEvent} from './activity.js';
 import type {ListScreenId} from './console.js';
 import type {DeviceRow, Snapshot, UserRow} from './resources.js';
 
@@ -71,6 +72,18 @@ export function exportRecords(screen: ListScreenId, rows: readonly unknown[], sn
         }
         return record;
       });
+    case 'activity':
+      return (rows as ActivityEvent[]).map((e) => ({
+        seen_at: new Date(e.at).toISOString(),
+        kind: e.kind,
+        object_type: e.object.type,
+        object_id: e.object.id,
+        object: e.object.label,
+        owner: e.owner,
+        text: e.text,
+        changes: e.detail,
+        by: e.by,
+      }));
   }
 }
 

@@ -10,6 +10,7 @@ export type Action =
   | 'screen2'
   | 'screen3'
   | 'screen4'
+  | 'screen5'
   | 'nextScreen'
   | 'prevScreen'
   | 'help'
@@ -40,6 +41,7 @@ export type Action =
   | 'import'
   | 'export'
   | 'exportSecrets'
+  | 'stale'
   | 'filterAccept'
   | 'filterClear'
   | 'nextField'
@@ -77,6 +79,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'global', action: 'screen2', keys: ['2'], help: 'Users'},
   {scope: 'global', action: 'screen3', keys: ['3'], help: 'Rules'},
   {scope: 'global', action: 'screen4', keys: ['4'], help: 'Configuration'},
+  {scope: 'global', action: 'screen5', keys: ['5'], help: 'Activity: what changed between polls and what you did'},
   {scope: 'global', action: 'nextScreen', keys: ['tab'], help: 'next screen'},
   {scope: 'global', action: 'prevScreen', keys: ['shift+tab'], help: 'previous screen'},
   {scope: 'global', action: 'help', keys: ['?'], help: 'this help', hint: 'help'},
@@ -118,6 +121,12 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'list', action: 'markAll', keys: ['*'], help: 'mark every row the filter shows (again: unmark them)'},
   {scope: 'list', action: 'import', keys: ['I'], help: 'users: onboard users and devices from a CSV/TSV file (preview first)', writes: true},
   {scope: 'list', action: 'export', keys: ['x'], help: 'export the list as shown (filtered, sorted) to CSV, or JSON for a .json path; no secrets'},
+  {
+    scope: 'list',
+    action: 'stale',
+    keys: ['S'],
+    help: 'devices: only stale devices (never connected, or no handshake for --stale-days, default 30), oldest first; again: all',
+  },
   {scope: 'list', action: 'exportSecrets', keys: ['X'], help: 'devices: export including preshared keys (asks first; the file is 0600)'},
 
   {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up (users: the previous of their devices)'},

@@ -9,7 +9,7 @@ import {flipSortDirection, stepSort} from './sorting.js';
 import {moveCursor, type Move} from './view.js';
 
 export function globalAction(c: Controller, action: Action): void {
-  const screens: Partial<Record<Action, number>> = {screen1: 0, screen2: 1, screen3: 2, screen4: 3};
+  const screens: Partial<Record<Action, number>> = {screen1: 0, screen2: 1, screen3: 2, screen4: 3, screen5: 4};
   const target = screens[action];
   if (target !== undefined) {
     c.set((s) => ({...s, screen: SCREENS[target]!.id, help: {open: false, scroll: 0}}));
@@ -138,6 +138,8 @@ export function listAction(c: Controller, action: Action): void {
       return exportList(c, false);
     case 'exportSecrets':
       return exportList(c, true);
+    case 'stale':
+      return c.toggleStaleView();
     default:
   }
 }

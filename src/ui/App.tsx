@@ -3,8 +3,11 @@
 import React, {useEffect, useState, useSyncExternalStore} from 'react';
 import {Box, useApp, useInput, useStdout} from 'ink';
 import {SCREENS, type ConsoleClient, type ConsoleSettings, type ConsoleState} from '../state/console.js';
-import {Controller} from '../state/controller.js';
+import {Controller, type ConsoleIO} from '../state/controller.js';
+import {formatRate} from '../state/format.js';
+import type {TrafficHistory} from '../state/history.js';
 import type {FetchedData} from '../state/resources.js';
+import {sparkline} from '../state/sparkline.js';
 import {bodyFor} from './Body.js';
 import {Header} from './Header.js';
 import {helpCapacity, helpColumnWidth, helpLines} from './HelpOverlay.js';
@@ -27,9 +30,11 @@ export interface AppProps {
   firstData?: Promise<FetchedData>;
   /** Re-reads a profile's tokenFile/tokenCommand after the server rejected the token. */
   reloadToken?: () => Promise<string | null>;
+  /** `--activity-log`: where the events are appended. */
+  activityLog?: ConsoleIO['activityLog'];
 }
 
-export function App({client, settings, writeRaw, firstData, reloadToken}: AppProps): React.JSX.Element {
+export function App({client, settings, writeRaw, firstData, reloadToken, activityLog}: AppProps): React.JSX.Element {
   const {exit} = useApp();
   const {stdout} = useStdout();
   const size = useTerminalSize();
@@ -38,7 +43,12 @@ export function App({client, settings, writeRaw, firstData, reloadToken}: AppPro
       new Controller(
         client,
         settings,
-        {writeRaw: (data) => (writeRaw ? writeRaw(data) : stdout.write(data)), exit, ...(reloadToken ? {reloadToken} : {})},
+        {
+          writeRaw: (data) => (writeRaw ? writeRaw(data) : stdout.write(data)),
+          exit,
+          ...(reloadToken ? {reloadToken} : {}),
+          ...(activityLog ? {activityLog} : {}),
+        },
         firstData ?? null,
       ),
   );
@@ -71,7 +81,7 @@ export function App({client, settings, writeRaw, firstData, reloadToken}: AppPro
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1}>
       <Header label={settings.label} badges={badges(settings)} status={state.poll} width={width} />
-      <Tabs state={state} width={width} />
+      <Tabs state={state} width={width} throughput={throughput(controller.history, width)} />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {body}
       </Box>
@@ -94,16 +104,45 @@ function badges(settings: AppSettings): Array<{text: string; tone: 'badge' | 'da
   return list;
 }
 
-function Tabs({state, width}: {state: ConsoleState; width: number}): React.JSX.Element {
+/**
+ * Total rx/s and tx/s of all devices with their sparklines over the last polls, right of the tabs:
+ * `rx 12.3 MiB/s ▁▂▃▅▇ tx 1.2 MiB/s ▂▃▁▁▂`. Empty until two polls gave rates, or when the line is full.
+ */
+function throughput(history: TrafficHistory, width: number): string {
+  const rx = history.total('rx');
+  const tx = history.total('tx');
+  const last = (series: (number | null)[]) => series[series.length - 1] ?? null;
+  if (last(rx) === null && last(tx) === null) return '';
+  const spark = width >= 150 ? 24 : width >= 120 ? 12 : 0;
+  const part = (name: string, series: (number | null)[]) => `${name} ${formatRate(last(series))}${spark > 0 ? ` ${sparkline(series, spark)}` : ''}`;
+  return `${part('rx', rx)}  ${part('tx', tx)}`;
+}
+
+function Tabs({state, width, throughput}: {state: ConsoleState; width: number; throughput: string}): React.JSX.Element {
   const s = state.snapshot;
-  const count = {devices: s ? ` ${s.devices.length}` : '', users: s ? ` ${s.users.length}` : '', rules: s ? ` ${s.rules.length}` : '', configuration: ''};
+  const count = {
+    devices: s ? ` ${s.devices.length}` : '',
+    users: s ? ` ${s.users.length}` : '',
+    rules: s ? ` ${s.rules.length}` : '',
+    configuration: '',
+    activity: '',
+  };
+  const tabs = SCREENS.map((screen, i) => ` ${i + 1} ${screen.title}${count[screen.id]} `);
+  const room = width - displayWidth(tabs.join('')) - 2;
   return (
-    <Box width={width}>
+    <Box width={width} justifyContent="space-between">
       <Text wrap="truncate">
         {SCREENS.map((screen, i) => (
-          <Text key={screen.id} inverse={screen.id === state.screen} bold={screen.id === state.screen}>{` ${i + 1} ${screen.title}${count[screen.id]} `}</Text>
+          <Text key={screen.id} inverse={screen.id === state.screen} bold={screen.id === state.screen}>
+            {tabs[i]}
+          </Text>
         ))}
       </Text>
+      {throughput !== '' && room >= 20 ? (
+        <Text color={color('muted')} wrap="truncate">
+          {truncate(throughput, room)}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -6,6 +6,7 @@ import {topModal, type ConsoleState, type PromptModal, type ReportModal} from '.
 import type {Controller} from '../state/controller.js';
 import {isDirty} from '../state/form.js';
 import {configurationLines} from '../state/resources/configuration.js';
+import {DEFAULT_STALE_DAYS} from '../state/stale.js';
 import {FormView} from './FormView.js';
 import {HelpOverlay} from './HelpOverlay.js';
 import {Text} from './SafeText.js';
@@ -37,7 +38,8 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   // The view a prompt or dialog belongs to is drawn under it (the result under its path prompt).
   const below = state.modals[state.modals.length - 2] ?? null;
   if (top?.kind === 'dialog') return {body: <Dialog dialog={top} width={width} />, info: top.busy ?? ''};
-  if (top?.kind === 'report') return {body: <Report report={top} width={width} height={height} />, info: reportInfo(top)};
+  if (top?.kind === 'report')
+    return {body: <Report report={top} width={width} height={height} onShown={(n) => (controller.reportShown = n)} />, info: reportInfo(top)};
   if (top?.kind === 'picker') return {body: <Picker picker={top} users={snapshot?.users ?? []} width={width} height={height} />, info: 'Pick a user'};
   const result = top?.kind === 'result' ? top : top?.kind === 'prompt' && below?.kind === 'result' ? below : null;
   if (result) {
@@ -69,8 +71,9 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   const list = controller.list(state.screen, state);
   if (!list) return {body: <Box height={height} />, info: ''};
   const marks = state.marks[state.screen];
+  const stale = state.screen === 'devices' && state.staleView ? {days: controller.settings.staleDays ?? DEFAULT_STALE_DAYS} : null;
   return {
-    body: <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} marks={marks} />,
-    info: listInfo(list, snapshot, width, marks.size),
+    body: <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} marks={marks} changes={controller} />,
+    info: listInfo(list, snapshot, width, marks.size, stale),
   };
 }

@@ -17,7 +17,7 @@ import {render} from 'ink-testing-library';
 import {FirezoneClient, type ClientOptions} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle, type SandboxOptions} from '../../src/sandbox/index.js';
 import {BINDINGS, keyFor, type Action, type Scope} from '../../src/state/keymap.js';
-import {App, type AppSettings, type ConsoleClient} from '../../src/ui/App.js';
+import {App, type AppProps, type AppSettings, type ConsoleClient} from '../../src/ui/App.js';
 import type {FetchedData} from '../../src/state/resources.js';
 import {strip, waitFor as waitForFrame} from './ink.js';
 
@@ -157,6 +157,8 @@ export interface RenderAppOptions {
   writeRaw?: (data: string) => void;
   firstData?: Promise<FetchedData>;
   reloadToken?: () => Promise<string | null>;
+  /** `--activity-log`: an opened ActivityLog (src/state/activity-log.ts). */
+  activityLog?: AppProps['activityLog'];
   /** What to wait for before returning: the first data by default; false returns at once. */
   ready?: string | RegExp | false;
 }
@@ -198,7 +200,16 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rig> {
   const fixture = options.fixture ?? own;
   const client = options.client ?? fixture!.client;
   const settings: AppSettings = {...TEST_SETTINGS, ...options.settings};
-  const ui = render(<App client={client} settings={settings} writeRaw={options.writeRaw} firstData={options.firstData} reloadToken={options.reloadToken} />);
+  const ui = render(
+    <App
+      client={client}
+      settings={settings}
+      writeRaw={options.writeRaw}
+      firstData={options.firstData}
+      reloadToken={options.reloadToken}
+      {...(options.activityLog ? {activityLog: options.activityLog} : {})}
+    />,
+  );
   let unmounted = false;
   const write = async (data: string) => {
     ui.stdin.write(data);

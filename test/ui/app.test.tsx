@@ -12,7 +12,7 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 }
 
 describe('App', () => {
-  it('opens on Devices with owner emails and moves through screens with 1-4 and Tab', async () => {
+  it('opens on Devices with owner emails and moves through screens with 1-5 and Tab', async () => {
     const devices = (await api<{data: Array<{name: string}>}>('GET', '/v0/devices')).data;
     const app = await renderApp({fixture: fx, settings, ready: false});
     const frame = await app.waitFor(/1 Devices \d+/);
@@ -26,6 +26,8 @@ describe('App', () => {
     await app.waitFor('DESTINATION');
     await app.press('nextScreen');
     await app.waitFor('Client defaults');
+    await app.press('nextScreen');
+    await app.waitFor(/SEEN +WHAT +OBJECT/);
     await app.press('nextScreen');
     await app.waitFor('NAME');
   });

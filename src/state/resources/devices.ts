@@ -16,7 +16,9 @@ import {
   deviceFormSpecs,
 } from '../provision.js';
 import {currentRate, deviceState, type DeviceRow, type DeviceState} from '../resources.js';
-import type {ActionContext, ResourceSpec} from './spec.js';
+import type {TrafficHistory} from '../history.js';
+import {sparkline} from '../sparkline.js';
+import type {ActionContext, DetailLine, ResourceSpec} from './spec.js';
 
 /** The state column's symbol: ● ○ · (or * o - on plain terminals). */
 export function stateGlyph(state: DeviceState): string {
@@ -82,6 +84,27 @@ export function openDeviceCreate(ctx: ActionContext, ownerId: string | null): vo
       );
     },
   });
+}
+
+/** Sparkline width in the detail: two minutes of polls at 1 s, fits an 80-column terminal with the label. */
+const SPARK_WIDTH = 40;
+
+/** rx/s and tx/s over the session, on one scale so the two lines compare. */
+function trafficLines(r: DeviceRow, history: TrafficHistory | undefined): DetailLine[] {
+  if (!history) return [];
+  const rx = history.series(r.id, 'rx');
+  const tx = history.series(r.id, 'tx');
+  if (rx.length === 0 && tx.length === 0)
+    return [{label: 'Traffic history', value: 'none yet (starts with the first poll that shows this device moving traffic)', tone: 'muted'}];
+  let max = 0;
+  for (const v of [...rx, ...tx]) if (v !== null && v > max) max = v;
+  const peak = (series: (number | null)[]) => formatRate(Math.max(0, ...series.map((v) => v ?? 0)));
+  const polls = Math.max(rx.length, tx.length);
+  return [
+    {label: 'rx/s history', value: `${sparkline(rx, SPARK_WIDTH, {max})}  peak ${peak(rx)}`, tone: 'accent'},
+    {label: 'tx/s history', value: `${sparkline(tx, SPARK_WIDTH, {max})}  peak ${peak(tx)}`, tone: 'accent'},
+    {label: '', value: `the last ${polls} poll${polls === 1 ? '' : 's'}, oldest left; one scale for both`, tone: 'muted'},
+  ];
 }
 
 export const devices: ResourceSpec<DeviceRow> = {
@@ -203,7 +226,7 @@ export const devices: ResourceSpec<DeviceRow> = {
     ];
   },
   title: (r) => `${r.device.name} (${r.ownerEmail})`,
-  detail: (r, {snapshot, now, reveal}) => {
+  detail: (r, {snapshot, now, reveal, history}) => {
     const d = r.device;
     const state = deviceState(r, now);
     const owner = snapshot.usersById.get(d.user_id);
@@ -221,6 +244,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {label: 'Remote IP', value: d.remote_ip ?? 'None'},
       {label: 'Received', value: `${formatBytes(d.rx_bytes)}   ${formatRate(currentRate(r, 'rx', now))}`},
       {label: 'Sent', value: `${formatBytes(d.tx_bytes)}   ${formatRate(currentRate(r, 'tx', now))}`},
+      ...trafficLines(r, history),
       {heading: true, value: 'Tunnel'},
       {label: 'Tunnel IPv4', value: d.ipv4 ?? 'None'},
       {label: 'Tunnel IPv6', value: d.ipv6 ?? 'None'},

@@ -1,6 +1,8 @@
 // What a resource module provides to the generic list, detail and form hosts: its columns (by
 // priority), detail lines, the value `c` copies, and its actions. A new action on a screen is a
 // new function in that resource's module (see docs/architecture.md, "Adding an action").
+import type {ActivityEvent} from '../activity.js';
+import type {TrafficHistory} from '../history.js';
 import type {ColumnSpec} from '../list.js';
 import type {Snapshot} from '../resources.js';
 import type {ConsoleClient, ConsoleState, DialogModal, FormModal, ListScreenId, ResultModal, StatusMessage, Tone} from '../console.js';
@@ -33,6 +35,13 @@ export interface DetailContext {
   snapshot: Snapshot;
   now: number;
   reveal: boolean;
+  /** Traffic over the session, for a device's sparklines. */
+  history?: TrafficHistory;
+}
+
+/** What lists are made of besides the snapshot: the events of the Activity screen. */
+export interface ListSources {
+  events: readonly ActivityEvent[];
 }
 
 /** What actions may do; implemented by the Controller. */
@@ -56,7 +65,7 @@ export interface ActionContext {
 export interface ResourceSpec<T> {
   id: ListScreenId;
   noun: string;
-  items(snapshot: Snapshot): readonly T[];
+  items(snapshot: Snapshot, sources: ListSources): readonly T[];
   getId(item: T): string;
   /**
    * Sort values and search text depend on the snapshot only (a sorted list of 50k rows must not be

@@ -52,10 +52,29 @@ export interface TableProps<T> {
    * on marked rows, so marks show without colour too.
    */
   marked?: ReadonlySet<string>;
+  /**
+   * A three-cell gutter before the first column: the mark (✓) and the row's change glyph (+ ~ × ↑ ↓)
+   * from `decorate`. Lists keep it on so a change never shifts the columns.
+   */
+  gutter?: boolean;
+  /** How a row changed at the last polls (issue #14): its glyph and colour, and ↑/↓ after cells that moved. */
+  decorate?: (row: T, id: string) => RowDecoration | null;
 }
 
-/** The gutter of a table with marks: the glyph and a space. */
-export const MARK_GUTTER = 2;
+export interface RowDecoration {
+  glyph: string;
+  /** The glyph's colour. */
+  color?: string;
+  /** The whole row bold: a device that came online or went idle. */
+  bold?: boolean;
+  /** The whole row dim: deleted, about to disappear. */
+  dim?: boolean;
+  /** Column key → ↑/↓ drawn right after that cell. */
+  cells?: Readonly<Record<string, string>>;
+}
+
+/** The gutter of a list: the mark, the change glyph and a space. */
+export const GUTTER = 3;
 
 /** Body rows a table of `height` lines shows: use it as the PgUp/PgDn page size. */
 export function tableBodyRows(height: number): number {
@@ -70,12 +89,24 @@ interface CachedRow {
   plain: string;
 }
 
-function buildRow<T>(row: T, id: string, fitted: readonly FittedColumn<T>[], marked: ReadonlySet<string> | null): CachedRow {
-  const segments = rowSegments(row, fitted);
-  if (marked) {
-    const on = marked.has(id);
-    const tone = on ? color('accent') : undefined;
-    segments.unshift({text: on ? `${glyphs().mark} ` : '  ', ...(tone ? {color: tone} : {})});
+function buildRow<T>(
+  row: T,
+  id: string,
+  fitted: readonly FittedColumn<T>[],
+  gutter: boolean,
+  marked: ReadonlySet<string> | null,
+  decoration: RowDecoration | null,
+): CachedRow {
+  const cells = decoration?.cells;
+  const segments = rowSegments(row, fitted, true, cells ? (key) => cells[key] : undefined);
+  if (gutter) {
+    const on = marked?.has(id) === true;
+    const markColor = on ? color('accent') : undefined;
+    const glyph = decoration?.glyph ?? ' ';
+    segments.unshift(
+      {text: on ? glyphs().mark : ' ', ...(markColor ? {color: markColor} : {})},
+      {text: `${glyph} `, ...(decoration?.color ? {color: decoration.color} : {})},
+    );
   }
   let plain = '';
   for (const s of segments) plain += s.text;
@@ -89,7 +120,7 @@ function buildRow<T>(row: T, id: string, fitted: readonly FittedColumn<T>[], mar
     ),
   );
   const element = (
-    <Text key={`r:${id}`} wrap="truncate">
+    <Text key={`r:${id}`} wrap="truncate" bold={decoration?.bold === true} dimColor={decoration?.dim === true}>
       {/* An empty Text would measure 0 lines high and pull the rows below it up. */}
       {children.length === 0 ? ' ' : children.length === 1 && typeof children[0] === 'string' ? children[0] : children}
     </Text>
@@ -118,9 +149,11 @@ function TableImpl<T>({
   scrollOff = 2,
   version = 0,
   marked,
+  gutter: withGutter = false,
+  decorate,
 }: TableProps<T>): React.JSX.Element {
   const marks = marked && marked.size > 0 ? marked : null;
-  const gutter = marks ? MARK_GUTTER : 0;
+  const gutter = withGutter ? GUTTER : 0;
   const fitted = useMemo(() => fitColumns(columns, width - gutter), [columns, width, gutter]);
   const sortKey = sort?.key;
   const sortDesc = sort?.desc;
@@ -129,7 +162,7 @@ function TableImpl<T>({
     [fitted, sortKey, sortDesc, gutter],
   );
   // A new cache whenever the layout or the marks change; rows are then rebuilt lazily, only when visible.
-  const rowCache = useMemo(() => ({fitted, version, marks, rows: new WeakMap<object, CachedRow>()}), [fitted, version, marks]);
+  const rowCache = useMemo(() => ({fitted, version, marks, decorate, rows: new WeakMap<object, CachedRow>()}), [fitted, version, marks, decorate]);
   const selectedIndex = useMemo(
     () => (selectedId === null ? -1 : indexOf ? indexOf(selectedId) : findIndex(rows, getId, selectedId)),
     [rows, getId, selectedId, indexOf],
@@ -168,7 +201,8 @@ function TableImpl<T>({
       const row = rows[i]!;
       let cached = typeof row === 'object' && row !== null ? rowCache.rows.get(row) : undefined;
       if (!cached) {
-        cached = buildRow(row, getId(row), rowCache.fitted, rowCache.marks);
+        const id = getId(row);
+        cached = buildRow(row, id, rowCache.fitted, gutter > 0, rowCache.marks, rowCache.decorate?.(row, id) ?? null);
         if (typeof row === 'object' && row !== null) rowCache.rows.set(row, cached);
       }
       lines.push(

@@ -175,12 +175,15 @@ export interface Segment {
  * uncoloured cells are merged so a row is usually one or two strings. Trailing blanks are
  * dropped (fewer bytes per frame).
  */
-export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withColor = true): Segment[] {
+export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withColor = true, after?: (columnKey: string) => string | undefined): Segment[] {
   const segments: Segment[] = [];
   let plain = '';
+  let mark: string | undefined;
   for (let k = 0; k < fitted.length; k++) {
     const {column, width} = fitted[k]!;
-    if (k > 0) plain += ' '.repeat(COLUMN_GAP);
+    // A cell's ↑/↓ (src/state/activity.ts) takes the first cell of the gap after it, so no column moves.
+    if (k > 0) plain += mark === undefined ? ' '.repeat(COLUMN_GAP) : `${mark}${' '.repeat(COLUMN_GAP - 1)}`;
+    mark = after?.(column.key);
     const text = fitCell(column.cell(row), width, column.align ?? 'left');
     const tone = withColor && column.tone ? column.tone(row) : undefined;
     const color = tone ? colorOf(tone) : undefined;
@@ -192,6 +195,7 @@ export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withC
       segments.push({text, color});
     }
   }
+  if (mark !== undefined) plain += mark;
   if (plain !== '') segments.push({text: plain});
   const last = segments[segments.length - 1];
   if (last && last.color === undefined) {

@@ -1,20 +1,21 @@
 // A resource list or its detail, on the generic table and detail views.
-import React from 'react';
+import React, {useMemo} from 'react';
 import {Box} from 'ink';
 import type {ListDerived} from '../../state/controller.js';
 import type {Snapshot} from '../../state/resources.js';
 import {Text} from '../SafeText.js';
 import {fitColumns, sortMarker, Table} from '../table/Table.js';
 import {color} from '../theme.js';
+import {changeDecorator, type ChangeSources} from '../table/changes.js';
 import {DetailView} from './DetailView.js';
 
-export function listInfo(list: ListDerived, snapshot: Snapshot, width: number, marked = 0): string {
+export function listInfo(list: ListDerived, snapshot: Snapshot, width: number, marked = 0, stale: {days: number} | null = null): string {
   const {spec, state, view, selection} = list;
   if (state.detailId) {
     const noun = `${spec.noun[0]!.toUpperCase()}${spec.noun.slice(1)}`;
     return list.detailItem ? `${noun} › ${spec.title(list.detailItem, snapshot)}` : `${spec.noun} gone`;
   }
-  const total = spec.items(snapshot).length;
+  const total = list.total;
   const position = selection.index >= 0 ? `${selection.index + 1}/${view.rows.length}` : `0/${view.rows.length}`;
   const filterText = state.filtering ? `/${state.filter}▌` : state.filter ? `filter "${state.filter}" (Esc clears)` : '';
   // The sorted column may be one the width hides: say so rather than show an order with no arrow.
@@ -23,7 +24,8 @@ export function listInfo(list: ListDerived, snapshot: Snapshot, width: number, m
     sorted && !fitColumns(list.columns, width).some((f) => f.column.key === sorted.key)
       ? `  · sorted by ${sorted.header.trim() || sorted.key} ${sortMarker(state.sort!.desc)} (hidden column)`
       : '';
-  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${spec.noun}s${marked > 0 ? ` · ${marked} marked` : ''}${hidden}`;
+  const noun = stale ? `stale ${spec.noun}s (never connected, or no handshake for ${stale.days} days; S shows all)` : `${spec.noun}s`;
+  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${noun}${marked > 0 ? ` · ${marked} marked` : ''}${hidden}`;
 }
 
 export function ListScreen({
@@ -33,6 +35,7 @@ export function ListScreen({
   width,
   height,
   marks,
+  changes,
 }: {
   list: ListDerived;
   snapshot: Snapshot;
@@ -40,8 +43,18 @@ export function ListScreen({
   width: number;
   height: number;
   marks: ReadonlySet<string>;
+  changes: ChangeSources;
 }): React.JSX.Element {
   const {spec, state, view, selection, columns} = list;
+  const second = Math.floor(now / 1000);
+  const highlights = changes.tracker.highlights.version;
+  const traffic = changes.history.version;
+  // A new function (and so new visible rows) only when a mark may have appeared or faded.
+  const decorate = useMemo(
+    () => changeDecorator(spec.id, changes, second * 1000),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the versions stand for the tracker's and history's mutable state
+    [spec.id, changes, second, highlights, traffic],
+  );
   if (state.detailId) {
     if (!list.detailItem) {
       return (
@@ -50,7 +63,7 @@ export function ListScreen({
         </Box>
       );
     }
-    const lines = spec.detail(list.detailItem, {snapshot, now, reveal: state.reveal});
+    const lines = spec.detail(list.detailItem, {snapshot, now, reveal: state.reveal, history: changes.history});
     return (
       <DetailView lines={lines} scroll={state.detailScroll} width={width} height={height} {...(state.detailEntry ? {selectedEntry: state.detailEntry} : {})} />
     );
@@ -67,6 +80,8 @@ export function ListScreen({
       sort={state.sort ?? undefined}
       version={Math.floor(now / 1000)}
       marked={marks}
+      gutter
+      {...(decorate ? {decorate} : {})}
       emptyText={state.filter ? `No ${spec.noun}s match "${state.filter}".` : `No ${spec.noun}s.`}
     />
   );

@@ -15,7 +15,21 @@ export function reportCapacity(height: number): number {
   return Math.max(1, height - 4);
 }
 
-export function Report({report, width, height}: {report: ReportModal; width: number; height: number}): React.JSX.Element {
+/**
+ * `onShown` hears how many of the report's lines fit from its scroll position (long lines wrap),
+ * so PgDn moves by what was on screen and skips nothing.
+ */
+export function Report({
+  report,
+  width,
+  height,
+  onShown,
+}: {
+  report: ReportModal;
+  width: number;
+  height: number;
+  onShown?: (lines: number) => void;
+}): React.JSX.Element {
   const capacity = reportCapacity(height) - (report.progress ? 1 : 0);
   // Long lines wrap (a failure's reason must be readable), so the lines that fit are counted in rows.
   const rows: Array<{key: string; text: string; line: (typeof report.lines)[number]}> = [];
@@ -27,6 +41,7 @@ export function Report({report, width, height}: {report: ReportModal; width: num
     parts.slice(0, capacity - rows.length).forEach((text, k) => rows.push({key: `${last}.${k}`, text, line}));
   }
   const below = report.lines.length - last;
+  onShown?.(Math.max(1, last - report.scroll));
   const p = report.progress;
   const ascii = glyphs().asciiQr;
   const key = (action: 'confirm' | 'cancel') => displayKey(keyFor('report', action) ?? '?');
