@@ -20,10 +20,26 @@ describe('parseCommandLine', () => {
       '--insecure',
       '--read-only',
       '--debug',
+      '--activity-log',
+      '~/fz.jsonl',
+      '--stale-days',
+      '45',
     ]);
     expect(c).toEqual({
       kind: 'console',
-      flags: {url: 'https://h/vpn/', profile: 'prod', refresh: 0, timeout: 3, caFile: '/ca.pem', insecure: true, readOnly: true, demo: false, debug: true},
+      flags: {
+        url: 'https://h/vpn/',
+        profile: 'prod',
+        refresh: 0,
+        timeout: 3,
+        caFile: '/ca.pem',
+        insecure: true,
+        readOnly: true,
+        demo: false,
+        debug: true,
+        activityLog: '~/fz.jsonl',
+        staleDays: 45,
+      },
     });
   });
   it('routes sandbox arguments untouched', () => {
@@ -41,6 +57,9 @@ describe('parseCommandLine', () => {
     [['--token', 'abc'], /no --token flag/],
     [['--demo', '--url', 'http://x'], /cannot be combined/],
     [['extra'], /unexpected argument "extra"/],
+    [['--stale-days', '0'], /--stale-days needs a whole number of days/],
+    [['--stale-days', '2.5'], /--stale-days needs a whole number of days/],
+    [['--activity-log', ' '], /--activity-log needs a file path/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError);
     expect(() => parseCommandLine(argv)).toThrow(message);
@@ -56,6 +75,8 @@ describe('parseCommandLine', () => {
       '--read-only',
       '--demo',
       '--debug',
+      '--activity-log',
+      '--stale-days',
       '--help',
       '--version',
       'FZ_URL',

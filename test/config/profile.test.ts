@@ -44,6 +44,16 @@ describe('resolveConnection', () => {
     expect(r).toMatchObject({connection: {url: 'https://flag', refreshSeconds: 1}});
   });
 
+  it('activityLog (home expanded) and staleDays come from the profile unless a flag says otherwise', async () => {
+    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "t\\n"', activityLog: '~/audit.jsonl', staleDays: 60}}});
+    let r = await resolveConnection({...noFlags, profile: 'p'}, env);
+    expect(r).toMatchObject({connection: {activityLog: join(home, 'audit.jsonl'), staleDays: 60}});
+    r = await resolveConnection({...noFlags, profile: 'p', activityLog: '/tmp/x.jsonl', staleDays: 7}, env);
+    expect(r).toMatchObject({connection: {activityLog: '/tmp/x.jsonl', staleDays: 7}});
+    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "t\\n"', staleDays: 0}}});
+    await expect(resolveConnection({...noFlags, profile: 'p'}, env)).rejects.toThrow(/staleDays/);
+  });
+
   it('tokenCommand output is the token', async () => {
     writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "cmd-token\\n"'}}});
     const r = await resolveConnection({...noFlags, profile: 'p'}, env);
