@@ -66,3 +66,44 @@ describe('sorting a poll from the previous sort', () => {
     );
   });
 });
+
+describe('sorting numbers and ASCII strings that mostly differ (radix sorts)', () => {
+  const reference = (values: Array<string | number>, desc: boolean) =>
+    values
+      .map((v, i) => ({v, i}))
+      .sort((a, b) => {
+        const d = typeof a.v === 'number' ? (a.v as number) - (b.v as number) : a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+        return (desc ? -d : d) || a.i - b.i;
+      })
+      .map((x) => x.i);
+
+  it('numbers: negative, ±0, fractions, infinities, huge (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.double({noNaN: true}), fc.integer(), fc.constantFrom(0, -0, 1e300, -1e-300, Infinity, -Infinity)), {minLength: 1, maxLength: 300}),
+        fc.boolean(),
+        (values, desc) => {
+          const items = values.map((v, i) => ({id: `n${i}`, v}));
+          const view = buildListView(items, {getId: (r) => r.id, filter: '', sort: {key: 'v', desc}, columns: columns()});
+          expect(view.rows.map((r) => Number(r.id.slice(1)))).toEqual(reference(values, desc));
+        },
+      ),
+      {numRuns: 500},
+    );
+  });
+
+  it('ASCII strings of any length (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({unit: fc.integer({min: 1, max: 127}).map((c) => String.fromCharCode(c)), maxLength: 60}), {minLength: 1, maxLength: 300}),
+        fc.boolean(),
+        (values, desc) => {
+          const items = values.map((v, i) => ({id: `s${i}`, v}));
+          const view = buildListView(items, {getId: (r) => r.id, filter: '', sort: {key: 'v', desc}, columns: columns()});
+          expect(view.rows.map((r) => Number(r.id.slice(1)))).toEqual(reference(values, desc));
+        },
+      ),
+      {numRuns: 500},
+    );
+  });
+});
