@@ -1,9 +1,11 @@
-// `npm run bench`: the list and live figures (run.mjs), then the bulk figures (bulk.mjs), each in
-// its own process, with the same arguments (--write-readme updates both tables in README.md).
+// `npm run bench`: the list and live figures (run.mjs), the bulk figures (bulk.mjs) and change
+// tracking (activity.mjs), each in its own process, with the same arguments (--write-readme updates
+// their tables in README.md).
 import {spawnSync} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
 
-for (const script of ['run.mjs', 'bulk.mjs']) {
-  const result = spawnSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...process.argv.slice(2)], {stdio: 'inherit'});
+const runs = [['run.mjs'], ['bulk.mjs'], ['activity.mjs', '--polls', '400']];
+for (const [script, ...args] of runs) {
+  const result = spawnSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...args, ...process.argv.slice(2)], {stdio: 'inherit'});
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
