@@ -45,6 +45,16 @@ class NumberRing {
     if (this.count < this.capacity) this.count++;
   }
 
+  get size(): number {
+    return this.count;
+  }
+
+  /** The k-th value from the newest (0 = newest); NaN when there is none. */
+  fromNewest(k: number): number {
+    if (k < 0 || k >= this.count) return NaN;
+    return this.values[(this.head - 1 - k + this.capacity * 2) % this.capacity]!;
+  }
+
   /** Oldest first. */
   toArray(): (number | null)[] {
     const out = new Array<number | null>(this.count);
@@ -211,19 +221,29 @@ export class TrafficHistory {
   }
 
   /**
-   * How a device's rate moved at the last poll, for the ↑/↓ of its RX/S and TX/S cells: 'up' or
-   * 'down' when it changed by more than one step of the encoding (about 12%, which also keeps
-   * jitter from blinking arrows), null otherwise, and null once `fadeMs` have passed since that
-   * poll (with a long refresh interval the arrows should not stay up until the next one).
+   * How a device's rate last moved, for the ↑/↓ of its RX/S and TX/S cells: 'up' or 'down' when it
+   * changed by more than one step of the encoding (about 12%, which also keeps jitter from blinking
+   * arrows), kept for `fadeMs` after the poll that showed the move. Polls in between that carry the
+   * same stats sample (the server writes stats about once a minute, polls are more frequent) keep
+   * the arrow up instead of blinking it off; null once the move is older than `fadeMs`.
    */
   trend(id: string, which: 'rx' | 'tx', now: number, fadeMs: number = TREND_FADE_MS): 'up' | 'down' | null {
     const slot = this.slotOf.get(id);
     if (slot === undefined || this.records < 2 || now - this.lastRecordAt >= fadeMs) return null;
     const base = slot * 2 * this.samples + (which === 'tx' ? this.samples : 0);
-    const last = this.slab[base + ((this.records - 1) % this.samples)]!;
-    const before = this.slab[base + ((this.records - 2) % this.samples)]!;
-    if (last === NO_SAMPLE || before === NO_SAMPLE || last === before) return null;
-    return last > before ? 'up' : 'down';
+    const at = (k: number) => this.slab[base + ((this.records - 1 - k) % this.samples)]!;
+    const last = at(0);
+    if (last === NO_SAMPLE) return null;
+    // Walk back over the polls within the fade window that repeat the last value.
+    const limit = Math.min(this.records, this.samples, this.times.size);
+    for (let k = 1; k < limit; k++) {
+      // The poll that showed `last` first is k - 1 polls back; past the window, nothing to show.
+      if (now - this.times.fromNewest(k - 1) >= fadeMs) return null;
+      const before = at(k);
+      if (before === NO_SAMPLE) return null;
+      if (before !== last) return last > before ? 'up' : 'down';
+    }
+    return null;
   }
 
   /** The times of the polls `total()` covers, oldest first. */

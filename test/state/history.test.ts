@@ -65,10 +65,29 @@ describe('TrafficHistory', () => {
         seen.push(h.trend('d-0', 'rx', at));
       },
     );
-    // poll 0: no rate; 1: first rate; 2: same; 3: ×4; 4: +2.5% (within a step); 5: back down
-    expect(seen).toEqual([null, null, null, 'up', null, 'down']);
+    // poll 0: no rate; 1: first rate; 2: same; 3: ×4; 4: +2.5% (within a step: the ↑ of poll 3
+    // stays, a second later); 5: back down
+    expect(seen).toEqual([null, null, null, 'up', 'up', 'down']);
     expect(h.trend('d-0', 'rx', T0 + 5000 + 5000)).toBeNull();
     expect(h.trend('nope', 'rx', T0 + 5000)).toBeNull();
+  });
+
+  it('trend: the arrow stays while polls repeat the same stats sample, and fades 5 s after the move', () => {
+    const h = new TrafficHistory();
+    // A new stats sample every 3 polls (one a second): the arrow must not blink off in between.
+    const rates = [1000, 1000, 1000, 8000, 8000, 8000, 8000, 8000, 8000, 8000];
+    const seen: (string | null)[] = [];
+    polls(
+      rates.length,
+      1,
+      (_i, p) => rates[p - 1] ?? 0,
+      (s, at) => {
+        h.record(s, at);
+        seen.push(h.trend('d-0', 'rx', at));
+      },
+    );
+    // The move shows at poll 4 (rates[3]) and stays through the polls 1–4 s after it.
+    expect(seen.slice(4)).toEqual(['up', 'up', 'up', 'up', 'up', null]);
   });
 
   it('is bounded per device and in total, however long the session', () => {
