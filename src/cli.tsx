@@ -14,7 +14,8 @@ import {guardedStream, OutputGuard} from './ui/output-guard.js';
 import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
 import {ActivityLog} from './state/activity-log.js';
 import {configureGlyphs} from './state/glyphs.js';
-import {expandPath} from './wireguard/index.js';
+// file.js, not the index: the index loads the QR encoder, which the first frame does not need.
+import {expandPath} from './wireguard/file.js';
 import {configureColor} from './ui/theme.js';
 
 const VERSION = process.env.FZ_CONSOLE_VERSION ?? '0.0.0-dev';
