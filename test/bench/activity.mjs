@@ -6,18 +6,17 @@
 // refresh at 50k devices with stats changing every poll, and ≤ 30 MB held by the event ring, the
 // row marks and the traffic history after an hour at one poll a second.
 import {spawn} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
 import {build} from 'esbuild';
 import {commonOptions, requireShim} from '../../scripts/esbuild-common.mjs';
+import {root, writeReadmeSection} from './common.mjs';
 
 const {values} = parseArgs({
   options: {devices: {type: 'string', default: '50000'}, polls: {type: 'string', default: '3600'}, json: {type: 'boolean'}, 'write-readme': {type: 'boolean'}},
 });
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'fzc-bench-activity-'));
 const bundle = join(work, 'activity-inproc.mjs');
 
@@ -53,14 +52,7 @@ try {
       `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, ${r.seconds} s.`,
     ].join('\n');
     console.log(table);
-    if (values['write-readme']) {
-      const readme = join(root, 'README.md');
-      const text = readFileSync(readme, 'utf8');
-      const start = '<!-- bench-activity:start -->';
-      const end = '<!-- bench-activity:end -->';
-      if (!text.includes(start) || !text.includes(end)) throw new Error(`README.md has no ${start} … ${end} section`);
-      writeFileSync(readme, `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`);
-    }
+    if (values['write-readme']) writeReadmeSection('bench-activity', table);
   }
 } finally {
   rmSync(work, {recursive: true, force: true});

@@ -4,15 +4,13 @@
 // nftables on every write, so a bulk run must not flood it). Prints a table; with
 // --write-readme also replaces the bulk table in README.md.
 import {spawn} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
 import {commonOptions, requireShim} from '../../scripts/esbuild-common.mjs';
+import {root, startSandbox, writeReadmeSection} from './common.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(root, 'dist/fz-console.js');
 const writeReadme = process.argv.includes('--write-readme');
 const IMPORT_ROWS = 500;
 const DELETE_DEVICES = 1000;
@@ -27,30 +25,6 @@ await build({
   banner: {js: requireShim},
 });
 
-function startSandbox(args) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--stats-interval', '0', '--latency-ms', '20', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.stdout.on('data', (d) => {
-      out += d;
-      const vars = Object.fromEntries(
-        out
-          .split('\n')
-          .filter((l) => l.includes('='))
-          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-      );
-      if (vars.FZ_UNPRIVILEGED_TOKEN) resolve({child, url: vars.FZ_URL, token: vars.FZ_API_TOKEN});
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
-  });
-}
-
 function runChild(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {stdio: ['ignore', 'pipe', 'inherit']});
@@ -64,7 +38,7 @@ function runChild(args) {
 
 async function measure(sandboxArgs, mode, count) {
   process.stderr.write(`bench: ${mode} ${count}…\n`);
-  const sandbox = await startSandbox(sandboxArgs);
+  const sandbox = await startSandbox(['--stats-interval', '0', '--latency-ms', '20', ...sandboxArgs]);
   try {
     return await runChild([mode, sandbox.url, sandbox.token, String(count)]);
   } finally {
@@ -88,14 +62,7 @@ try {
   ];
   const table = `${lines.join('\n')}\n\nNode ${process.version}, ${new Date().toISOString().slice(0, 10)}.`;
   console.log(table);
-  if (writeReadme) {
-    const readme = join(root, 'README.md');
-    const text = readFileSync(readme, 'utf8');
-    const start = '<!-- bench-bulk:start -->';
-    const end = '<!-- bench-bulk:end -->';
-    if (!text.includes(start) || !text.includes(end)) throw new Error(`README.md has no ${start} … ${end} section`);
-    writeFileSync(readme, `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`);
-  }
+  if (writeReadme) writeReadmeSection('bench-bulk', table);
 } finally {
   rmSync(work, {recursive: true, force: true});
 }

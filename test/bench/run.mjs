@@ -21,15 +21,13 @@
 // - VmRSS and VmHWM from /proc/self/status after 10+ refresh cycles, no forced GC (what the system
 //   sees); RSS after a forced GC for comparison; idle CPU over 3 s with updates paused.
 import {execFileSync, spawn} from 'node:child_process';
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync} from 'node:fs';
 import {cpus, tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
 import {commonOptions, requireShim} from '../../scripts/esbuild-common.mjs';
+import {BIN, root, startSandbox, writeReadmeSection} from './common.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(root, 'dist/fz-console.js');
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const writeReadme = process.argv.includes('--write-readme');
 
@@ -42,32 +40,6 @@ await build({
   define: {'process.env.NODE_ENV': '"production"'},
   banner: {js: requireShim},
 });
-
-function startSandbox(devices) {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'sandbox', '--port', '0', '--seed', 'demo', '--devices', String(devices), '--users', '2000', '--rules', '1000', '--stats-interval', '2'],
-    {stdio: ['ignore', 'pipe', 'pipe']},
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.stdout.on('data', (d) => {
-      out += d;
-      const vars = Object.fromEntries(
-        out
-          .split('\n')
-          .filter((l) => l.includes('='))
-          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-      );
-      if (vars.FZ_UNPRIVILEGED_TOKEN) resolve({child, url: vars.FZ_URL, token: vars.FZ_API_TOKEN});
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
-  });
-}
 
 function timeChild(args) {
   return new Promise((resolve, reject) => {
@@ -149,7 +121,7 @@ sampleLoad();
 const results = [];
 for (const devices of SIZES) {
   process.stderr.write(`bench: ${devices} devices…\n`);
-  const sandbox = await startSandbox(devices);
+  const sandbox = await startSandbox(['--seed', 'demo', '--devices', String(devices), '--users', '2000', '--rules', '1000', '--stats-interval', '2']);
   try {
     const floorSamples = [];
     for (let i = 0; i < 3; i++) floorSamples.push((await timeChild([join(root, 'test/bench/floor.mjs'), sandbox.url, sandbox.token])).ms);
@@ -188,10 +160,4 @@ for (const [name, cell, budget] of rows) lines.push(`| ${name} | ${results.map(c
 const cpu = execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {encoding: 'utf8'}).trim();
 const table = `${lines.join('\n')}\n\nNode ${process.version}, ${cpu}, 120×40 terminal, ${new Date().toISOString().slice(0, 10)}; load average ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))} on ${cpus().length} cores during the run. Cursor p95 at 50k vs 1k: ×${byN[50000] && byN[1000] ? fmt(byN[50000].moveP95 / byN[1000].moveP95, 2) : 'n/a'}.`;
 console.log(table);
-if (writeReadme) {
-  const readme = join(root, 'README.md');
-  const text = readFileSync(readme, 'utf8');
-  const start = text.indexOf('<!-- bench:start -->');
-  const end = text.indexOf('<!-- bench:end -->');
-  writeFileSync(readme, `${text.slice(0, start)}<!-- bench:start -->\n${table}\n${text.slice(end)}`);
-}
+if (writeReadme) writeReadmeSection('bench', table);
