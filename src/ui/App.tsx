@@ -82,7 +82,7 @@ export function App({client, settings, writeRaw, firstData, reloadToken, activit
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1}>
       <Header label={settings.label} badges={badges(settings)} status={state.poll} width={width} />
-      <Tabs state={state} width={width} throughput={throughput(controller.history, width)} />
+      <Tabs state={state} width={width} history={controller.history} />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {body}
       </Box>
@@ -107,19 +107,21 @@ function badges(settings: AppSettings): Array<{text: string; tone: 'badge' | 'da
 
 /**
  * Total rx/s and tx/s of all devices with their sparklines over the last polls, right of the tabs:
- * `rx 12.3 MiB/s ▁▂▃▅▇ tx 1.2 MiB/s ▂▃▁▁▂`. Empty until two polls gave rates, or when the line is full.
+ * `rx 12.3 MiB/s ▁▂▃▅▇ tx 1.2 MiB/s ▂▃▁▁▂`. The sparklines take what room is left (none on a narrow
+ * terminal); empty until a poll gave rates.
  */
-function throughput(history: TrafficHistory, width: number): string {
+function throughput(history: TrafficHistory, room: number): string {
   const rx = history.total('rx');
   const tx = history.total('tx');
   const last = (series: (number | null)[]) => series[series.length - 1] ?? null;
   if (last(rx) === null && last(tx) === null) return '';
-  const spark = width >= 150 ? 24 : width >= 120 ? 12 : 0;
-  const part = (name: string, series: (number | null)[]) => `${name} ${formatRate(last(series))}${spark > 0 ? ` ${sparkline(series, spark)}` : ''}`;
-  return `${part('rx', rx)}  ${part('tx', tx)}`;
+  const rxText = `rx ${formatRate(last(rx))}`;
+  const txText = `tx ${formatRate(last(tx))}`;
+  const spark = Math.min(24, Math.floor((room - rxText.length - txText.length - 6) / 2));
+  return spark >= 6 ? `${rxText} ${sparkline(rx, spark)}  ${txText} ${sparkline(tx, spark)}` : `${rxText}  ${txText}`;
 }
 
-function Tabs({state, width, throughput}: {state: ConsoleState; width: number; throughput: string}): React.JSX.Element {
+function Tabs({state, width, history}: {state: ConsoleState; width: number; history: TrafficHistory}): React.JSX.Element {
   const s = state.snapshot;
   const count = {
     devices: s ? ` ${s.devices.length}` : '',
@@ -130,6 +132,7 @@ function Tabs({state, width, throughput}: {state: ConsoleState; width: number; t
   };
   const tabs = SCREENS.map((screen, i) => ` ${i + 1} ${screen.title}${count[screen.id]} `);
   const room = width - displayWidth(tabs.join('')) - 2;
+  const total = throughput(history, room);
   return (
     <Box width={width} justifyContent="space-between">
       <Text wrap="truncate">
@@ -139,9 +142,9 @@ function Tabs({state, width, throughput}: {state: ConsoleState; width: number; t
           </Text>
         ))}
       </Text>
-      {throughput !== '' && room >= 20 ? (
+      {total !== '' && room >= 20 ? (
         <Text color={color('muted')} wrap="truncate">
-          {truncate(throughput, room)}
+          {truncate(total, room)}
         </Text>
       ) : null}
     </Box>
