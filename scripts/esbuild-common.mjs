@@ -1,3 +1,4 @@
+import {fileURLToPath} from 'node:url';
 // Settings every esbuild bundle of the console shares (the CLI and the bench's in-process half).
 
 /**
@@ -15,10 +16,13 @@ export const noReactDevtools = {
 /**
  * string-width is a pure function that Ink calls for every line of every frame, and it takes
  * its slow path (Intl.Segmenter plus several Unicode regexes per grapheme) for any line with
- * a non-ASCII character — every table row has one (● ○ · – …). Most lines are the same from
- * one frame to the next, so a bounded memo in front of it removes most of that work
+ * a non-ASCII character — every table row has one (● ○ · – …). Text made only of characters
+ * that are one cell each is answered by src/ui/narrow-width.ts without it; most other lines are
+ * the same from one frame to the next, so a bounded memo in front of it removes most of the rest
  * (npm run bench, keystroke → frame). Options-less calls only; the memo is cleared when full.
  */
+const NARROW_WIDTH = fileURLToPath(new URL('../src/ui/narrow-width.ts', import.meta.url));
+
 export const memoStringWidth = {
   name: 'memo-string-width',
   setup(b) {
@@ -30,9 +34,12 @@ export const memoStringWidth = {
     });
     b.onLoad({filter: /.*/, namespace: 'memo-string-width'}, (args) => ({
       contents: `import realStringWidth from ${JSON.stringify(args.path)};
+import {narrowWidth} from ${JSON.stringify(NARROW_WIDTH)};
 const memo = new Map();
 export default function stringWidth(text, options) {
   if (options !== undefined || typeof text !== 'string') return realStringWidth(text, options);
+  const narrow = narrowWidth(text);
+  if (narrow !== null) return narrow;
   let width = memo.get(text);
   if (width === undefined) {
     width = realStringWidth(text);

@@ -11,6 +11,7 @@ import type {FetchedData} from './state/resources.js';
 import {App, type AppSettings} from './ui/App.js';
 import {FirstRun} from './ui/FirstRun.js';
 import {guardedStream, OutputGuard} from './ui/output-guard.js';
+import {FRAME_OPTIONS} from './ui/render-options.js';
 import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
 import {ActivityLog} from './state/activity-log.js';
 import {configureGlyphs} from './state/glyphs.js';
@@ -261,8 +262,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     stdout: guardedStream(process.stdout, guard),
     exitOnCtrlC: true,
     patchConsole: true,
-    incrementalRendering: false,
-    maxFps: 30,
+    ...FRAME_OPTIONS,
   });
   let signalCode: number | null = null;
   const onSignal = (signal: NodeJS.Signals, code: number) => {

@@ -81,9 +81,9 @@ export function App({client, settings, writeRaw, firstData, reloadToken, activit
   const {body, info} = bodyFor(controller, state, width, bodyHeight);
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1}>
-      <Header label={settings.label} badges={badges(settings)} status={state.poll} width={width} />
+      <Header label={settings.label} badges={badges(settings)} status={state.poll} width={width} now={state.clock} />
       <Tabs state={state} width={width} history={controller.history} />
-      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+      <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         {body}
       </Box>
       <Text wrap="truncate" color={color('accent')}>

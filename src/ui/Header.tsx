@@ -1,8 +1,8 @@
-import React, {useEffect, useState} from 'react';
+import React from 'react';
 import {Box} from 'ink';
 import {Text} from './SafeText.js';
 import {ApiError} from '../api/index.js';
-import {liveLabel, needsClock, type PollStatus} from '../state/poller.js';
+import {liveLabel, type PollStatus} from '../state/poller.js';
 import {color} from './theme.js';
 import {truncate} from './text.js';
 
@@ -11,18 +11,15 @@ export interface HeaderProps {
   badges: ReadonlyArray<{text: string; tone: 'badge' | 'danger' | 'warning'}>;
   status: PollStatus;
   width: number;
+  /** The console's live clock (ConsoleState.clock). */
+  now: number;
 }
 
-/** Top line. Owns its 1 s clock so "updated Ns ago" ticks without re-rendering the screen. */
-export function Header({label, badges, status, width}: HeaderProps): React.JSX.Element {
-  const [now, setNow] = useState(() => Date.now());
-  const ticking = needsClock(status);
-  useEffect(() => {
-    setNow(Date.now());
-    if (!ticking) return undefined;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [ticking, status]);
+/**
+ * Top line. "updated Ns ago" counts with the console's one 1 s clock: a clock of its own drew a
+ * second frame each second, and a key pressed just after a frame waits for Ink's frame throttle.
+ */
+export function Header({label, badges, status, width, now}: HeaderProps): React.JSX.Element {
   // A rejected token is not a network problem: say what it is.
   const rejected = status.lastError instanceof ApiError && status.lastError.isAuthFailure && status.mode === 'backoff';
   const live = rejected ? liveLabel(status, now).replace(/^offline/, 'token rejected') : liveLabel(status, now);

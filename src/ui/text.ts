@@ -4,6 +4,7 @@
 // wrapped or cut a second time. Printable ASCII, nearly all of the data, skips it entirely.
 
 import stringWidth from 'string-width';
+import {narrowWidth} from './narrow-width.js';
 import {displaySafe, ESCAPE_CLOSE, ESCAPE_OPEN} from '../common/display-safe.js';
 import {glyphs} from '../state/glyphs.js';
 
@@ -17,7 +18,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const segmenter = new Intl.Segmenter();
 
 function safeWidth(safe: string): number {
-  if (PRINTABLE_ASCII.test(safe)) return safe.length;
+  const narrow = narrowWidth(safe);
+  if (narrow !== null) return narrow;
   // Markers are dropped before Ink sees the text; the token between them is printable ASCII.
   return stringWidth(safe.includes(ESCAPE_OPEN) || safe.includes(ESCAPE_CLOSE) ? safe.replace(/[\ue000\ue001]/g, '') : safe);
 }

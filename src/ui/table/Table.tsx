@@ -87,6 +87,8 @@ interface CachedRow {
   element: React.JSX.Element;
   /** Plain text of the row, for the selected (inverse) variant. */
   plain: string;
+  /** `element` keyed by the screen line it was last drawn on (see TableImpl). */
+  placed: {line: number; element: React.JSX.Element} | null;
 }
 
 function buildRow<T>(
@@ -125,7 +127,7 @@ function buildRow<T>(
       {children.length === 0 ? ' ' : children.length === 1 && typeof children[0] === 'string' ? children[0] : children}
     </Text>
   );
-  return {id, element, plain};
+  return {id, element, plain, placed: null};
 }
 
 function findIndex<T>(rows: readonly T[], getId: (row: T) => string, id: string | null): number {
@@ -205,21 +207,25 @@ function TableImpl<T>({
         cached = buildRow(row, id, rowCache.fitted, gutter > 0, rowCache.marks, rowCache.decorate?.(row, id) ?? null);
         if (typeof row === 'object' && row !== null) rowCache.rows.set(row, cached);
       }
+      // Keyed by screen line, not by id: after a sort or a jump every line shows another row, and
+      // updating 35 lines' text costs far less than unmounting and mounting 35 (Yoga nodes, layout).
+      const line = i - top;
+      if (i !== selectedIndex && cached.placed?.line !== line) cached.placed = {line, element: React.cloneElement(cached.element, {key: `l:${line}`})};
       lines.push(
         i === selectedIndex ? (
           // Full-width inverse bar, no cell colours: a coloured cell in inverse becomes a coloured block.
-          <Text key={`r:${cached.id}`} inverse wrap="truncate">
+          <Text key={`l:${line}`} inverse wrap="truncate">
             {padEnd(cached.plain, lineWidth) || ' '}
           </Text>
         ) : (
-          cached.element
+          cached.placed!.element
         ),
       );
     }
   }
 
   return (
-    <Box flexDirection="column" width={lineWidth} height={Math.max(0, Math.floor(height))} overflow="hidden">
+    <Box flexDirection="column" width={lineWidth} height={Math.max(0, Math.floor(height))} overflowY="hidden">
       {lines}
     </Box>
   );
