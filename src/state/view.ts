@@ -1,5 +1,5 @@
 // Per-screen view state (filter, sort, selection by id, detail) and its pure transitions.
-import {buildListView, moveSelection, reconcileSelection, type ColumnSpec, type ListView} from './list.js';
+import {buildListView, warmSortOrder, moveSelection, reconcileSelection, type ColumnSpec, type ListView} from './list.js';
 
 export interface SortState {
   key: string;
@@ -62,6 +62,11 @@ export class ListViewCache<T> {
     const view = buildListView(items, {getId: this.getId, filter: state.filter, sort: state.sort, columns});
     this.entry = {items, filter: state.filter, sortKey, sortDesc, view};
     return view;
+  }
+
+  /** One step of ordering these items by every sortable column ahead of time; true when all are (see warmSortOrder). */
+  warm(items: readonly T[], columns: ColumnSpec<T>[]): boolean {
+    return warmSortOrder(items, columns, this.getId);
   }
 }
 

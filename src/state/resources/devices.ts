@@ -31,14 +31,6 @@ function sinceDefault<T>(value: T, useDefault: boolean, format: (v: T) => string
 }
 
 /** Sorts dotted quads numerically: `10.3.2.10` after `10.3.2.9`. */
-function ipSortKey(ip: string | null): number | string | null {
-  if (ip === null) return null;
-  // A number, not a padded string: numbers sort without building 50k strings.
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (!m) return ip;
-  return ((Number(m[1]) * 256 + Number(m[2])) * 256 + Number(m[3])) * 256 + Number(m[4]);
-}
-
 /** The owner picker's value is a user id; the form shows the email. */
 function emailOf(ctx: ActionContext, id: string): string {
   return ctx.snapshot.usersById.get(id)?.email ?? id;
@@ -133,7 +125,8 @@ export const devices: ResourceSpec<DeviceRow> = {
         width: {min: 12, max: 32, flex: 2},
         cell: (r) => r.device.name,
         // The filter also finds a device by its description and public key (as `wg show` prints it).
-        sortValue: (r) => r.device.name.toLowerCase(),
+        sortValue: (r) => r.nameKey,
+        sortValueFromRowOnly: true,
         searchText: (r) => `${r.device.name}\u0000${r.device.description ?? ''}\u0000${r.device.public_key}`,
       },
       {
@@ -142,7 +135,8 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 2,
         width: {min: 14, max: 34, flex: 2},
         cell: (r) => r.ownerEmail,
-        sortValue: (r) => r.ownerEmail.toLowerCase(),
+        sortValue: (r) => r.ownerKey,
+        sortValueFromRowOnly: true,
         searchText: (r) => r.ownerEmail,
       },
       {
@@ -151,7 +145,8 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 3,
         width: 15,
         cell: (r) => r.device.ipv4 ?? '',
-        sortValue: (r) => ipSortKey(r.device.ipv4),
+        sortValue: (r) => r.ipv4Key,
+        sortValueFromRowOnly: true,
         searchText: (r) => r.device.ipv4 ?? '',
       },
       {
@@ -162,6 +157,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         align: 'right',
         cell: (r) => formatAge(r.handshakeAt, clock()),
         sortValue: (r) => r.handshakeAt,
+        sortValueFromRowOnly: true,
         defaultDesc: true,
       },
       {
@@ -171,7 +167,8 @@ export const devices: ResourceSpec<DeviceRow> = {
         width: 11,
         align: 'right',
         cell: (r) => formatBytes(r.device.rx_bytes),
-        sortValue: (r) => r.device.rx_bytes,
+        sortValue: (r) => r.sample.rx,
+        sortValueFromRowOnly: true,
         defaultDesc: true,
       },
       {
@@ -181,7 +178,8 @@ export const devices: ResourceSpec<DeviceRow> = {
         width: 11,
         align: 'right',
         cell: (r) => formatBytes(r.device.tx_bytes),
-        sortValue: (r) => r.device.tx_bytes,
+        sortValue: (r) => r.sample.tx,
+        sortValueFromRowOnly: true,
         defaultDesc: true,
       },
       {
@@ -210,7 +208,8 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 7,
         width: {min: 15, max: 39, flex: 1},
         cell: (r) => r.device.remote_ip ?? '',
-        sortValue: (r) => r.device.remote_ip,
+        sortValue: (r) => r.remoteKey,
+        sortValueFromRowOnly: true,
         searchText: (r) => r.device.remote_ip ?? '',
       },
       {
@@ -219,10 +218,20 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 8,
         width: {min: 16, max: 39, flex: 1},
         cell: (r) => r.device.ipv6 ?? '',
-        sortValue: (r) => r.device.ipv6,
+        sortValue: (r) => r.ipv6Key,
+        sortValueFromRowOnly: true,
         searchText: (r) => r.device.ipv6 ?? '',
       },
-      {key: 'created', header: 'CREATED', priority: 9, width: 10, cell: (r) => formatDate(r.createdAt), sortValue: (r) => r.createdAt, defaultDesc: true},
+      {
+        key: 'created',
+        header: 'CREATED',
+        priority: 9,
+        width: 10,
+        cell: (r) => formatDate(r.createdAt),
+        sortValue: (r) => r.createdAt,
+        sortValueFromRowOnly: true,
+        defaultDesc: true,
+      },
     ];
   },
   title: (r) => `${r.device.name} (${r.ownerEmail})`,
