@@ -88,6 +88,88 @@ export const inkSharedOutputCache = {
   },
 };
 
+/**
+ * Ink turns every line of every frame back into a string with styledCharsToString
+ * (@alcalzone/ansi-tokenize), which diffs the styles of each cell against the previous one: three
+ * Sets and four arrays per cell, some 5,000 cells a frame. Two cells with the same styles (a run
+ * of one colour, the blank cells) have an empty diff, so the patch skips it for them; the string is
+ * the same (test/ui/ansi-tokenize-patches.test.ts holds the patched and the original to the same
+ * output). At 50k devices that garbage made a refresh frame 40–60 ms. The build fails if the file
+ * no longer looks as expected.
+ */
+export const styledCharsSameStyles = {
+  name: 'styled-chars-same-styles',
+  setup(b) {
+    b.onLoad({filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/}, async (args) => {
+      const {readFile} = await import('node:fs/promises');
+      let code = await readFile(args.path, 'utf8');
+      const edits = [
+        [
+          'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));',
+          'if (!sameCodes(chars[i - 1].styles, char.styles)) ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));',
+        ],
+        ['ret += ansiCodesToString(diffAnsiCodes(char.styles, []));', 'if (char.styles.length > 0) ret += ansiCodesToString(diffAnsiCodes(char.styles, []));'],
+        [
+          'export function styledCharsToString(chars) {',
+          `function sameCodes(a, b) {
+    if (a === b) return true;
+    if (a.length !== b.length) return false;
+    for (let k = 0; k < a.length; k++) if (a[k].code !== b[k].code || a[k].endCode !== b[k].endCode) return false;
+    return true;
+}
+export function styledCharsToString(chars) {`,
+        ],
+      ];
+      for (const [from, to] of edits) {
+        if (!code.includes(from)) throw new Error(`styled-chars-same-styles: ansi-tokenize's styledChars.js changed ("${from}" not found); review the patch`);
+        code = code.replace(from, to);
+      }
+      return {contents: code, loader: 'js'};
+    });
+  },
+};
+
+/**
+ * ansi-tokenize's tokenize, which Ink runs on every new line of a frame, walks the line with
+ * Intl.Segmenter: after a refresh at 50k devices that is every table line, microseconds per
+ * character. A line made only of ESC and one-cell characters (src/ui/narrow-width.ts: none of them
+ * joins a neighbour into a cluster) has one grapheme per code unit, which the patch yields without
+ * the segmenter; any other line still goes through it. test/ui/ansi-tokenize-patches.test.ts checks
+ * both claims. The build fails if the file no longer looks as expected.
+ */
+export const tokenizeNarrowLines = {
+  name: 'tokenize-narrow-lines',
+  setup(b) {
+    b.onLoad({filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/}, async (args) => {
+      const {readFile} = await import('node:fs/promises');
+      let code = await readFile(args.path, 'utf8');
+      const edits = [
+        ['for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of graphemesOf(str)) {'],
+        [
+          'export function tokenize(',
+          `import {isNarrow as __fzIsNarrow} from ${JSON.stringify(NARROW_WIDTH)};
+function* codeUnitsOf(str) {
+    for (let i = 0; i < str.length; i++) yield { segment: str[i], index: i };
+}
+function graphemesOf(str) {
+    for (let i = 0; i < str.length; i++) {
+        const c = str.charCodeAt(i);
+        if (c !== 0x1b && !__fzIsNarrow(c)) return segmenter.segment(str);
+    }
+    return codeUnitsOf(str);
+}
+export function tokenize(`,
+        ],
+      ];
+      for (const [from, to] of edits) {
+        if (!code.includes(from)) throw new Error(`tokenize-narrow-lines: ansi-tokenize's tokenize.js changed ("${from}" not found); review the patch`);
+        code = code.replace(from, to);
+      }
+      return {contents: code, loader: 'js'};
+    });
+  },
+};
+
 /** Bundled CommonJS dependencies call require(); ESM output needs one. */
 export const requireShim = "import {createRequire as __fzCreateRequire} from 'node:module';\nconst require = __fzCreateRequire(import.meta.url);";
 
@@ -98,6 +180,6 @@ export const commonOptions = {
   target: 'node20',
   jsx: 'automatic',
   legalComments: 'none',
-  plugins: [noReactDevtools, memoStringWidth, inkSharedOutputCache],
+  plugins: [noReactDevtools, memoStringWidth, inkSharedOutputCache, styledCharsSameStyles, tokenizeNarrowLines],
   logLevel: 'warning',
 };

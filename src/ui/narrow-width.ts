@@ -9,7 +9,7 @@
  * join it into a wider or zero-width cluster (no combining marks, joiners, variation selectors,
  * emoji-presentation characters or surrogates are here).
  */
-function isNarrow(c: number): boolean {
+export function isNarrow(c: number): boolean {
   if (c >= 0x20 && c <= 0x7e) return true;
   if (c < 0xa1) return false;
   if (c <= 0x2ff) return c !== 0xad; // Latin-1 to spacing modifiers; the soft hyphen is zero-width
