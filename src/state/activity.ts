@@ -7,6 +7,7 @@ import {diffConfigurations} from './configuration.js';
 import {formatAge} from './format.js';
 import {glyphs} from './glyphs.js';
 import {deviceState, ONLINE_WINDOW_MS, type DeviceRow, type DeviceState, type Snapshot} from './resources.js';
+import {runSliced, runWhole, type SlicedPass} from './slices.js';
 
 // ---- events ----------------------------------------------------------------------------------
 
@@ -309,6 +310,8 @@ export interface DiffOptions {
   highlights?: Highlights;
   /** Writes of this console, for "by you". */
   local?: LocalWrites;
+  /** The pass over the devices, made ahead by ActivityTracker.prepare; used only if made for these rows and times. */
+  scan?: DeviceScan;
 }
 
 /** Whether a section was visible to the token in a snapshot: fetchAll degrades a 401 on users/rules/configuration to empty with an issue at this path. */
@@ -401,99 +404,142 @@ function wentIdle(d: Diff, b: DeviceRow): void {
   d.hl?.changed('device', b.id, d.now, D.state, 0, 0, true, 'online', 'idle');
 }
 
-function diffDevices(d: Diff, prev: readonly DeviceRow[], next: readonly DeviceRow[], prevNow: number): void {
-  const now = d.now;
-  const hl = d.hl;
-  const n = next.length;
-  const p = prev.length;
-  const before = deadlinesOf(prev);
-  const deadlines = new Float64Array(n);
+/** What the pass over the devices found, in position order; replayed as events by diffDevices. */
+type DeviceStep = {kind: 'idle'; b: DeviceRow} | {kind: 'compare'; a: DeviceRow; b: DeviceRow} | {kind: 'created'; b: DeviceRow};
+
+/**
+ * The reading half of diffDevices: one pass over the rows that only reads them and notes the few
+ * that have something to report. Emitting (which consults local writes and sets highlights)
+ * waits for diffDevices, so the pass can run in slices while the poll is still in flight
+ * (ActivityTracker.prepare) and nothing shows before the new rows do.
+ */
+class DeviceScan implements SlicedPass {
+  next = 0;
+  readonly steps: DeviceStep[] = [];
+  private readonly before: Float64Array;
+  private readonly deadlines: Float64Array;
   // Consecutive polls list devices in the same order (insertion order), so rows are compared by
   // position first and the id index is built only when that fails.
-  let aligned = true;
-  let matched = 0;
-  let index: Map<string, DeviceRow> | null = null;
-  for (let i = 0; i < n; i++) {
-    const b = next[i]!;
-    if (aligned && i < p) {
-      const c = prev[i]!;
-      if (c === b) {
-        // The same row object: only time can have moved it, from online to idle.
-        matched++;
-        const deadline = before[i]!;
-        deadlines[i] = deadline;
-        if (deadline >= prevNow && deadline < now) wentIdle(d, b);
+  private aligned = true;
+  private matched = 0;
+  private index: Map<string, DeviceRow> | null = null;
+
+  constructor(
+    readonly prev: readonly DeviceRow[],
+    readonly rows: readonly DeviceRow[],
+    readonly prevNow: number,
+    readonly now: number,
+  ) {
+    this.before = deadlinesOf(prev);
+    this.deadlines = new Float64Array(rows.length);
+  }
+
+  run(end: number): void {
+    const {prev, rows, before, deadlines, prevNow, now, steps} = this;
+    const p = prev.length;
+    for (let i = this.next; i < end; i++) {
+      const b = rows[i]!;
+      if (this.aligned && i < p) {
+        const c = prev[i]!;
+        if (c === b) {
+          // The same row object: only time can have moved it, from online to idle.
+          this.matched++;
+          const deadline = before[i]!;
+          deadlines[i] = deadline;
+          if (deadline >= prevNow && deadline < now) steps.push({kind: 'idle', b});
+          continue;
+        }
+        if (c.id === b.id) {
+          this.matched++;
+          deadlines[i] = deadlineOf(b);
+          if (notable(c, b, prevNow, now)) steps.push({kind: 'compare', a: c, b});
+          continue;
+        }
+        this.aligned = false;
+      }
+      deadlines[i] = deadlineOf(b);
+      this.index ??= rowIndex(prev);
+      const a = this.index.get(b.id);
+      if (a === undefined) {
+        steps.push({kind: 'created', b});
         continue;
       }
-      if (c.id === b.id) {
-        matched++;
-        deadlines[i] = deadlineOf(b);
-        compareDevice(d, c, b, prevNow);
-        continue;
+      this.matched++;
+      if (a === b) {
+        const deadline = deadlines[i]!;
+        if (deadline >= prevNow && deadline < now) steps.push({kind: 'idle', b});
+      } else if (notable(a, b, prevNow, now)) {
+        steps.push({kind: 'compare', a, b});
       }
-      aligned = false;
     }
-    deadlines[i] = deadlineOf(b);
-    index ??= rowIndex(prev);
-    const a = index.get(b.id);
-    if (a === undefined) {
-      const obj: ActivityObject = {type: 'device', id: b.id, label: b.device.name};
+    this.next = end;
+  }
+
+  /** The devices of prev that are gone; call after the pass. */
+  removed(): readonly DeviceRow[] {
+    idleDeadlines.set(this.rows, this.deadlines);
+    const n = this.rows.length;
+    if (this.matched === this.prev.length) return [];
+    if (this.aligned && this.matched === n) return this.prev.slice(n);
+    const ids = new Set<string>();
+    for (let i = 0; i < n; i++) ids.add(this.rows[i]!.id);
+    return this.prev.filter((row) => !ids.has(row.id));
+  }
+}
+
+function diffDevices(d: Diff, scan: DeviceScan): void {
+  runWhole(scan, scan.rows.length);
+  const now = d.now;
+  for (const step of scan.steps) {
+    if (step.kind === 'idle') {
+      wentIdle(d, step.b);
+    } else if (step.kind === 'compare') {
+      compareDevice(d, step.a, step.b, scan.prevNow);
+    } else {
+      const b = step.b;
       d.emit(
         'device.created',
-        obj,
+        {type: 'device', id: b.id, label: b.device.name},
         b.ownerEmail,
         `Device ${b.device.name} created for ${b.ownerEmail}${b.device.ipv4 ? ` (${b.device.ipv4})` : ''}`,
         [],
         b.device.user_id,
       );
-      hl?.added('device', b.id, now);
-      continue;
-    }
-    matched++;
-    if (a === b) {
-      const deadline = deadlines[i]!;
-      if (deadline >= prevNow && deadline < now) wentIdle(d, b);
-    } else {
-      compareDevice(d, a, b, prevNow);
+      d.hl?.added('device', b.id, now);
     }
   }
-  idleDeadlines.set(next, deadlines);
-  if (matched === p) return;
-  // Some devices are gone: the ones of prev not in next.
-  let removed: DeviceRow[];
-  if (aligned && matched === n) {
-    removed = prev.slice(n);
-  } else {
-    const ids = new Set<string>();
-    for (let i = 0; i < n; i++) ids.add(next[i]!.id);
-    removed = prev.filter((row) => !ids.has(row.id));
-  }
-  for (const a of removed) {
+  for (const a of scan.removed()) {
     d.emit('device.deleted', {type: 'device', id: a.id, label: a.device.name}, a.ownerEmail, `Device ${deviceLabel(a)} deleted`, [], a.device.user_id);
-    hl?.removedRow('device', a.id, a, now);
+    d.hl?.removedRow('device', a.id, a, now);
   }
 }
 
-function compareDevice(d: Diff, a: DeviceRow, b: DeviceRow, prevNow: number): void {
-  // Runs for every device whose stats moved, up to all 50k on every poll: no allocation until
-  // something notable is found. Counters, rates and the handshake are not compared here; their
-  // ↑/↓ come from the traffic history (TrafficHistory.trend), which records them anyway.
-  const now = d.now;
+/** Whether compareDevice has anything to report: runs for every device whose stats moved, up to all 50k on every poll. */
+function notable(a: DeviceRow, b: DeviceRow, prevNow: number, now: number): boolean {
   const da = a.device;
   const db = b.device;
-  const from = deviceState(a, prevNow);
-  const to = deviceState(b, now);
-  if (
-    from === to &&
+  return !(
+    deviceState(a, prevNow) === deviceState(b, now) &&
     da.remote_ip === db.remote_ip &&
     da.name === db.name &&
     da.description === db.description &&
     da.ipv4 === db.ipv4 &&
     da.ipv6 === db.ipv6 &&
     a.ownerEmail === b.ownerEmail
-  ) {
-    return;
-  }
+  );
+}
+
+/**
+ * The events and highlights of a device that `notable` picked. Counters, rates and the handshake
+ * are not compared here; their ↑/↓ come from the traffic history (TrafficHistory.trend), which
+ * records them anyway.
+ */
+function compareDevice(d: Diff, a: DeviceRow, b: DeviceRow, prevNow: number): void {
+  const now = d.now;
+  const da = a.device;
+  const db = b.device;
+  const from = deviceState(a, prevNow);
+  const to = deviceState(b, now);
   let fields = 0;
   if (da.ipv4 !== db.ipv4) fields |= D.ipv4;
   if (da.ipv6 !== db.ipv6) fields |= D.ipv6;
@@ -701,7 +747,14 @@ export function diffSnapshots(prev: Snapshot, next: Snapshot, now: number = next
   // Users first: a user deleted by this console makes its devices' and rules' deletions ours too.
   const users = visible(prev, '/v0/users') && visible(next, '/v0/users');
   if (users) diffUsers(d, prev, next);
-  diffDevices(d, prev.devices, next.devices, options.prevNow ?? prev.fetchedAt);
+  const prevNow = options.prevNow ?? prev.fetchedAt;
+  const scan = options.scan;
+  diffDevices(
+    d,
+    scan && scan.prev === prev.devices && scan.rows === next.devices && scan.prevNow === prevNow && scan.now === now
+      ? scan
+      : new DeviceScan(prev.devices, next.devices, prevNow, now),
+  );
   if (visible(prev, '/v0/rules') && visible(next, '/v0/rules')) diffRules(d, prev, next);
   if (prev.configuration && next.configuration && visible(prev, '/v0/configuration') && visible(next, '/v0/configuration')) {
     diffConfiguration(d, prev.configuration, next.configuration);
@@ -807,14 +860,30 @@ export class ActivityTracker {
     this.highlights = new Highlights(options.highlightMs);
   }
 
+  private prepared: DeviceScan | null = null;
+
+  /**
+   * Makes observe()'s pass over the devices ahead, in slices (the Controller calls it while the
+   * poll is in flight): at 50k devices it was one 20–30 ms task. Nothing changes until observe().
+   */
+  async prepare(next: Snapshot, now: number = next.fetchedAt): Promise<void> {
+    const prev = this.last;
+    if (prev === null || next === prev) return;
+    const scan = new DeviceScan(prev.devices, next.devices, this.lastAt, now);
+    await runSliced(scan, next.devices.length);
+    this.prepared = scan;
+  }
+
   observe(next: Snapshot, now: number = next.fetchedAt): readonly ActivityEvent[] {
+    const scan = this.prepared ?? undefined;
+    this.prepared = null;
     if (next === this.last) return [];
     const prev = this.last;
     const prevNow = this.lastAt;
     this.last = next;
     this.lastAt = now;
     if (prev === null) return [];
-    const events = diffSnapshots(prev, next, now, {prevNow, highlights: this.highlights, local: this.local});
+    const events = diffSnapshots(prev, next, now, {prevNow, highlights: this.highlights, local: this.local, scan});
     this.events.push(events);
     if (events.length > 0) this.options.onEvents?.(events);
     return events;

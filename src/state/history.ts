@@ -7,6 +7,66 @@
 // on a log scale in steps of 2^(1/6) (about 12%), so any rate from 1 B/s to terabytes per second
 // fits with the same relative precision; the exact current rate is on the row.
 import {currentRate, type Snapshot} from './resources.js';
+import {runSliced, runWhole, type SlicedPass} from './slices.js';
+
+/** In a RecordPass's slots: the device moves traffic and has no slot yet (record() allocates one). */
+const NEEDS_SLOT = -2;
+
+/**
+ * The reading half of TrafficHistory.record(): each row's encoded rates and slot. It only reads
+ * the history, so it can run in slices before record() writes what it found.
+ */
+class RecordPass implements SlicedPass {
+  next = 0;
+  readonly epoch: number;
+  readonly ids: string[];
+  /** The device's slot, -1 for a device with no history that moves nothing, or NEEDS_SLOT. */
+  readonly slots: Int32Array;
+  readonly rx: Uint8Array;
+  readonly tx: Uint8Array;
+  sumRx = 0;
+  sumTx = 0;
+  known = false;
+
+  constructor(
+    private readonly history: TrafficHistory,
+    readonly snapshot: Snapshot,
+    readonly now: number,
+  ) {
+    const n = snapshot.devices.length;
+    this.epoch = history.epoch;
+    this.ids = new Array<string>(n);
+    this.slots = new Int32Array(n);
+    this.rx = new Uint8Array(n);
+    this.tx = new Uint8Array(n);
+  }
+
+  run(end: number): void {
+    const rows = this.snapshot.devices;
+    const {ids, slots, now, history} = this;
+    for (let i = this.next; i < end; i++) {
+      const row = rows[i]!;
+      const id = row.id;
+      ids[i] = id;
+      const rx = currentRate(row, 'rx', now);
+      const tx = currentRate(row, 'tx', now);
+      if (rx !== null) {
+        this.sumRx += rx;
+        this.known = true;
+      }
+      if (tx !== null) {
+        this.sumTx += tx;
+        this.known = true;
+      }
+      this.rx[i] = encodeRate(rx);
+      this.tx[i] = encodeRate(tx);
+      const slot = history.slotAt(i, id);
+      // Devices that never moved a byte get no history: at 50k most are idle.
+      slots[i] = slot >= 0 ? slot : (rx !== null && rx > 0) || (tx !== null && tx > 0) ? NEEDS_SLOT : -1;
+    }
+    this.next = end;
+  }
+}
 
 /** Samples kept per device and direction: two minutes at one poll a second, two hours at one a minute. */
 export const DEVICE_SAMPLES = 120;
@@ -91,7 +151,7 @@ export class TrafficHistory {
   // The previous poll's device ids and slots by position: consecutive polls list devices in the
   // same order, so most rows find their slot without a map lookup.
   private lastIds: string[] = [];
-  private lastSlots = new Int32Array(0);
+  private lastSlots: Int32Array = new Int32Array(0);
 
   private readonly times: NumberRing;
   private readonly totalRx: NumberRing;
@@ -143,46 +203,52 @@ export class TrafficHistory {
     return slot;
   }
 
+  /**
+   * Reads a poll's rows for record() ahead, in slices (the Controller calls it while the poll is
+   * in flight): at 50k devices that read is the costly part. Nothing changes until record().
+   */
+  async prepare(snapshot: Snapshot, now: number = snapshot.fetchedAt): Promise<void> {
+    const pass = new RecordPass(this, snapshot, now);
+    await runSliced(pass, snapshot.devices.length);
+    this.prepared = pass;
+  }
+
+  private prepared: RecordPass | null = null;
+
+  /** @internal RecordPass: the slot a device had in the last record(), or -1. */
+  slotAt(i: number, id: string): number {
+    return this.lastIds[i] === id ? this.lastSlots[i]! : (this.slotOf.get(id) ?? -1);
+  }
+
+  /** @internal RecordPass: whether a pass read the history as it still is. */
+  get epoch(): number {
+    return this.records;
+  }
+
   /** Once per good poll, with the time the rates are read at (the poll's time). */
   record(snapshot: Snapshot, now: number = snapshot.fetchedAt): void {
-    const rows = snapshot.devices;
-    const n = rows.length;
+    let pass = this.prepared;
+    this.prepared = null;
+    if (!pass || pass.snapshot !== snapshot || pass.now !== now || pass.epoch !== this.records) {
+      pass = new RecordPass(this, snapshot, now);
+      runWhole(pass, snapshot.devices.length);
+    }
+    const n = snapshot.devices.length;
     const column = this.records % this.samples;
     const epoch = ++this.records;
     const stride = this.samples;
-    const ids = new Array<string>(n);
-    const slots = new Int32Array(n);
-    let sumRx = 0;
-    let sumTx = 0;
-    let known = false;
+    const {ids, slots, rx, tx} = pass;
     for (let i = 0; i < n; i++) {
-      const row = rows[i]!;
-      const id = row.id;
-      ids[i] = id;
-      const rx = currentRate(row, 'rx', now);
-      const tx = currentRate(row, 'tx', now);
-      if (rx !== null) {
-        sumRx += rx;
-        known = true;
+      let slot = slots[i]!;
+      if (slot === -1) continue;
+      if (slot === NEEDS_SLOT) {
+        slot = this.allocate(ids[i]!, n);
+        slots[i] = slot;
       }
-      if (tx !== null) {
-        sumTx += tx;
-        known = true;
-      }
-      let slot = this.lastIds[i] === id ? this.lastSlots[i]! : (this.slotOf.get(id) ?? -1);
-      if (slot < 0) {
-        // Devices that never moved a byte get no history: at 50k most are idle.
-        if (!(rx !== null && rx > 0) && !(tx !== null && tx > 0)) {
-          slots[i] = -1;
-          continue;
-        }
-        slot = this.allocate(id, n);
-      }
-      slots[i] = slot;
       this.seenAt[slot] = epoch;
       const base = slot * 2 * stride;
-      this.slab[base + column] = encodeRate(rx);
-      this.slab[base + stride + column] = encodeRate(tx);
+      this.slab[base + column] = rx[i]!;
+      this.slab[base + stride + column] = tx[i]!;
     }
     this.lastIds = ids;
     this.lastSlots = slots;
@@ -200,8 +266,8 @@ export class TrafficHistory {
     }
     this.lastRecordAt = now;
     this.times.push(now);
-    this.totalRx.push(known ? sumRx : null);
-    this.totalTx.push(known ? sumTx : null);
+    this.totalRx.push(pass.known ? pass.sumRx : null);
+    this.totalTx.push(pass.known ? pass.sumTx : null);
     this.version++;
   }
 

@@ -3,6 +3,8 @@
 // docs/architecture.md, "Performance notes"): a filter keystroke must
 // stay well under 50 ms and a cursor move must not touch the whole list.
 
+import {runSliced, runWhole, type SlicedPass} from './slices.js';
+
 export interface ColumnSpec<T> {
   key: string;
   /** Value to sort by; `null` always sorts last whatever the direction. */
@@ -361,17 +363,16 @@ function byRank(ranks: Int32Array, distinct: number, desc: boolean): Int32Array 
 }
 
 /**
- * Ascending stable sort by `sortValue`: numbers numerically, strings by the collator, numbers
- * before strings if a column mixes them, `null` (and NaN) last; `descending` gives the other
- * direction.
+ * Ascending stable sort of positions by their sort values (one per item position): numbers
+ * numerically, strings by the collator, numbers before strings if a column mixes them, `null`
+ * (and NaN) last; `descending` gives the other direction.
  *
  * String columns with repeated values (owners, names from a word list) rank each distinct value
  * once and place rows by rank (a counting sort), instead of comparing rows pairwise.
  */
-function sortItems<T>(items: readonly T[], sortValue: (row: T) => SortKey): Sorted {
+function sortValues(values: SortKey[]): Sorted {
   const desc = false;
-  const n = items.length;
-  const values = new Array<SortKey>(n);
+  const n = values.length;
   // Positions by kind, filled from the front; only the first nn / ns / nz entries are used.
   const numIdx = new Int32Array(n);
   const strIdx = new Int32Array(n);
@@ -381,8 +382,7 @@ function sortItems<T>(items: readonly T[], sortValue: (row: T) => SortKey): Sort
   let nz = 0;
   let nonAscii = 0;
   for (let i = 0; i < n; i++) {
-    const v = sortValue(items[i]!);
-    values[i] = v;
+    const v = values[i]!;
     if (typeof v === 'number' && !Number.isNaN(v)) {
       numIdx[nums.length] = i;
       nums.push(v);
@@ -434,39 +434,82 @@ function sortItems<T>(items: readonly T[], sortValue: (row: T) => SortKey): Sort
 }
 
 /**
- * The ascending sort of a poll's items from an earlier sort of the same column, when the server
- * listed as many items and most positions hold the same sort value as before (the usual refresh:
- * stats changed on some devices). Positions whose value did not change keep their relative
- * order; the others are sorted and merged in. The result is exactly `sortItems`'s, since both
- * order by (group, value, position). With `rowOnly` (see ColumnSpec.sortValueFromRowOnly) a
- * position holding the same row object as before keeps its value without reading the row. Null
- * when that does not apply (the caller sorts from scratch).
+ * A column's sort values for a poll's items, read in a pass that can stop after any position (so
+ * that sorting ahead of time can spread it over several steps). Against the column's previous
+ * order, when that was for as many items, it notes the positions whose value changed: if they are
+ * few, `orderFromValues` merges them into the previous order instead of sorting everything. With
+ * `rowOnly` (see ColumnSpec.sortValueFromRowOnly) a position holding the same row object as before
+ * keeps its value without reading the row.
  */
-function resortItems<T>(prev: ColumnOrder, items: readonly T[], sortValue: (row: T) => SortKey, rowOnly: boolean): Sorted | null {
-  const n = items.length;
-  if (prev.items.length !== n) return null;
-  const before = prev.items as readonly T[];
-  const values = new Array<SortKey>(n);
-  const changed: number[] = [];
-  let nonAscii = prev.nonAscii;
-  for (let i = 0; i < n; i++) {
-    const item = items[i]!;
-    const old = prev.values[i]!;
-    if (rowOnly && before[i] === item) {
-      values[i] = old;
-      continue;
-    }
-    const v = sortValue(item);
-    values[i] = v;
-    // Only (value, position) decides the order, so another row object with the same value at the
-    // same position (a device whose stats changed, sorted by name) keeps its place.
-    if (old !== v) {
-      changed.push(i);
-      if (changed.length > (n >> 1) + 64) return null;
-      if (isNonAscii(old)) nonAscii--;
-      if (isNonAscii(v)) nonAscii++;
-    }
+class ColumnValues<T> implements SlicedPass {
+  next = 0;
+  readonly values: SortKey[];
+  /** Positions whose value changed since `prev`; null when there is no comparable previous order or too many changed. */
+  changed: number[] | null;
+  /** prev.nonAscii brought up to date with the changed values. */
+  nonAscii: number;
+  private readonly before: readonly T[] | null;
+
+  constructor(
+    readonly items: readonly T[],
+    private readonly sortValue: (row: T) => SortKey,
+    readonly prev: ColumnOrder | undefined,
+    rowOnly: boolean,
+  ) {
+    this.values = new Array<SortKey>(items.length);
+    const comparable = prev !== undefined && prev.items.length === items.length;
+    this.changed = comparable ? [] : null;
+    this.nonAscii = comparable ? prev.nonAscii : 0;
+    this.before = comparable && rowOnly ? (prev.items as readonly T[]) : null;
   }
+
+  run(end: number): void {
+    const {items, values, before, sortValue} = this;
+    const n = items.length;
+    const prevValues = this.prev?.values;
+    for (let i = this.next; i < end; i++) {
+      const item = items[i]!;
+      if (before !== null && before[i] === item) {
+        values[i] = prevValues![i]!;
+        continue;
+      }
+      const v = sortValue(item);
+      values[i] = v;
+      const changed = this.changed;
+      if (changed === null) continue;
+      const old = prevValues![i]!;
+      // Only (value, position) decides the order, so another row object with the same value at the
+      // same position (a device whose stats changed, sorted by name) keeps its place.
+      if (old !== v) {
+        changed.push(i);
+        // Past a sixteenth of the list, sorting the changed values by comparison costs more than
+        // sorting everything again by radix (50k rows, a third with new stats: 100–170 ms against 10–30).
+        if (changed.length > (n >> 4) + 64) {
+          this.changed = null;
+          continue;
+        }
+        if (isNonAscii(old)) this.nonAscii--;
+        if (isNonAscii(v)) this.nonAscii++;
+      }
+    }
+    this.next = end;
+  }
+}
+
+/** The ascending order of a finished ColumnValues pass: `sortValues`'s order, by merge where it can. */
+function orderFromValues<T>(pass: ColumnValues<T>): Sorted {
+  const {prev, changed, values, nonAscii} = pass;
+  return (prev && changed && resortValues(prev, values, changed, nonAscii)) || sortValues(values);
+}
+
+/**
+ * The ascending order from an earlier order of the same column, when few positions changed value
+ * (the usual refresh: stats changed on some devices). Positions whose value did not change keep
+ * their relative order; the others are sorted and merged in. The result is exactly `sortValues`'s,
+ * since both order by (group, value, position). Null when the comparison regime changes.
+ */
+function resortValues(prev: ColumnOrder, values: SortKey[], changed: number[], nonAscii: number): Sorted | null {
+  const n = values.length;
   // Code-unit or collator order is decided for the whole list; a change of regime reorders everything.
   if ((nonAscii === 0) !== (prev.nonAscii === 0)) return null;
   const ascii = nonAscii === 0;
@@ -559,7 +602,7 @@ const sortCache = new WeakMap<readonly unknown[], SortCacheEntry<unknown>>();
 
 // The ascending order of each column a list was sorted by (or warmed, see warmSortOrders), per
 // list (keyed by its getId): a new sort by a column already ordered for these items costs placing
-// the rows, and after a poll the order is brought up to date from the last one (resortItems).
+// the rows, and after a poll the order is brought up to date from the last one (ColumnValues, resortValues).
 interface ColumnOrder extends Sorted {
   items: readonly unknown[];
   sortValue: (row: never) => SortKey;
@@ -569,15 +612,27 @@ interface ColumnOrder extends Sorted {
 const columnOrders = new WeakMap<(t: never) => string, Map<string, ColumnOrder>>();
 
 function ascendingOrder<T>(items: readonly T[], column: ColumnSpec<T>, getId: (t: T) => string): ColumnOrder {
-  const sortValue = column.sortValue!;
+  const perList = ordersOf(getId);
+  const prev = perList.get(column.key);
+  if (prev && prev.items === items && prev.sortValue === column.sortValue) return prev;
+  const pass = valuesPass(items, column, prev);
+  runWhole(pass, items.length);
+  return keepOrder(perList, column, pass);
+}
+
+function ordersOf<T>(getId: (t: T) => string): Map<string, ColumnOrder> {
   let perList = columnOrders.get(getId);
   if (!perList) columnOrders.set(getId, (perList = new Map()));
-  const prev = perList.get(column.key);
-  if (prev && prev.items === items && prev.sortValue === sortValue) return prev;
+  return perList;
+}
+
+function valuesPass<T>(items: readonly T[], column: ColumnSpec<T>, prev: ColumnOrder | undefined): ColumnValues<T> {
   // The row-only shortcut compares rows with the array the previous order was made for.
-  const sorted =
-    (prev ? resortItems(prev, items, sortValue, column.sortValueFromRowOnly === true && prev.items !== items) : null) ?? sortItems(items, sortValue);
-  const next: ColumnOrder = {...sorted, items, sortValue: sortValue as (row: never) => SortKey, desc: null};
+  return new ColumnValues(items, column.sortValue!, prev, column.sortValueFromRowOnly === true && prev !== undefined && prev.items !== items);
+}
+
+function keepOrder<T>(perList: Map<string, ColumnOrder>, column: ColumnSpec<T>, pass: ColumnValues<T>): ColumnOrder {
+  const next: ColumnOrder = {...orderFromValues(pass), items: pass.items, sortValue: column.sortValue as (row: never) => SortKey, desc: null};
   perList.set(column.key, next);
   return next;
 }
@@ -598,21 +653,40 @@ function sortedItems<T>(items: readonly T[], sort: SortSpec | null, columns: rea
   return rows;
 }
 
+/** A column's values being read ahead of time, over several warmSortOrder calls. */
+const warmingValues = new WeakMap<(t: never) => string, {key: string; column: ColumnSpec<never>; pass: ColumnValues<never>}>();
+
 /**
- * Orders `items` by the list's sortable columns ahead of time, one column per call, so that the
- * admin's next sort key places rows instead of sorting them (docs/architecture.md, "Sorting 50k
- * rows"). Returns true once every column is ordered for these items. Meant for idle time, a call
- * at a time with input handled in between: one call is one column's sort (a few ms at 10k rows,
- * 10–30 ms at 50k), or a cheap update after a poll.
+ * Orders `items` by the list's sortable columns ahead of time, a bounded step per call, so that
+ * the admin's next sort key places rows instead of sorting them (docs/architecture.md, "Sorting
+ * 50k rows"). Meant for idle time, a call at a time with input handled in between. A step reads a
+ * column's values for at most `budgetMs` (at 50k rows reading them is most of a sort's cost, and a
+ * pass can stop after any row); once they are all read it orders the column (a radix sort or a
+ * merge, 5–30 ms at 50k). Returns true once every column is ordered for these items.
  */
-export function warmSortOrder<T>(items: readonly T[], columns: readonly ColumnSpec<T>[], getId: (t: T) => string): boolean {
-  const perList = columnOrders.get(getId);
+export function warmSortOrder<T>(items: readonly T[], columns: readonly ColumnSpec<T>[], getId: (t: T) => string, budgetMs = Infinity): boolean {
+  const perList = ordersOf(getId);
   for (const column of columns) {
     if (!column.sortValue) continue;
-    const done = perList?.get(column.key);
-    if (done && done.items === items && done.sortValue === column.sortValue && done.desc) continue;
-    const order = ascendingOrder(items, column, getId);
-    order.desc ??= descending(order);
+    const done = perList.get(column.key);
+    if (done && done.items === items && done.sortValue === column.sortValue) {
+      if (done.desc) continue;
+      done.desc = descending(done);
+      return false;
+    }
+    let warming = warmingValues.get(getId) as {key: string; column: ColumnSpec<T>; pass: ColumnValues<T>} | undefined;
+    if (!warming || warming.pass.items !== items || warming.key !== column.key || warming.column.sortValue !== column.sortValue || warming.pass.prev !== done) {
+      warming = {key: column.key, column, pass: valuesPass(items, column, done)};
+      warmingValues.set(getId, warming as never);
+    }
+    const pass = warming.pass;
+    const started = performance.now();
+    // At least one batch a call, so that a call always makes progress.
+    do pass.run(Math.min(items.length, pass.next + 1024));
+    while (pass.next < items.length && performance.now() - started < budgetMs);
+    if (pass.next < items.length) return false;
+    warmingValues.delete(getId);
+    keepOrder(perList, column, pass);
     return false;
   }
   return true;
@@ -690,13 +764,52 @@ function idIndexOf<T>(st: OrderedState<T>, ordered: readonly T[]): {get(id: stri
 const lastIndexes = new WeakMap<(t: never) => string, {ordered: readonly unknown[]; index: {get(id: string): number | undefined}}>();
 
 function sameIdsAt<T>(a: readonly unknown[], b: readonly T[], getId: (t: T) => string): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < b.length; i++) {
-    const x = a[i] as T;
-    const y = b[i]!;
-    if (x !== y && getId(x) !== getId(y)) return false;
+  const pass = new SameIdsPass(a, b, getId);
+  runWhole(pass, b.length);
+  return pass.same;
+}
+
+/** Whether two arrays of as many items hold the same ids at the same positions, read in a pass that can stop after any position. */
+class SameIdsPass<T> implements SlicedPass {
+  next = 0;
+  same: boolean;
+
+  constructor(
+    private readonly a: readonly unknown[],
+    private readonly b: readonly T[],
+    private readonly getId: (t: T) => string,
+  ) {
+    this.same = a.length === b.length;
   }
-  return true;
+
+  run(end: number): void {
+    const {a, b, getId} = this;
+    for (let i = this.next; i < end && this.same; i++) {
+      const x = a[i] as T;
+      const y = b[i]!;
+      if (x !== y && getId(x) !== getId(y)) this.same = false;
+    }
+    this.next = this.same ? end : this.b.length;
+  }
+}
+
+/**
+ * Takes the id index of a poll's items over from the last one ahead of the first render, in
+ * slices (the Controller calls it while the poll is in flight): at 50k devices the check that the
+ * ids are at the same places reads every changed row, 10 ms in the frame that shows the poll. When
+ * they are not, the render builds the index as before.
+ */
+export async function prepareIdIndex<T>(items: readonly T[], getId: (t: T) => string): Promise<void> {
+  const last = lastIndexes.get(getId);
+  if (!last || last.ordered === items || last.ordered.length !== items.length) return;
+  const pass = new SameIdsPass(last.ordered, items, getId);
+  await runSliced(pass, items.length);
+  const st = orderedState(items, getId);
+  // Only if no render built an index for either array meanwhile.
+  if (pass.same && st.idIndex === null && lastIndexes.get(getId) === last) {
+    st.idIndex = last.index;
+    lastIndexes.set(getId, {ordered: items, index: last.index});
+  }
 }
 
 function filterPositions<T>(st: OrderedState<T>, ordered: readonly T[], needle: string, columns: readonly ColumnSpec<T>[]): Int32Array {

@@ -1,5 +1,5 @@
 // Per-screen view state (filter, sort, selection by id, detail) and its pure transitions.
-import {buildListView, warmSortOrder, moveSelection, reconcileSelection, type ColumnSpec, type ListView} from './list.js';
+import {buildListView, prepareIdIndex, warmSortOrder, moveSelection, reconcileSelection, type ColumnSpec, type ListView} from './list.js';
 
 export interface SortState {
   key: string;
@@ -64,9 +64,14 @@ export class ListViewCache<T> {
     return view;
   }
 
+  /** The id index of a poll's items, taken over from the last poll's ahead of the render where it can be (see prepareIdIndex). */
+  prepareIndex(items: readonly T[]): Promise<void> {
+    return prepareIdIndex(items, this.getId);
+  }
+
   /** One step of ordering these items by every sortable column ahead of time; true when all are (see warmSortOrder). */
-  warm(items: readonly T[], columns: ColumnSpec<T>[]): boolean {
-    return warmSortOrder(items, columns, this.getId);
+  warm(items: readonly T[], columns: ColumnSpec<T>[], budgetMs?: number): boolean {
+    return warmSortOrder(items, columns, this.getId, budgetMs);
   }
 }
 

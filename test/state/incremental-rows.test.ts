@@ -7,65 +7,10 @@ import {ListCache} from '../../src/api/listcache.js';
 import {Device, isDeviceFast} from '../../src/api/schemas.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
 import {buildSnapshot, deriveDeviceRows, prepareSnapshot, type DeviceRow, type FetchedData, type Snapshot} from '../../src/state/resources.js';
-import {device, iso, user} from '../fixtures/data.js';
+import {user} from '../fixtures/data.js';
+import {apply, deviceArb, editArb, T0, unique} from '../fixtures/device-edits.js';
 
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const users = [user({id: 'u-1', email: 'ann@example.com'}), user({id: 'u-2', email: 'bob@example.com'})];
-
-const deviceArb = fc
-  .record({
-    n: fc.nat(30),
-    owner: fc.constantFrom('u-1', 'u-2', 'u-gone'),
-    name: fc.oneof(fc.string({maxLength: 6}), fc.constantFrom('"', '\\', '}]', 'é😀')),
-    rx: fc.option(fc.nat(10_000_000)),
-    tick: fc.nat(600),
-    handshake: fc.boolean(),
-  })
-  .map(({n, owner, name, rx, tick, handshake}) =>
-    device({
-      id: `d-${n}`,
-      user_id: owner,
-      name,
-      rx_bytes: rx,
-      tx_bytes: rx === null ? null : Math.floor(rx / 3),
-      updated_at: iso(T0 + tick * 1000),
-      latest_handshake: handshake ? iso(T0 + tick * 1000) : null,
-    }),
-  );
-
-const editArb = fc.oneof(
-  fc.record({kind: fc.constant('change' as const), at: fc.nat(), device: deviceArb}),
-  fc.record({kind: fc.constant('delete' as const), at: fc.nat()}),
-  fc.record({kind: fc.constant('insert' as const), at: fc.nat(), device: deviceArb}),
-  fc.record({kind: fc.constant('reorder' as const), seed: fc.nat()}),
-);
-
-type Edit = typeof editArb extends fc.Arbitrary<infer E> ? E : never;
-
-// Ids are the server's primary keys: unique in a list. (With a repeated id, which row's stats a
-// rate starts from is arbitrary on both paths.)
-function unique(list: Device[]): Device[] {
-  const seen = new Set<string>();
-  return list.filter((d) => !seen.has(d.id) && seen.add(d.id));
-}
-
-function apply(list: Device[], edit: Edit): Device[] {
-  const next = [...list];
-  if (edit.kind === 'reorder') {
-    let s = edit.seed + 1;
-    for (let i = next.length - 1; i > 0; i--) {
-      s = (s * 1103515245 + 12345) % 2147483648;
-      const j = s % (i + 1);
-      [next[i], next[j]] = [next[j]!, next[i]!];
-    }
-    return next;
-  }
-  const at = next.length === 0 ? 0 : edit.at % next.length;
-  if (edit.kind === 'change' && next.length > 0) next[at] = {...edit.device, id: next[at]!.id};
-  if (edit.kind === 'delete') next.splice(at, 1);
-  if (edit.kind === 'insert') next.splice(edit.at % (next.length + 1), 0, edit.device);
-  return next;
-}
 
 describe('incremental decoding + buildSnapshot', () => {
   it('gives exactly the rows of a full parse of every body (property over edits, deletions, insertions, reorders)', () => {
