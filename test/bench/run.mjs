@@ -20,7 +20,8 @@
 // - keys while live: 80 cursor moves 73 ms apart while `r` refreshes every second, p99, against
 //   40 moves with nothing refreshing (paused).
 // - VmRSS and VmHWM from /proc/self/status after 10+ refresh cycles, no forced GC (what the system
-//   sees); RSS after a forced GC for comparison; idle CPU over 3 s with updates paused.
+//   sees); RSS after a forced GC for comparison; idle CPU over 3 s with updates paused, from 2 s
+//   after pausing.
 import {execFileSync, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync} from 'node:fs';
 import {cpus, tmpdir} from 'node:os';
