@@ -19,6 +19,7 @@ import {
   UserUpdate,
 } from './schemas.js';
 import {ListCache, type DecodedList, type ListDecoder} from './listcache.js';
+import {poolDeviceValues, ValuePool} from './value-pool.js';
 import {salvage, salvageList, type SchemaIssue} from './validate.js';
 
 export interface ClientOptions {
@@ -226,7 +227,8 @@ export class FirezoneClient {
   // ---- plumbing --------------------------------------------------------------------------
   // Per list, the items of the last poll by their exact bytes (src/api/listcache.ts): an unchanged
   // item is neither parsed nor validated again and keeps its object.
-  private readonly deviceCache = new ListCache<Device>(Device, isDeviceFast);
+  private readonly devicePool = new ValuePool();
+  private readonly deviceCache = new ListCache<Device>(Device, isDeviceFast, (d) => poolDeviceValues(this.devicePool, d));
   private readonly userCache = new ListCache<User>(User, isUserFast);
   private readonly ruleCache = new ListCache<Rule>(Rule, isRuleFast);
 

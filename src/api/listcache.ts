@@ -46,6 +46,8 @@ export class ListCache<T> {
   constructor(
     readonly schema: ObjectSchema,
     readonly accept: (item: unknown) => item is T,
+    /** Called on each newly parsed item the guard accepted, before anything else sees it (src/api/value-pool.ts). */
+    readonly share?: (item: T) => void,
   ) {}
 
   /** A decoder for one response. The cache changes only when it finishes with a result. */
@@ -242,6 +244,7 @@ export class ListDecoder<T> {
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
     if (this.cache.accept(raw)) {
+      this.cache.share?.(raw);
       this.data.push(raw);
       if (id !== null && !repeat) this.next.set(id, {buf, start, end, value: raw});
       return true;

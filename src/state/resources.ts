@@ -182,6 +182,20 @@ class RowDeriver implements SlicedPass {
   }
 }
 
+// Names and owners repeat across devices (2,000 owners for 50k devices): one lowercased instance
+// each, like the pooled values of src/api/value-pool.ts, instead of a new string per row.
+let lowered = new Map<string, string>();
+
+function lowerCased(text: string): string {
+  let lower = lowered.get(text);
+  if (lower === undefined) {
+    if (lowered.size >= 1 << 16) lowered = new Map();
+    lower = text.toLowerCase();
+    lowered.set(text, lower);
+  }
+  return lower;
+}
+
 function newRow(device: Device, ownerEmail: string, prev: DeviceRow | undefined): DeviceRow {
   const at = parseTime(device.updated_at) ?? 0;
   const sample: Sample = {rx: device.rx_bytes, tx: device.tx_bytes, at};
@@ -213,8 +227,8 @@ function newRow(device: Device, ownerEmail: string, prev: DeviceRow | undefined)
     sample,
     rxRate,
     txRate,
-    nameKey: prev && prev.device.name === device.name ? prev.nameKey : device.name.toLowerCase(),
-    ownerKey: prev && prev.ownerEmail === ownerEmail ? prev.ownerKey : ownerEmail.toLowerCase(),
+    nameKey: prev && prev.device.name === device.name ? prev.nameKey : lowerCased(device.name),
+    ownerKey: prev && prev.ownerEmail === ownerEmail ? prev.ownerKey : lowerCased(ownerEmail),
     ipv4Key: prev && prev.device.ipv4 === device.ipv4 ? prev.ipv4Key : ipSortKey(device.ipv4),
     ipv6Key: prev && prev.device.ipv6 === device.ipv6 ? prev.ipv6Key : ipSortKey(device.ipv6),
     remoteKey: prev && prev.device.remote_ip === device.remote_ip ? prev.remoteKey : ipSortKey(device.remote_ip),
