@@ -55,38 +55,39 @@ export default function stringWidth(text, options) {
 };
 
 /**
+ * A plugin that edits one file of a dependency as it is bundled: each [from, to] replaces the
+ * first `from`. The build fails if a `from` is missing, so that an upgrade of the dependency
+ * cannot silently drop a patch (review it instead).
+ */
+function patchPlugin(name, filter, what, edits) {
+  return {
+    name,
+    setup(b) {
+      b.onLoad({filter}, async (args) => {
+        const {readFile} = await import('node:fs/promises');
+        let code = await readFile(args.path, 'utf8');
+        for (const [from, to] of edits) {
+          if (!code.includes(from)) throw new Error(`${name}: ${what} changed ("${from}" not found); review the patch`);
+          code = code.replace(from, to);
+        }
+        return {contents: code, loader: 'js'};
+      });
+    },
+  };
+}
+
+/**
  * Ink 6.8 builds a fresh per-frame cache of each line's styled characters and widths
  * (ink/build/output.js). Sharing one bounded cache across frames lets the unchanged lines of
- * a frame skip ANSI tokenizing. The build fails if Ink's code no longer looks as expected, so
- * an Ink upgrade cannot silently drop this.
+ * a frame skip ANSI tokenizing.
  */
-export const inkSharedOutputCache = {
-  name: 'ink-shared-output-cache',
-  setup(b) {
-    b.onLoad({filter: /[\\/]ink[\\/]build[\\/]output\.js$/}, async (args) => {
-      const {readFile} = await import('node:fs/promises');
-      let code = await readFile(args.path, 'utf8');
-      const edits = [
-        [
-          'this.styledChars.set(line, cached);',
-          'if (this.styledChars.size >= 8192) this.styledChars.clear();\n            this.styledChars.set(line, cached);',
-        ],
-        ['this.widths.set(text, cached);', 'if (this.widths.size >= 8192) this.widths.clear();\n            this.widths.set(text, cached);'],
-        [
-          'this.blockWidths.set(text, cached);',
-          'if (this.blockWidths.size >= 8192) this.blockWidths.clear();\n            this.blockWidths.set(text, cached);',
-        ],
-        ['export default class Output {', 'const sharedOutputCaches = new OutputCaches();\nexport default class Output {'],
-        ['caches = new OutputCaches();', 'caches = sharedOutputCaches;'],
-      ];
-      for (const [from, to] of edits) {
-        if (!code.includes(from)) throw new Error(`ink-shared-output-cache: ink/build/output.js changed ("${from}" not found); review the patch`);
-        code = code.replace(from, to);
-      }
-      return {contents: code, loader: 'js'};
-    });
-  },
-};
+export const inkSharedOutputCache = patchPlugin('ink-shared-output-cache', /[\\/]ink[\\/]build[\\/]output\.js$/, 'ink/build/output.js', [
+  ['this.styledChars.set(line, cached);', 'if (this.styledChars.size >= 8192) this.styledChars.clear();\n            this.styledChars.set(line, cached);'],
+  ['this.widths.set(text, cached);', 'if (this.widths.size >= 8192) this.widths.clear();\n            this.widths.set(text, cached);'],
+  ['this.blockWidths.set(text, cached);', 'if (this.blockWidths.size >= 8192) this.blockWidths.clear();\n            this.blockWidths.set(text, cached);'],
+  ['export default class Output {', 'const sharedOutputCaches = new OutputCaches();\nexport default class Output {'],
+  ['caches = new OutputCaches();', 'caches = sharedOutputCaches;'],
+]);
 
 /**
  * Ink turns every line of every frame back into a string with styledCharsToString
@@ -94,62 +95,53 @@ export const inkSharedOutputCache = {
  * Sets and four arrays per cell, some 5,000 cells a frame. Two cells with the same styles (a run
  * of one colour, the blank cells) have an empty diff, so the patch skips it for them (and the
  * cells of a run share one styles array, so that is mostly an identity test), and the few real
- * diffs of a frame come from a small cache; the string is the same (test/ui/ansi-tokenize-patches.test.ts holds the patched and the original to the same
- * output). At 50k devices that garbage made a refresh frame 40–60 ms. The build fails if the file
- * no longer looks as expected.
+ * diffs of a frame come from a small cache; the string is the same
+ * (test/ui/ansi-tokenize-patches.test.ts holds the patched and the original to the same output).
+ * At 50k devices that garbage made a refresh frame 40–60 ms.
  */
-export const styledCharsSameStyles = {
-  name: 'styled-chars-same-styles',
-  setup(b) {
-    b.onLoad({filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/}, async (args) => {
-      const {readFile} = await import('node:fs/promises');
-      let code = await readFile(args.path, 'utf8');
-      const edits = [
-        [
-          'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));',
-          'if (!sameCodes(chars[i - 1].styles, char.styles)) ret += diffString(chars[i - 1].styles, char.styles);',
-        ],
-        ['ret += ansiCodesToString(diffAnsiCodes(char.styles, []));', 'if (char.styles.length > 0) ret += diffString(char.styles, []);'],
-        // The characters of a run of one style share one copy of it (nothing changes a cell's
-        // styles), so that the check above is an identity test for them.
-        ['    let codes = [];\n    const ret = [];', '    let codes = [];\n    let runStyles;\n    const ret = [];'],
-        ['codes = reduceAnsiCodesIncremental(codes, [token]);', 'codes = reduceAnsiCodesIncremental(codes, [token]);\n            runStyles = undefined;'],
-        ['styles: [...codes],', 'styles: (runStyles ??= [...codes]),'],
-        [
-          'export function styledCharsToString(chars) {',
-          `function sameCodes(a, b) {
-    if (a === b) return true;
-    if (a.length !== b.length) return false;
-    for (let k = 0; k < a.length; k++) if (a[k].code !== b[k].code || a[k].endCode !== b[k].endCode) return false;
-    return true;
+export const styledCharsSameStyles = patchPlugin(
+  'styled-chars-same-styles',
+  /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/,
+  "ansi-tokenize's styledChars.js",
+  [
+    [
+      'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));',
+      'if (!sameCodes(chars[i - 1].styles, char.styles)) ret += diffString(chars[i - 1].styles, char.styles);',
+    ],
+    ['ret += ansiCodesToString(diffAnsiCodes(char.styles, []));', 'if (char.styles.length > 0) ret += diffString(char.styles, []);'],
+    // The characters of a run of one style share one copy of it (nothing changes a cell's
+    // styles), so that the check above is an identity test for them.
+    ['    let codes = [];\n    const ret = [];', '    let codes = [];\n    let runStyles;\n    const ret = [];'],
+    ['codes = reduceAnsiCodesIncremental(codes, [token]);', 'codes = reduceAnsiCodesIncremental(codes, [token]);\n            runStyles = undefined;'],
+    ['styles: [...codes],', 'styles: (runStyles ??= [...codes]),'],
+    [
+      'export function styledCharsToString(chars) {',
+      `function sameCodes(a, b) {
+if (a === b) return true;
+if (a.length !== b.length) return false;
+for (let k = 0; k < a.length; k++) if (a[k].code !== b[k].code || a[k].endCode !== b[k].endCode) return false;
+return true;
 }
 // The escape codes between two style sets depend on their codes and end codes alone: a frame has a
 // few hundred such changes, between a dozen distinct style sets, each diff three Sets and four arrays.
 let diffStrings = new Map();
 function diffString(from, to) {
-    let key = "";
-    for (const c of from) key += c.code + "\\u0000" + c.endCode + "\\u0000";
-    key += "\\u0001";
-    for (const c of to) key += c.code + "\\u0000" + c.endCode + "\\u0000";
-    let text = diffStrings.get(key);
-    if (text === undefined) {
-        text = ansiCodesToString(diffAnsiCodes(from, to));
-        if (diffStrings.size >= 4096) diffStrings = new Map();
-        diffStrings.set(key, text);
-    }
-    return text;
+let key = "";
+for (const c of from) key += c.code + "\\u0000" + c.endCode + "\\u0000";
+key += "\\u0001";
+for (const c of to) key += c.code + "\\u0000" + c.endCode + "\\u0000";
+let text = diffStrings.get(key);
+if (text === undefined) {
+    text = ansiCodesToString(diffAnsiCodes(from, to));
+    if (diffStrings.size >= 4096) diffStrings = new Map();
+    diffStrings.set(key, text);
+}
+return text;
 }
 export function styledCharsToString(chars) {`,
-        ],
-      ];
-      for (const [from, to] of edits) {
-        if (!code.includes(from)) throw new Error(`styled-chars-same-styles: ansi-tokenize's styledChars.js changed ("${from}" not found); review the patch`);
-        code = code.replace(from, to);
-      }
-      return {contents: code, loader: 'js'};
-    });
-  },
-};
+    ],
+  ],
+);
 
 /**
  * ansi-tokenize's tokenize, which Ink runs on every new line of a frame, walks the line with
@@ -157,40 +149,31 @@ export function styledCharsToString(chars) {`,
  * character. A line made only of ESC and one-cell characters (src/ui/narrow-width.ts: none of them
  * joins a neighbour into a cluster) has one grapheme per code unit, which the patch yields without
  * the segmenter; any other line still goes through it. test/ui/ansi-tokenize-patches.test.ts checks
- * both claims. The build fails if the file no longer looks as expected.
+ * both claims.
  */
-export const tokenizeNarrowLines = {
-  name: 'tokenize-narrow-lines',
-  setup(b) {
-    b.onLoad({filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/}, async (args) => {
-      const {readFile} = await import('node:fs/promises');
-      let code = await readFile(args.path, 'utf8');
-      const edits = [
-        ['for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of graphemesOf(str)) {'],
-        [
-          'export function tokenize(',
-          `import {isNarrow as __fzIsNarrow} from ${JSON.stringify(NARROW_WIDTH)};
+export const tokenizeNarrowLines = patchPlugin(
+  'tokenize-narrow-lines',
+  /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/,
+  "ansi-tokenize's tokenize.js",
+  [
+    ['for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of graphemesOf(str)) {'],
+    [
+      'export function tokenize(',
+      `import {isNarrow as __fzIsNarrow} from ${JSON.stringify(NARROW_WIDTH)};
 function* codeUnitsOf(str) {
-    for (let i = 0; i < str.length; i++) yield { segment: str[i], index: i };
+for (let i = 0; i < str.length; i++) yield { segment: str[i], index: i };
 }
 function graphemesOf(str) {
-    for (let i = 0; i < str.length; i++) {
-        const c = str.charCodeAt(i);
-        if (c !== 0x1b && !__fzIsNarrow(c)) return segmenter.segment(str);
-    }
-    return codeUnitsOf(str);
+for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    if (c !== 0x1b && !__fzIsNarrow(c)) return segmenter.segment(str);
+}
+return codeUnitsOf(str);
 }
 export function tokenize(`,
-        ],
-      ];
-      for (const [from, to] of edits) {
-        if (!code.includes(from)) throw new Error(`tokenize-narrow-lines: ansi-tokenize's tokenize.js changed ("${from}" not found); review the patch`);
-        code = code.replace(from, to);
-      }
-      return {contents: code, loader: 'js'};
-    });
-  },
-};
+    ],
+  ],
+);
 
 /** Bundled CommonJS dependencies call require(); ESM output needs one. */
 export const requireShim = "import {createRequire as __fzCreateRequire} from 'node:module';\nconst require = __fzCreateRequire(import.meta.url);";
