@@ -238,12 +238,20 @@ export class TrafficHistory {
     const epoch = ++this.records;
     const stride = this.samples;
     const {ids, slots, rx, tx} = pass;
+    // Ids given a slot by this record: a poll that lists an id twice (servers should not) has its
+    // later rows use that slot, as when reading and writing were one loop.
+    let allocated: Set<string> | null = null;
     for (let i = 0; i < n; i++) {
       let slot = slots[i]!;
+      if (slot < 0 && allocated !== null && allocated.has(ids[i]!)) {
+        slot = this.slotOf.get(ids[i]!)!;
+        slots[i] = slot;
+      }
       if (slot === -1) continue;
       if (slot === NEEDS_SLOT) {
         slot = this.allocate(ids[i]!, n);
         slots[i] = slot;
+        (allocated ??= new Set()).add(ids[i]!);
       }
       this.seenAt[slot] = epoch;
       const base = slot * 2 * stride;
