@@ -448,10 +448,6 @@ class ColumnValues<T> implements SlicedPass {
   changed: number[] | null;
   /** prev.nonAscii brought up to date with the changed values. */
   nonAscii: number;
-  /** More positions changed than a merge is worth (changed went null for that reason). */
-  churned = false;
-  /** A value read so far is a string (the column is not one of numbers). */
-  sawString = false;
   private readonly before: readonly T[] | null;
 
   constructor(
@@ -474,14 +470,11 @@ class ColumnValues<T> implements SlicedPass {
     for (let i = this.next; i < end; i++) {
       const item = items[i]!;
       if (before !== null && before[i] === item) {
-        const kept = prevValues![i]!;
-        values[i] = kept;
-        if (typeof kept === 'string') this.sawString = true;
+        values[i] = prevValues![i]!;
         continue;
       }
       const v = sortValue(item);
       values[i] = v;
-      if (typeof v === 'string') this.sawString = true;
       const changed = this.changed;
       if (changed === null) continue;
       const old = prevValues![i]!;
@@ -493,7 +486,6 @@ class ColumnValues<T> implements SlicedPass {
         // sorting everything again by radix (50k rows, a third with new stats: 100–170 ms against 10–30).
         if (changed.length > (n >> 4) + 64) {
           this.changed = null;
-          this.churned = true;
           continue;
         }
         if (isNonAscii(old)) this.nonAscii--;
@@ -661,15 +653,6 @@ function sortedItems<T>(items: readonly T[], sort: SortSpec | null, columns: rea
   return rows;
 }
 
-/**
- * Columns of numbers left to be sorted on demand for an items array: after a poll that changed
- * many of their values (rates, counters, handshakes at 50k devices with a third of them moving),
- * ordering them ahead would be a full radix sort of every such column on every poll, 12–25 ms of
- * main thread each at 50k, for a sort key that may never come; on demand it costs the same once.
- * Strings are ordered ahead whatever changed: their sort from scratch is the slow one.
- */
-const sortedOnDemand = new WeakMap<readonly unknown[], Set<string>>();
-
 /** A column's values being read ahead of time, over several warmSortOrder calls. */
 const warmingValues = new WeakMap<(t: never) => string, {key: string; column: ColumnSpec<never>; pass: ColumnValues<never>}>();
 
@@ -679,15 +662,12 @@ const warmingValues = new WeakMap<(t: never) => string, {key: string; column: Co
  * 50k rows"). Meant for idle time, a call at a time with input handled in between. A step reads a
  * column's values for at most `budgetMs` (at 50k rows reading them is most of a sort's cost, and a
  * pass can stop after any row); once they are all read it orders the column (a radix sort or a
- * merge, 5–30 ms at 50k). A column of numbers that a poll changed too much to merge is left to be
- * sorted on demand (see sortedOnDemand). Returns true once every other column is ordered for
- * these items.
+ * merge, 5–30 ms at 50k). Returns true once every column is ordered for these items.
  */
 export function warmSortOrder<T>(items: readonly T[], columns: readonly ColumnSpec<T>[], getId: (t: T) => string, budgetMs = Infinity): boolean {
   const perList = ordersOf(getId);
-  const onDemand = sortedOnDemand.get(items);
   for (const column of columns) {
-    if (!column.sortValue || onDemand?.has(column.key)) continue;
+    if (!column.sortValue) continue;
     const done = perList.get(column.key);
     if (done && done.items === items && done.sortValue === column.sortValue) {
       if (done.desc) continue;
@@ -703,13 +683,7 @@ export function warmSortOrder<T>(items: readonly T[], columns: readonly ColumnSp
     const started = performance.now();
     // At least one batch a call, so that a call always makes progress.
     do pass.run(Math.min(items.length, pass.next + 1024));
-    while (pass.next < items.length && performance.now() - started < budgetMs && !pass.churned);
-    if (pass.churned && !pass.sawString) {
-      warmingValues.delete(getId);
-      if (onDemand) onDemand.add(column.key);
-      else sortedOnDemand.set(items, new Set([column.key]));
-      return false;
-    }
+    while (pass.next < items.length && performance.now() - started < budgetMs);
     if (pass.next < items.length) return false;
     warmingValues.delete(getId);
     keepOrder(perList, column, pass);

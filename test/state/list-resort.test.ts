@@ -110,64 +110,6 @@ describe('ordering ahead of time a step at a time', () => {
   });
 });
 
-describe('columns left to be sorted on demand', () => {
-  const n = 3000;
-  const poll = (items: Item[], change: (v: Item['v'], i: number) => Item['v'], every: number) =>
-    items.map((item, i) => (i % every === 0 ? {id: item.id, v: change(item.v, i)} : item));
-
-  function warmCounting(items: Item[], getId: (r: Item) => string) {
-    let reads = 0;
-    const cols: ColumnSpec<Item>[] = [
-      {
-        key: 'v',
-        sortValue: (r) => {
-          reads++;
-          return r.v;
-        },
-      },
-    ];
-    let steps = 0;
-    while (!warmSortOrder(items, cols, getId, 0)) steps++;
-    return {reads, steps, cols};
-  }
-
-  it('a poll that changed many numbers leaves that column to the sort key, which still sorts right', () => {
-    const getId = (r: Item) => r.id;
-    const first: Item[] = Array.from({length: n}, (_, i) => ({id: `n${i}`, v: (i * 7919) % 1000}));
-    expect(warmCounting(first, getId).reads).toBe(n);
-    // A third of the values moved: more than a merge is worth.
-    const second = poll(first, (v, i) => ((v as number) + i) % 997, 3);
-    const {reads, cols} = warmCounting(second, getId);
-    expect(reads).toBeLessThan(n);
-    for (const desc of [false, true]) {
-      const view = buildListView(second, {getId, filter: '', sort: {key: 'v', desc}, columns: cols});
-      const fresh = buildListView([...second], {getId: (r: Item) => r.id, filter: '', sort: {key: 'v', desc}, columns: columns()});
-      expect(view.rows.map(getId)).toEqual(fresh.rows.map(getId));
-    }
-  });
-
-  it('a poll that changed a few numbers, or many strings, is still ordered ahead', () => {
-    const getId = (r: Item) => r.id;
-    const numbers: Item[] = Array.from({length: n}, (_, i) => ({id: `f${i}`, v: i % 500}));
-    warmCounting(numbers, getId);
-    expect(
-      warmCounting(
-        poll(numbers, (v) => (v as number) + 1, 100),
-        getId,
-      ).reads,
-    ).toBe(n);
-    const getName = (r: Item) => r.id;
-    const names: Item[] = Array.from({length: n}, (_, i) => ({id: `s${i}`, v: `host-${(i * 7919) % n}`}));
-    warmCounting(names, getName);
-    expect(
-      warmCounting(
-        poll(names, (v) => `${String(v)}-renamed`, 3),
-        getName,
-      ).reads,
-    ).toBe(n);
-  });
-});
-
 describe('sorting numbers and ASCII strings that mostly differ (radix sorts)', () => {
   const reference = (values: Array<string | number>, desc: boolean) =>
     values
