@@ -1,15 +1,18 @@
-// Resolves the connection once, in a terminal, and starts the first fetch while the UI code
-// (React, Ink: the largest chunk) is still loading, so the network and JSON parsing overlap
-// module loading (the "start → first frame" figure of README.md, "Performance"). Whatever
-// the resolution gave — a
+// Resolves the connection once, in a terminal, and sends the first poll's requests before the
+// rest of the console (the client with zod, then React and Ink) is loaded, so that the server
+// answers and the bodies arrive while the code loads (the "start → first frame" figure of
+// README.md, "Performance"; docs/architecture.md, "Start-up"). Whatever the resolution gave — a
 // connection, first-run, or the error it threw — is handed to main() in cli.tsx, which reports
 // it and never resolves again (a profile's tokenCommand runs exactly once). Returns null when
 // there is nothing to resolve here (not a terminal, not the console, --demo, a usage error):
 // main() then handles it with its proper messages.
-import {FirezoneClient} from './api/index.js';
+//
+// Only node:http and the argument and profile code may be imported statically here: anything
+// else would load before the requests leave.
+import type {FirezoneClient} from './api/index.js';
+import {FirstPoll} from './api/first-poll.js';
 import {parseCommandLine} from './config/args.js';
 import {resolveConnection, type Resolution} from './config/profile.js';
-import {fetchAll} from './state/fetch.js';
 import type {FetchedData} from './state/resources.js';
 
 export type EarlyResolution = {ok: true; value: Resolution} | {ok: false; error: unknown};
@@ -38,17 +41,20 @@ export async function startEarly(argv: string[]): Promise<EarlyStart | null> {
   }
   if (resolution.value.kind !== 'connection' || command.flags.debug) return {argv, resolution};
   const c = resolution.value.connection;
+  const options = {baseUrl: c.url, token: c.token, insecure: c.insecure, ...(c.caFile ? {caFile: c.caFile} : {})};
+  let firstPoll: FirstPoll | null;
+  try {
+    firstPoll = FirstPoll.start(options);
+  } catch {
+    // main() builds the client and reports why it cannot (a bad URL, an unreadable CA file) in its own words.
+    return {argv, resolution};
+  }
+  const [{FirezoneClient: Client}, {fetchAll}] = await Promise.all([import('./api/index.js'), import('./state/fetch.js')]);
   let client: FirezoneClient;
   try {
-    client = new FirezoneClient({
-      baseUrl: c.url,
-      token: c.token,
-      timeoutMs: c.timeoutSeconds * 1000,
-      insecure: c.insecure,
-      ...(c.caFile ? {caFile: c.caFile} : {}),
-    });
+    client = new Client({...options, timeoutMs: c.timeoutSeconds * 1000, ...(firstPoll ? {firstPoll} : {})});
   } catch {
-    // main() builds the client again and reports why it cannot (a bad URL) in its own words.
+    firstPoll?.close();
     return {argv, resolution};
   }
   const firstData = fetchAll(client);

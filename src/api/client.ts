@@ -1,8 +1,19 @@
-// The /v0 client: one method per route of docs/firezone-0.7.36.md ("Routes"), on undici.
-import {closeSync, constants, fstatSync, openSync, readFileSync} from 'node:fs';
-import {Agent, EnvHttpProxyAgent, request, type Dispatcher} from 'undici';
+// The /v0 client: one method per route of docs/firezone-0.7.36.md ("Routes"), on undici (loaded
+// on the first request it carries: the first poll may come over node:http, see first-poll.ts).
+import type {Dispatcher, request as undiciRequest} from 'undici';
 import type {z} from 'zod';
-import {ApiError, errorFromResponse, errorFromTransport, oneLine} from './errors.js';
+import {
+  checkedToken,
+  DEFAULT_MAX_BODY_BYTES,
+  normaliseBaseUrl,
+  proxyConfigured,
+  requestHeaders,
+  routeUrl,
+  tlsOptions,
+  type TransportResponse,
+} from './endpoint.js';
+import {ApiError, errorFromResponse, errorFromTransport} from './errors.js';
+import type {FirstPoll} from './first-poll.js';
 import {
   Configuration,
   ConfigurationUpdate,
@@ -36,9 +47,13 @@ export interface ClientOptions {
   onRequest?: (event: RequestEvent) => void;
   /** A response body larger than this is aborted with an error; default 256 MiB. */
   maxBodyBytes?: number;
+  /**
+   * The first poll's requests, already sent with this base URL and token (and the same CA file,
+   * insecure flag and body limit): the client reads their responses instead of sending them again.
+   */
+  firstPoll?: FirstPoll;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 /** ~75 devices: well under a millisecond of decoding when they changed. */
 const DECODE_PIECE_BYTES = 64 * 1024;
 
@@ -75,31 +90,13 @@ function bodyText(res: RawResponse): string {
   return Buffer.concat(res.chunks, res.bytes).toString('utf8');
 }
 
-/** Normalises the base URL: keeps any path prefix, drops a trailing slash and a pasted `/v0`. */
-export function normaliseBaseUrl(input: string): URL {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    throw new Error(`Invalid server URL "${oneLine(input, 80)}": expected something like https://vpn.example.com`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`Invalid server URL "${oneLine(input, 80)}": only http and https are supported`);
-  }
-  if (url.username || url.password) {
-    throw new Error('Invalid server URL: credentials in the URL are not supported; use FZ_API_TOKEN');
-  }
-  url.search = '';
-  url.hash = '';
-  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v0$/, '');
-  return url;
-}
-
 export class FirezoneClient {
   readonly baseUrl: URL;
   private token: string;
   private readonly timeoutMs: number;
-  private readonly dispatcher: Dispatcher;
+  private readonly tls: ReturnType<typeof tlsOptions>;
+  private undici: Promise<Undici> | null = null;
+  private firstPoll: FirstPoll | null;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
   private readonly maxBodyBytes: number;
   private closing: Promise<void> | null = null;
@@ -111,13 +108,27 @@ export class FirezoneClient {
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.onRequest = options.onRequest;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const tls = {
-      ...(options.caFile ? {ca: readCaFile(options.caFile)} : {}),
-      ...(options.insecure ? {rejectUnauthorized: false} : {}),
-    };
-    const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => process.env[k]);
-    // keep-alive: the console polls every few seconds; reusing the connection saves a TLS handshake per cycle
-    this.dispatcher = proxied ? new EnvHttpProxyAgent({connect: tls, requestTls: tls}) : new Agent({connect: tls, keepAliveTimeout: 30_000});
+    // Read now, so that a bad CA file is refused here rather than on the first request.
+    this.tls = tlsOptions(options);
+    const firstPoll = options.firstPoll ?? null;
+    const matches = firstPoll !== null && firstPoll.baseUrl === this.baseUrl.href && firstPoll.token === this.token;
+    if (firstPoll && !matches) firstPoll.close();
+    this.firstPoll = matches ? firstPoll : null;
+  }
+
+  /** undici and the connection pool, made on the first request that needs them. */
+  private transport(): Promise<Undici> {
+    if (this.closing) return Promise.reject(new Error('the client is closed'));
+    this.undici ??= import('undici').then((module) => {
+      // undici is CommonJS: Node's import() finds its named exports, but the bundle's chunk for it
+      // exports only `default` (module.exports).
+      const {Agent, EnvHttpProxyAgent, request} = 'Agent' in module ? module : (module as {default: typeof module}).default;
+      const tls = this.tls;
+      // keep-alive: the console polls every few seconds; reusing the connection saves a TLS handshake per cycle
+      const dispatcher = proxyConfigured() ? new EnvHttpProxyAgent({connect: tls, requestTls: tls}) : new Agent({connect: tls, keepAliveTimeout: 30_000});
+      return {request, dispatcher};
+    });
+    return this.undici;
   }
 
   private readonly writes = new Set<AbortController>();
@@ -140,6 +151,9 @@ export class FirezoneClient {
   /** A new token for the requests from now on (the old one was revoked or expired). */
   setToken(token: string): void {
     this.token = checkedToken(token);
+    // Responses to requests sent with the old token are not taken any more.
+    this.firstPoll?.close();
+    this.firstPoll = null;
   }
 
   /** The server root for display (never includes the token). */
@@ -152,13 +166,19 @@ export class FirezoneClient {
    * call it; every call gets the same promise, and it never rejects.
    */
   close(): Promise<void> {
-    this.closing ??= this.dispatcher.close().then(
-      () => undefined,
-      () =>
-        this.dispatcher.destroy().then(
+    this.firstPoll?.close();
+    this.firstPoll = null;
+    this.closing ??= (this.undici ?? Promise.resolve(null)).then(
+      (undici) =>
+        undici?.dispatcher.close().then(
           () => undefined,
-          () => undefined,
+          () =>
+            undici.dispatcher.destroy().then(
+              () => undefined,
+              () => undefined,
+            ),
         ),
+      () => undefined,
     );
     return this.closing;
   }
@@ -292,37 +312,33 @@ export class FirezoneClient {
 
   /** `decoder`, when given, sees the chunks of a 2xx body as they arrive (and yields the thread now and then). */
   private async send(method: Method, path: string, body?: unknown, decoder?: Pick<ListDecoder<unknown>, 'push' | 'finish'>): Promise<RawResponse> {
-    const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
-    const url = new URL(`${this.baseUrl.origin}${prefix}/v0${path}`);
+    const url = routeUrl(this.baseUrl, path);
     const started = performance.now();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const sent = this.firstPoll?.take(method, path);
+    // A request of the first poll has been on its way since it was sent: that time counts.
+    const timer = setTimeout(() => controller.abort(), sent ? Math.max(0, this.timeoutMs - (started - sent.startedAt)) : this.timeoutMs);
     if (method !== 'GET') this.writes.add(controller);
     const displayPath = `/v0${path}`;
     let status: number | null = null;
     let bytes = 0;
     try {
-      const res = await request(url, {
-        method,
-        dispatcher: this.dispatcher,
-        signal: controller.signal,
-        headers: {
-          authorization: `Bearer ${this.token}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : {'content-type': 'application/json'}),
-          'user-agent': `fz-console/${process.env.FZ_CONSOLE_VERSION ?? 'dev'}`,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      let res: TransportResponse;
+      if (sent) {
+        controller.signal.addEventListener('abort', sent.abort, {once: true});
+        res = await sent.response;
+      } else {
+        res = await this.viaUndici(url, method, body, controller.signal);
+      }
       status = res.statusCode;
       const chunks: Buffer[] = [];
       const sink = status >= 200 && status <= 299 ? decoder : undefined;
       let sliceStart = performance.now();
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      for await (const chunk of res.body) {
         bytes += chunk.length;
         if (bytes > this.maxBodyBytes) {
           // Stop reading (and buffering) at once: an endless body must not grow memory without bound.
-          res.body.destroy();
+          res.destroy();
           controller.abort();
           throw new ApiError({
             kind: 'too_large',
@@ -343,10 +359,7 @@ export class FirezoneClient {
           }
         }
       }
-      const header = (name: string): string | undefined => {
-        const value = res.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      };
+      const header = (name: string): string | undefined => res.header(name);
       if (status < 200 || status > 299) {
         const requestId = header('x-request-id');
         throw errorFromResponse({
@@ -390,6 +403,31 @@ export class FirezoneClient {
       this.writes.delete(controller);
     }
   }
+
+  private async viaUndici(url: URL, method: Method, body: unknown, signal: AbortSignal): Promise<TransportResponse> {
+    const {request, dispatcher} = await this.transport();
+    const res = await request(url, {
+      method,
+      dispatcher,
+      signal,
+      headers: requestHeaders(this.token, body !== undefined),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return {
+      statusCode: res.statusCode,
+      header: (name) => {
+        const value = res.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      },
+      body: res.body,
+      destroy: () => res.body.destroy(),
+    };
+  }
+}
+
+interface Undici {
+  request: typeof undiciRequest;
+  dispatcher: Dispatcher;
 }
 
 function seg(id: string): string {
@@ -416,32 +454,6 @@ function formatBytes(n: number): string {
   if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;
-}
-
-function readCaFile(path: string): string {
-  let text: string;
-  try {
-    // Non-blocking open: a FIFO must not hang the constructor; only a regular file is read.
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-    try {
-      if (!fstatSync(fd).isFile()) throw Object.assign(new Error('not a regular file'), {code: 'not a regular file'});
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch (err) {
-    throw new Error(`Cannot read CA file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new Error(`CA file ${path} contains no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`);
-  }
-  return text;
-}
-
-function checkedToken(token: string): string {
-  if (/[\r\n]/.test(token)) throw new Error('The API token contains a line break; a token is one line');
-  if (/[^\t\x20-\x7e\x80-\xff]/.test(token)) throw new Error('The API token contains a character that cannot be sent in an HTTP header');
-  return token;
 }
 
 /** Belt and braces: no message may carry the token, whatever a server or library echoed. */

@@ -4,35 +4,14 @@ import {spawn} from 'node:child_process';
 import {constants, promises as fs, type Stats} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
-import {z} from 'zod';
 import type {ConsoleFlags} from './args.js';
+import type {ConfigFile, Profile} from './config-schema.js';
 import {parseRefresh, UsageError} from './args.js';
 
-export const ProfileSchema = z
-  .object({
-    url: z.string().min(1),
-    tokenFile: z.string().min(1).optional(),
-    tokenCommand: z.string().min(1).optional(),
-    refresh: z.number().min(0).optional(),
-    timeout: z.number().positive().optional(),
-    readOnly: z.boolean().optional(),
-    caFile: z.string().min(1).nullable().optional(),
-    insecure: z.boolean().optional(),
-    activityLog: z.string().min(1).optional(),
-    staleDays: z.number().int().min(1).max(36500).optional(),
-  })
-  .strict()
-  .refine((p) => !(p.tokenFile && p.tokenCommand), {message: 'set tokenFile or tokenCommand, not both'})
-  .refine((p) => p.refresh === undefined || p.refresh === 0 || p.refresh >= 1, {message: 'refresh must be 0 (manual) or at least 1', path: ['refresh']});
-export type Profile = z.infer<typeof ProfileSchema>;
+export type {ConfigFile, Profile} from './config-schema.js';
 
-export const ConfigFileSchema = z
-  .object({
-    defaultProfile: z.string().optional(),
-    profiles: z.record(z.string(), ProfileSchema).default({}),
-  })
-  .strict();
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+/** The config file's schema, loaded only when there is a file: zod is not needed at start otherwise. */
+const configSchema = () => import('./config-schema.js').then((m) => m.ConfigFileSchema);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -116,7 +95,7 @@ export async function readConfigFile(path: string): Promise<ConfigFile | null> {
   } catch (err) {
     throw new ConfigError(`Config file ${path} is not valid JSON: ${(err as Error).message}`);
   }
-  const parsed = ConfigFileSchema.safeParse(json);
+  const parsed = (await configSchema()).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.path.map(String).join('.') || '(top level)';
@@ -127,7 +106,7 @@ export async function readConfigFile(path: string): Promise<ConfigFile | null> {
 
 /** Writes the config file with mode 0600, creating its folder with 0700. */
 export async function writeConfigFile(path: string, config: ConfigFile): Promise<void> {
-  const valid = ConfigFileSchema.parse(config);
+  const valid = (await configSchema()).parse(config);
   await fs.mkdir(dirname(path), {recursive: true, mode: 0o700});
   const tmp = `${path}.${process.pid}.tmp`;
   await fs.writeFile(tmp, `${JSON.stringify(valid, null, 2)}\n`, {mode: 0o600});

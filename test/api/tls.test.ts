@@ -1,13 +1,20 @@
 // TLS against a local HTTPS server with a freshly generated self-signed certificate: refused
 // with a clear message by default, accepted with --ca-file, accepted with --insecure.
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {createServer, type Server} from 'node:https';
 import type {AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {ApiError, FirezoneClient} from '../../src/api/index.js';
+import {ApiError, FirezoneClient, type ClientOptions} from '../../src/api/index.js';
+import {FirstPoll} from '../../src/api/first-poll.js';
+
+/** A client that sends its own requests, or one that takes the first poll's (sent over node:https before it was made). */
+const ways: [string, (options: ClientOptions) => FirezoneClient][] = [
+  ['undici', (options) => new FirezoneClient(options)],
+  ['first poll', (options) => new FirezoneClient({...options, firstPoll: FirstPoll.start(options, {})!})],
+];
 
 function hasOpenssl(): boolean {
   try {
@@ -55,10 +62,12 @@ describe.skipIf(!hasOpenssl())('TLS', () => {
   });
   afterAll(() => {
     server?.close();
+    // The key must not outlive the test.
+    rmSync(dir, {recursive: true, force: true});
   });
 
-  it('a self-signed certificate is refused with a message that says what to do', async () => {
-    const client = new FirezoneClient({baseUrl: origin, token: 'x'});
+  it.each(ways)('%s: a self-signed certificate is refused with a message that says what to do', async (_way, make) => {
+    const client = make({baseUrl: origin, token: 'x'});
     try {
       await client.listDevices();
       throw new Error('expected a TLS failure');
@@ -71,20 +80,21 @@ describe.skipIf(!hasOpenssl())('TLS', () => {
     }
   });
 
-  it('--ca-file trusts it', async () => {
-    const client = new FirezoneClient({baseUrl: origin, token: 'x', caFile: join(dir, 'cert.pem')});
+  it.each(ways)('%s: --ca-file trusts it', async (_way, make) => {
+    const client = make({baseUrl: origin, token: 'x', caFile: join(dir, 'cert.pem')});
     expect((await client.listDevices()).data).toEqual([]);
     await client.close();
   });
 
-  it('--insecure skips verification', async () => {
-    const client = new FirezoneClient({baseUrl: origin, token: 'x', insecure: true});
+  it.each(ways)('%s: --insecure skips verification', async (_way, make) => {
+    const client = make({baseUrl: origin, token: 'x', insecure: true});
     expect((await client.listDevices()).data).toEqual([]);
     await client.close();
   });
 
   it('an unreadable CA file is a clear error', () => {
     expect(() => new FirezoneClient({baseUrl: origin, token: 'x', caFile: join(dir, 'missing.pem')})).toThrow(/Cannot read CA file .*missing\.pem: ENOENT/);
+    expect(() => FirstPoll.start({baseUrl: origin, token: 'x', caFile: join(dir, 'missing.pem')}, {})).toThrow(/Cannot read CA file .*missing\.pem: ENOENT/);
   });
 
   it('a CA file without a PEM certificate, or a directory, is a clear error, not silently ignored', () => {
