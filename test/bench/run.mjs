@@ -5,7 +5,7 @@
 // How each figure is measured:
 // - start → first frame: wall time from spawning `fz-console` in a 120×40 tmux pane to the
 //   pane showing the device list (polled with capture-pane every 5 ms); median of 3. The floor
-//   is a bare Node script that fetches and JSON.parses the same four lists (spawn → exit).
+//   is a bare Node script that fetches (node:http) and JSON.parses the same four lists (spawn → exit).
 // - keystroke → frame: in a fresh process the real App renders into a fake 120×40 terminal
 //   (Ink, incremental rendering, 30 fps cap); time from writing the key to stdin to Ink's next
 //   write to stdout. 60 cursor moves; 25 filter keystrokes (typing and backspace). Keys are
