@@ -1,7 +1,6 @@
 // The /v0 client: one method per route of docs/firezone-0.7.36.md ("Routes"), on undici (loaded
 // on the first request it carries: the first poll may come over node:http, see first-poll.ts).
 import type {Dispatcher, request as undiciRequest} from 'undici';
-import type {z} from 'zod';
 import {
   checkedToken,
   DEFAULT_MAX_BODY_BYTES,
@@ -14,22 +13,10 @@ import {
 } from './endpoint.js';
 import {ApiError, errorFromResponse, errorFromTransport} from './errors.js';
 import type {FirstPoll} from './first-poll.js';
-import {
-  Configuration,
-  ConfigurationUpdate,
-  Device,
-  DeviceCreate,
-  isDeviceFast,
-  isRuleFast,
-  isUserFast,
-  DeviceUpdate,
-  Rule,
-  RuleWrite,
-  User,
-  UserCreate,
-  UserUpdate,
-} from './schemas.js';
-import {ListCache, type DecodedList, type ListDecoder} from './listcache.js';
+import {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from './guards.js';
+import type * as Schemas from './schemas.js';
+import type {Configuration, ConfigurationUpdate, Device, DeviceCreate, DeviceUpdate, Rule, RuleWrite, User, UserCreate, UserUpdate} from './schemas.js';
+import {ListCache, NEEDS_SCHEMA, type DecodedList, type ListDecoder} from './listcache.js';
 import {poolDeviceValues, ValuePool} from './value-pool.js';
 import {salvage, salvageList, type SchemaIssue} from './validate.js';
 
@@ -185,16 +172,16 @@ export class FirezoneClient {
 
   // ---- devices ---------------------------------------------------------------------------
   listDevices(): Promise<ApiResult<Device[]>> {
-    return this.list('/devices', Device, isDeviceFast, this.deviceCache);
+    return this.list('/devices', 'Device', isDeviceFast, this.deviceCache);
   }
   getDevice(id: string): Promise<ApiResult<Device>> {
-    return this.one('GET', `/devices/${seg(id)}`, Device);
+    return this.one('GET', `/devices/${seg(id)}`, 'Device');
   }
-  createDevice(body: DeviceCreate): Promise<ApiResult<Device>> {
-    return this.one('POST', '/devices', Device, {device: DeviceCreate.parse(body)});
+  async createDevice(body: DeviceCreate): Promise<ApiResult<Device>> {
+    return this.one('POST', '/devices', 'Device', {device: (await this.schemas()).DeviceCreate.parse(body)});
   }
-  updateDevice(id: string, body: DeviceUpdate): Promise<ApiResult<Device>> {
-    return this.one('PATCH', `/devices/${seg(id)}`, Device, {device: DeviceUpdate.parse(body)});
+  async updateDevice(id: string, body: DeviceUpdate): Promise<ApiResult<Device>> {
+    return this.one('PATCH', `/devices/${seg(id)}`, 'Device', {device: (await this.schemas()).DeviceUpdate.parse(body)});
   }
   deleteDevice(id: string): Promise<void> {
     return this.remove(`/devices/${seg(id)}`);
@@ -202,17 +189,17 @@ export class FirezoneClient {
 
   // ---- users -----------------------------------------------------------------------------
   listUsers(): Promise<ApiResult<User[]>> {
-    return this.list('/users', User, isUserFast, this.userCache);
+    return this.list('/users', 'User', isUserFast, this.userCache);
   }
   /** `idOrEmail`: 0.7.36 looks the user up by UUID or by case-insensitive email (docs/firezone-0.7.36.md, "Users: lookup by id or email"). */
   getUser(idOrEmail: string): Promise<ApiResult<User>> {
-    return this.one('GET', `/users/${seg(idOrEmail)}`, User);
+    return this.one('GET', `/users/${seg(idOrEmail)}`, 'User');
   }
-  createUser(body: UserCreate): Promise<ApiResult<User>> {
-    return this.one('POST', '/users', User, {user: UserCreate.parse(body)});
+  async createUser(body: UserCreate): Promise<ApiResult<User>> {
+    return this.one('POST', '/users', 'User', {user: (await this.schemas()).UserCreate.parse(body)});
   }
-  updateUser(idOrEmail: string, body: UserUpdate): Promise<ApiResult<User>> {
-    return this.one('PATCH', `/users/${seg(idOrEmail)}`, User, {user: UserUpdate.parse(body)});
+  async updateUser(idOrEmail: string, body: UserUpdate): Promise<ApiResult<User>> {
+    return this.one('PATCH', `/users/${seg(idOrEmail)}`, 'User', {user: (await this.schemas()).UserUpdate.parse(body)});
   }
   deleteUser(idOrEmail: string): Promise<void> {
     return this.remove(`/users/${seg(idOrEmail)}`);
@@ -220,16 +207,16 @@ export class FirezoneClient {
 
   // ---- rules -----------------------------------------------------------------------------
   listRules(): Promise<ApiResult<Rule[]>> {
-    return this.list('/rules', Rule, isRuleFast, this.ruleCache);
+    return this.list('/rules', 'Rule', isRuleFast, this.ruleCache);
   }
   getRule(id: string): Promise<ApiResult<Rule>> {
-    return this.one('GET', `/rules/${seg(id)}`, Rule);
+    return this.one('GET', `/rules/${seg(id)}`, 'Rule');
   }
-  createRule(body: RuleWrite): Promise<ApiResult<Rule>> {
-    return this.one('POST', '/rules', Rule, {rule: RuleWrite.parse(body)});
+  async createRule(body: RuleWrite): Promise<ApiResult<Rule>> {
+    return this.one('POST', '/rules', 'Rule', {rule: (await this.schemas()).RuleWrite.parse(body)});
   }
-  updateRule(id: string, body: RuleWrite): Promise<ApiResult<Rule>> {
-    return this.one('PATCH', `/rules/${seg(id)}`, Rule, {rule: RuleWrite.parse(body)});
+  async updateRule(id: string, body: RuleWrite): Promise<ApiResult<Rule>> {
+    return this.one('PATCH', `/rules/${seg(id)}`, 'Rule', {rule: (await this.schemas()).RuleWrite.parse(body)});
   }
   deleteRule(id: string): Promise<void> {
     return this.remove(`/rules/${seg(id)}`);
@@ -237,42 +224,63 @@ export class FirezoneClient {
 
   // ---- configuration ---------------------------------------------------------------------
   getConfiguration(): Promise<ApiResult<Configuration>> {
-    return this.one('GET', '/configuration', Configuration);
+    return this.one('GET', '/configuration', 'Configuration', undefined, decodeConfigurationFast);
   }
   /** Provider lists are replaced wholesale by the server (docs/firezone-0.7.36.md, "Configuration and providers (wholesale replacement)"): send complete arrays. */
-  updateConfiguration(body: ConfigurationUpdate): Promise<ApiResult<Configuration>> {
-    return this.one('PATCH', '/configuration', Configuration, {configuration: ConfigurationUpdate.parse(body)});
+  async updateConfiguration(body: ConfigurationUpdate): Promise<ApiResult<Configuration>> {
+    return this.one('PATCH', '/configuration', 'Configuration', {configuration: (await this.schemas()).ConfigurationUpdate.parse(body)});
   }
 
   // ---- plumbing --------------------------------------------------------------------------
   // Per list, the items of the last poll by their exact bytes (src/api/listcache.ts): an unchanged
   // item is neither parsed nor validated again and keeps its object.
   private readonly devicePool = new ValuePool();
-  private readonly deviceCache = new ListCache<Device>(Device, isDeviceFast, (d) => poolDeviceValues(this.devicePool, d));
-  private readonly userCache = new ListCache<User>(User, isUserFast);
-  private readonly ruleCache = new ListCache<Rule>(Rule, isRuleFast);
+  private readonly deviceCache = new ListCache<Device>(
+    () => this.loaded?.Device ?? null,
+    isDeviceFast,
+    (d) => poolDeviceValues(this.devicePool, d),
+  );
+  private readonly userCache = new ListCache<User>(() => this.loaded?.User ?? null, isUserFast);
+  private readonly ruleCache = new ListCache<Rule>(() => this.loaded?.Rule ?? null, isRuleFast);
 
-  private async list<S extends z.ZodObject<z.ZodRawShape>>(
+  // The zod schemas, loaded when something needs them: a request body to check, or a response
+  // the fast guards (guards.ts) did not accept. A poll of well-formed lists needs none.
+  private loaded: typeof Schemas | null = null;
+  private loading: Promise<typeof Schemas> | null = null;
+  private schemas(): Promise<typeof Schemas> {
+    this.loading ??= import('./schemas.js').then((module) => (this.loaded = module));
+    return this.loading;
+  }
+
+  private async list<N extends 'Device' | 'User' | 'Rule'>(
     path: string,
-    schema: S,
-    accept?: (item: unknown) => item is z.infer<S>,
-    cache?: ListCache<z.infer<S>>,
-  ): Promise<ApiResult<z.infer<S>[]>> {
-    const res = await this.send('GET', path, undefined, cache?.begin());
-    if (res.decoded) return {data: res.decoded.data as z.infer<S>[], issues: res.decoded.issues};
+    name: N,
+    accept: (item: unknown) => item is Resources[N],
+    cache: ListCache<Resources[N]>,
+  ): Promise<ApiResult<Resources[N][]>> {
+    const res = await this.send('GET', path, undefined, cache.begin());
+    if (res.decoded) return {data: res.decoded.data as Resources[N][], issues: res.decoded.issues};
     // Not the plain {"data":[{…}]} shape: the whole body, parsed and salvaged as ever.
     const data = this.dataOf('GET', path, res);
     const issues: SchemaIssue[] = [];
-    const items = salvageList(schema, data, 'data', issues, accept);
+    const items = salvageList((await this.schemas())[name], data, 'data', issues, accept) as Resources[N][] | undefined;
     if (!items) throw schemaError('GET', path, issues);
     return {data: items, issues};
   }
 
-  private async one<S extends z.ZodObject<z.ZodRawShape>>(method: Method, path: string, schema: S, body?: unknown): Promise<ApiResult<z.infer<S>>> {
+  private async one<N extends keyof Resources>(
+    method: Method,
+    path: string,
+    name: N,
+    body?: unknown,
+    fast?: (data: unknown) => Resources[N] | null,
+  ): Promise<ApiResult<Resources[N]>> {
     const res = await this.send(method, path, body);
     const data = this.dataOf(method, path, res);
+    const quick = fast?.(data);
+    if (quick) return res.location === undefined ? {data: quick, issues: []} : {data: quick, issues: [], location: res.location};
     const issues: SchemaIssue[] = [];
-    const value = salvage(schema, data, 'data', issues);
+    const value = salvage((await this.schemas())[name], data, 'data', issues) as Resources[N] | undefined;
     if (value === undefined) throw schemaError(method, path, issues);
     return res.location === undefined ? {data: value, issues} : {data: value, issues, location: res.location};
   }
@@ -373,7 +381,13 @@ export class FirezoneClient {
       }
       const location = header('location');
       this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes});
-      const decoded = sink ? sink.finish() : null;
+      let decoded = sink ? sink.finish() : null;
+      if (decoded === NEEDS_SCHEMA) {
+        await this.schemas();
+        decoded = sink!.finish();
+        // The schema getter had it by now; should it not, the body is parsed and salvaged whole.
+        if (decoded === NEEDS_SCHEMA) decoded = null;
+      }
       // A decoded body is not needed again; one the decoder gave up on is parsed whole.
       const kept = decoded ? [] : chunks;
       return location === undefined ? {status, chunks: kept, bytes, decoded} : {status, chunks: kept, bytes, location, decoded};
@@ -423,6 +437,13 @@ export class FirezoneClient {
       destroy: () => res.body.destroy(),
     };
   }
+}
+
+interface Resources {
+  Device: Device;
+  User: User;
+  Rule: Rule;
+  Configuration: Configuration;
 }
 
 interface Undici {

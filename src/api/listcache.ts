@@ -18,6 +18,10 @@
 // between items, malformed JSON, a BOM — makes `finish()` return null, and the caller parses the
 // whole body the ordinary way, so errors and salvage stay exactly those of a full parse
 // (test/api/listcache.test.ts holds the two paths to the same rows).
+//
+// An item the fast guard rejects is salvaged with its zod schema when the decode finishes. The
+// schema comes from a getter: the client loads zod only when some item needs it (`finish()`
+// says so), which lets the first poll be decoded before zod has loaded.
 import type {z} from 'zod';
 import {salvage, type SchemaIssue} from './validate.js';
 
@@ -44,7 +48,8 @@ export class ListCache<T> {
   private entries = new Map<string, Entry<T>>();
 
   constructor(
-    readonly schema: ObjectSchema,
+    /** The item schema, for salvage; null while it has not been loaded. */
+    readonly schema: () => ObjectSchema | null,
     readonly accept: (item: unknown) => item is T,
     /** Called on each newly parsed item the guard accepted, before anything else sees it (src/api/value-pool.ts). */
     readonly share?: (item: T) => void,
@@ -70,6 +75,9 @@ export class ListCache<T> {
   }
 }
 
+/** What `finish()` returns when items need salvaging and the schema getter has none yet: load it and call again. */
+export const NEEDS_SCHEMA = Symbol('needs the schema');
+
 const PREFIX = Buffer.from('{"data":[', 'latin1');
 const ID = Buffer.from('"id":"', 'latin1');
 const QUOTE = 0x22;
@@ -90,6 +98,9 @@ export class ListDecoder<T> {
   private readonly issues: SchemaIssue[] = [];
   private readonly next = new Map<string, Entry<T>>();
   private index = 0;
+  /** Items the guard rejected, to salvage at the end: where they go in `data`, their index in the body. */
+  private readonly rejected: {at: number; index: number; raw: unknown}[] = [];
+  private ended = false;
 
   constructor(private readonly cache: ListCache<T>) {}
 
@@ -249,25 +260,45 @@ export class ListDecoder<T> {
       if (id !== null && !repeat) this.next.set(id, {buf, start, end, value: raw});
       return true;
     }
-    const value = salvage(this.cache.schema, raw, `data[${index}]`, this.issues) as T | undefined;
-    if (value !== undefined) this.data.push(value);
+    this.rejected.push({at: this.data.length, index, raw});
+    this.data.push(undefined as T);
     return true;
   }
 
-  /** The decoded list, or null when the body was not the plain shape (parse it whole instead). */
-  finish(): DecodedList<T> | null {
-    if (this.failed || !this.started) return null;
-    const rest = this.carry;
-    let end = rest.length;
-    while (end > 0 && isWs(rest[end - 1]!)) end--;
-    if (end < 2 || rest[end - 1] !== 0x7d || rest[end - 2] !== 0x5d) return null;
-    if (this.separator!.length === 0) {
-      if (end !== 2) return null;
-    } else if (!this.item(rest, 0, end - 2)) {
-      return null;
+  /**
+   * The decoded list, or null when the body was not the plain shape (parse it whole instead), or
+   * NEEDS_SCHEMA when items need salvaging and the cache's schema getter has none: call again
+   * once it has.
+   */
+  finish(): DecodedList<T> | null | typeof NEEDS_SCHEMA {
+    if (!this.ended) {
+      if (this.failed || !this.started) return null;
+      const rest = this.carry;
+      let end = rest.length;
+      while (end > 0 && isWs(rest[end - 1]!)) end--;
+      if (end < 2 || rest[end - 1] !== 0x7d || rest[end - 2] !== 0x5d) return null;
+      if (this.separator!.length === 0) {
+        if (end !== 2) return null;
+      } else if (!this.item(rest, 0, end - 2)) {
+        return null;
+      }
+      this.ended = true;
+      this.failed = true;
     }
-    this.failed = true;
+    let data = this.data;
+    if (this.rejected.length > 0) {
+      const schema = this.cache.schema();
+      if (!schema) return NEEDS_SCHEMA;
+      const dropped = new Set<number>();
+      for (const {at, index, raw} of this.rejected) {
+        const value = salvage(schema, raw, `data[${index}]`, this.issues) as T | undefined;
+        if (value === undefined) dropped.add(at);
+        else data[at] = value;
+      }
+      if (dropped.size > 0) data = data.filter((_, at) => !dropped.has(at));
+      this.rejected.length = 0;
+    }
     this.cache.replace(this.next);
-    return {data: this.data, issues: this.issues};
+    return {data, issues: this.issues};
   }
 }

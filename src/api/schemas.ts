@@ -3,10 +3,11 @@
 // bodies the console sends. zod's default object mode strips unknown keys, which is
 // exactly the "unknown response fields are ignored" rule.
 import {z} from 'zod';
+import {ISO_TIMESTAMP} from './guards.js';
 
-// 0.7.36 always sends 6 fractional digits and `Z`; accept any ISO-8601 UTC/offset form
-// so a proxy or a later 0.7.x that trims digits does not break the console.
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+// The fast guards live beside: zod-free, so that the client can decode a poll before zod loads.
+export {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from './guards.js';
+
 const Timestamp = z.string().regex(ISO_TIMESTAMP, 'expected an ISO-8601 timestamp');
 
 const nullableString = z.string().nullable();
@@ -42,50 +43,6 @@ export const Device = z.object({
 });
 export type Device = z.infer<typeof Device>;
 
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const isStrOrNull = (v: unknown) => v === null || typeof v === 'string';
-const isIntOrNull = (v: unknown) => v === null || Number.isSafeInteger(v);
-const isBool = (v: unknown) => typeof v === 'boolean';
-const isStrListOrNull = (v: unknown) => v === null || (Array.isArray(v) && v.every(isStr));
-const isTime = (v: unknown) => typeof v === 'string' && ISO_TIMESTAMP.test(v);
-
-/**
- * The device list is the hot path of every poll (up to 50k items). This guard accepts exactly
- * what the zod schema accepts (a property test keeps them in step) without copying the
- * object; anything it rejects goes through zod for the field-by-field salvage and messages.
- */
-export function isDeviceFast(v: unknown): v is Device {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const d = v as Record<string, unknown>;
-  return (
-    isStr(d.id) &&
-    isStr(d.user_id) &&
-    isStr(d.name) &&
-    isStrOrNull(d.description) &&
-    isStr(d.public_key) &&
-    isStrOrNull(d.preshared_key) &&
-    isStrOrNull(d.server_public_key) &&
-    isStrOrNull(d.ipv4) &&
-    isStrOrNull(d.ipv6) &&
-    isStrListOrNull(d.allowed_ips) &&
-    isStrListOrNull(d.dns) &&
-    isStrOrNull(d.endpoint) &&
-    isIntOrNull(d.mtu) &&
-    isIntOrNull(d.persistent_keepalive) &&
-    isBool(d.use_default_allowed_ips) &&
-    isBool(d.use_default_dns) &&
-    isBool(d.use_default_endpoint) &&
-    isBool(d.use_default_mtu) &&
-    isBool(d.use_default_persistent_keepalive) &&
-    (d.latest_handshake === null || isTime(d.latest_handshake)) &&
-    isStrOrNull(d.remote_ip) &&
-    isIntOrNull(d.rx_bytes) &&
-    isIntOrNull(d.tx_bytes) &&
-    isTime(d.inserted_at) &&
-    isTime(d.updated_at)
-  );
-}
-
 const Role = z.enum(['admin', 'unprivileged']);
 type Role = z.infer<typeof Role>;
 
@@ -100,24 +57,6 @@ export const User = z.object({
   updated_at: Timestamp,
 });
 export type User = z.infer<typeof User>;
-
-const isRole = (v: unknown) => v === 'admin' || v === 'unprivileged';
-
-/** As isDeviceFast, for the user list (2k items on a big server): exactly what `User` accepts. */
-export function isUserFast(v: unknown): v is User {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const u = v as Record<string, unknown>;
-  return (
-    isStr(u.id) &&
-    isStr(u.email) &&
-    isRole(u.role) &&
-    (u.disabled_at === null || isTime(u.disabled_at)) &&
-    (u.last_signed_in_at === null || isTime(u.last_signed_in_at)) &&
-    isStrOrNull(u.last_signed_in_method) &&
-    isTime(u.inserted_at) &&
-    isTime(u.updated_at)
-  );
-}
 
 const RuleAction = z.enum(['accept', 'drop']);
 type RuleAction = z.infer<typeof RuleAction>;
@@ -135,22 +74,6 @@ export const Rule = z.object({
   updated_at: Timestamp,
 });
 export type Rule = z.infer<typeof Rule>;
-
-/** As isDeviceFast, for the rule list: exactly what `Rule` accepts. */
-export function isRuleFast(v: unknown): v is Rule {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const r = v as Record<string, unknown>;
-  return (
-    isStr(r.id) &&
-    (r.action === 'accept' || r.action === 'drop') &&
-    isStr(r.destination) &&
-    isStrOrNull(r.port_range) &&
-    (r.port_type === null || r.port_type === 'tcp' || r.port_type === 'udp') &&
-    isStrOrNull(r.user_id) &&
-    isTime(r.inserted_at) &&
-    isTime(r.updated_at)
-  );
-}
 
 export const OidcProvider = z.object({
   id: z.string(),

@@ -79,7 +79,7 @@ export function salvageList<S extends ObjectSchema>(
   raw: unknown,
   prefix: string,
   issues: SchemaIssue[],
-  accept?: (item: unknown) => item is z.infer<S>,
+  accept?: (item: unknown) => boolean,
 ): z.infer<S>[] | undefined {
   if (!Array.isArray(raw)) {
     issues.push({path: prefix, message: `expected a list, got ${raw === null ? 'null' : typeof raw}`});
@@ -88,7 +88,7 @@ export function salvageList<S extends ObjectSchema>(
   const items: z.infer<S>[] = [];
   for (let i = 0; i < raw.length; i++) {
     if (accept?.(raw[i])) {
-      items.push(raw[i]);
+      items.push(raw[i] as z.infer<S>);
       continue;
     }
     const item = salvage(schema, raw[i], `${prefix}[${i}]`, issues);

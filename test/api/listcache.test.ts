@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {ListCache, type DecodedList} from '../../src/api/listcache.js';
+import {finished} from '../helpers/finish.js';
+import {ListCache, NEEDS_SCHEMA, type DecodedList} from '../../src/api/listcache.js';
 import {Device, isDeviceFast, isRuleFast, isUserFast, Rule, User} from '../../src/api/schemas.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
 import {poolDeviceValues, ValuePool} from '../../src/api/value-pool.js';
@@ -28,7 +29,7 @@ function decode(cache: ListCache<Device>, body: Buffer, cuts: number[]): {result
     if (cut > at) decoder.push(body.subarray(at, cut));
     at = Math.max(at, cut);
   }
-  const decoded = decoder.finish();
+  const decoded = finished(decoder);
   return decoded ? {result: decoded, incremental: true} : {result: fullParse(body.toString('utf8')), incremental: false};
 }
 
@@ -109,7 +110,7 @@ describe('ListCache: incremental decoding of a list body', () => {
         (initial, polls, format, pooled) => {
           // The client's device cache shares repeated values through a pool: the rows must not change.
           const pool = new ValuePool();
-          const cache = new ListCache<Device>(Device, isDeviceFast, pooled ? (d) => poolDeviceValues(pool, d) : undefined);
+          const cache = new ListCache<Device>(() => Device, isDeviceFast, pooled ? (d) => poolDeviceValues(pool, d) : undefined);
           let list = initial;
           let previous: {texts: Map<string, number>; data: Device[]} | null = null;
           for (const [edits, cuts] of polls) {
@@ -146,12 +147,12 @@ describe('ListCache: incremental decoding of a list body', () => {
   it('cuts items and separators that span chunks of any size, and finds them again next poll (property)', () => {
     fc.assert(
       fc.property(fc.array(deviceArb, {maxLength: 5}), fc.integer({min: 1, max: 40}), fc.integer({min: 1, max: 700}), (list, size, size2) => {
-        const cache = new ListCache<Device>(Device, isDeviceFast);
+        const cache = new ListCache<Device>(() => Device, isDeviceFast);
         const body = Buffer.from(JSON.stringify({data: list}));
         const run = (n: number) => {
           const decoder = cache.begin();
           for (let i = 0; i < body.length; i += n) decoder.push(body.subarray(i, i + n));
-          return decoder.finish();
+          return finished(decoder);
         };
         const first = run(size);
         expect(first).toEqual(fullParse(body.toString('utf8')));
@@ -167,7 +168,7 @@ describe('ListCache: incremental decoding of a list body', () => {
   });
 
   it('a body repeated unchanged gives the same objects, in a new array', () => {
-    const cache = new ListCache<Device>(Device, isDeviceFast);
+    const cache = new ListCache<Device>(() => Device, isDeviceFast);
     const body = Buffer.from(JSON.stringify({data: [device({id: 'a'}), device({id: 'b'})]}));
     const first = decode(cache, body, [0.3]).result as DecodedList<Device>;
     const second = decode(cache, body, [0.7]).result as DecodedList<Device>;
@@ -177,7 +178,7 @@ describe('ListCache: incremental decoding of a list body', () => {
   });
 
   it('two identical items in one body are two objects', () => {
-    const cache = new ListCache<Device>(Device, isDeviceFast);
+    const cache = new ListCache<Device>(() => Device, isDeviceFast);
     const body = Buffer.from(JSON.stringify({data: [device(), device()]}));
     for (let i = 0; i < 3; i++) {
       const {data} = decode(cache, body, []).result as DecodedList<Device>;
@@ -219,7 +220,7 @@ describe('ListCache: incremental decoding of a list body', () => {
         ),
         fc.array(fc.double({min: 0, max: 1, noNaN: true}), {maxLength: 4}),
         (body, cuts) => {
-          const cache = new ListCache<Device>(Device, isDeviceFast);
+          const cache = new ListCache<Device>(() => Device, isDeviceFast);
           expect(decode(cache, Buffer.from(body, 'utf8'), cuts).result).toEqual(fullParse(body));
         },
       ),
@@ -228,7 +229,7 @@ describe('ListCache: incremental decoding of a list body', () => {
   });
 
   it('a body it gave up on leaves the cache of the last complete decode', () => {
-    const cache = new ListCache<Device>(Device, isDeviceFast);
+    const cache = new ListCache<Device>(() => Device, isDeviceFast);
     const body = JSON.stringify({data: [device({id: 'a'})]});
     const first = decode(cache, Buffer.from(body), []).result as DecodedList<Device>;
     decode(cache, Buffer.from(body.slice(0, -3)), []);
@@ -238,13 +239,44 @@ describe('ListCache: incremental decoding of a list body', () => {
   });
 
   it('users and rules decode through their own fast guards', () => {
-    const users = new ListCache<User>(User, isUserFast);
-    const rules = new ListCache<Rule>(Rule, isRuleFast);
+    const users = new ListCache<User>(() => User, isUserFast);
+    const rules = new ListCache<Rule>(() => Rule, isRuleFast);
     const u = users.begin();
     u.push(Buffer.from(JSON.stringify({data: [user(), {...user({id: 'u-2'}), role: 'root'}]})));
-    expect(u.finish()).toEqual({data: [user()], issues: [{path: 'data[1].role', message: expect.any(String) as string}]});
+    expect(finished(u)).toEqual({data: [user()], issues: [{path: 'data[1].role', message: expect.any(String) as string}]});
     const r = rules.begin();
     r.push(Buffer.from(JSON.stringify({data: [rule()]})));
-    expect(r.finish()?.data).toEqual([rule()]);
+    expect(finished(r)?.data).toEqual([rule()]);
+  });
+});
+
+describe('salvage waits for the schema', () => {
+  const good = device();
+  const body = Buffer.from(JSON.stringify({data: [good, {...device({id: 'd-2'}), rx_bytes: 'lots'}, {...device({id: 'd-3'}), id: 7}, device({id: 'd-4'})]}));
+
+  it('a list the guard accepts whole never asks for the schema', () => {
+    let asked = 0;
+    const cache = new ListCache<Device>(() => {
+      asked++;
+      return null;
+    }, isDeviceFast);
+    const decoder = cache.begin();
+    decoder.push(Buffer.from(JSON.stringify({data: [good, device({id: 'd-2'})]})));
+    expect(decoder.finish()).toEqual({data: [good, device({id: 'd-2'})], issues: []});
+    expect(asked).toBe(0);
+  });
+
+  it('items to salvage make finish() ask for it, and finish again once it is there gives what a full parse gives', () => {
+    let schema: typeof Device | null = null;
+    const cache = new ListCache<Device>(() => schema, isDeviceFast);
+    const decoder = cache.begin();
+    decoder.push(body);
+    expect(decoder.finish()).toBe(NEEDS_SCHEMA);
+    schema = Device;
+    expect(finished(decoder)).toEqual(fullParse(body.toString('utf8')));
+    // The salvaged item is not cached; the next poll decodes the same way.
+    const next = cache.begin();
+    next.push(body);
+    expect(finished(next)).toEqual(fullParse(body.toString('utf8')));
   });
 });

@@ -1,5 +1,6 @@
 // Repeated values of decoded devices share one instance (src/api/value-pool.ts).
 import {describe, expect, it} from 'vitest';
+import {finished} from '../helpers/finish.js';
 import {ListCache} from '../../src/api/listcache.js';
 import {Device, isDeviceFast} from '../../src/api/schemas.js';
 import {poolDeviceValues, ValuePool} from '../../src/api/value-pool.js';
@@ -7,10 +8,14 @@ import {device} from '../fixtures/data.js';
 
 function decodeDevices(devices: Device[]): Device[] {
   const pool = new ValuePool();
-  const cache = new ListCache<Device>(Device, isDeviceFast, (d) => poolDeviceValues(pool, d));
+  const cache = new ListCache<Device>(
+    () => Device,
+    isDeviceFast,
+    (d) => poolDeviceValues(pool, d),
+  );
   const decoder = cache.begin();
   decoder.push(Buffer.from(JSON.stringify({data: devices})));
-  return decoder.finish()!.data;
+  return finished(decoder)!.data;
 }
 
 describe('ValuePool', () => {

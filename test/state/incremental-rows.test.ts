@@ -3,6 +3,7 @@
 // body gives, poll after poll, whatever the server changes in between.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
+import {finished} from '../helpers/finish.js';
 import {ListCache} from '../../src/api/listcache.js';
 import {Device, isDeviceFast} from '../../src/api/schemas.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
@@ -16,7 +17,7 @@ describe('incremental decoding + buildSnapshot', () => {
   it('gives exactly the rows of a full parse of every body (property over edits, deletions, insertions, reorders)', () => {
     fc.assert(
       fc.property(fc.array(deviceArb, {maxLength: 10}), fc.array(fc.array(editArb, {maxLength: 4}), {minLength: 1, maxLength: 6}), (initial, polls) => {
-        const cache = new ListCache<Device>(Device, isDeviceFast);
+        const cache = new ListCache<Device>(() => Device, isDeviceFast);
         let list = unique(initial);
         let fast: Snapshot | null = null;
         let full: Snapshot | null = null;
@@ -27,7 +28,7 @@ describe('incremental decoding + buildSnapshot', () => {
           const bytes = Buffer.from(body);
           decoder.push(bytes.subarray(0, bytes.length >> 1));
           decoder.push(bytes.subarray(bytes.length >> 1));
-          const decoded = decoder.finish()!;
+          const decoded = finished(decoder)!;
           const issues: SchemaIssue[] = [];
           const parsed = salvageList(Device, (JSON.parse(body) as {data: unknown}).data, 'data', issues, isDeviceFast)!;
           const nextFast: Snapshot = buildSnapshot({devices: decoded.data, users, rules: [], configuration: null, issues: decoded.issues}, fast, T0 + k);
