@@ -5,6 +5,7 @@ import {createHmac, generateKeyPairSync, randomUUID} from 'node:crypto';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {ApiError, FirezoneClient, normaliseBaseUrl} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
+import {endlessServer} from '../helpers/endless-server.js';
 
 let sandbox: SandboxHandle;
 let admin: FirezoneClient;
@@ -321,29 +322,8 @@ describe('error kinds', () => {
 
 describe('bounded responses', () => {
   it.each([[200], [500]])('an endless body (HTTP %i) is aborted at the limit with a one-line error, and the connection is dropped', async (status) => {
-    let sent = 0;
-    let closed: () => void = () => undefined;
-    const serverSawClose = new Promise<void>((resolve) => {
-      closed = resolve;
-    });
-    const chunk = Buffer.alloc(64 * 1024, 'x');
-    const server = createServer((_req, res) => {
-      res.writeHead(status, {'content-type': 'application/json'});
-      res.write('{"data":"');
-      const pump = () => {
-        while (!res.destroyed && sent < 1024 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!res.write(chunk)) {
-            res.once('drain', pump);
-            return;
-          }
-        }
-      };
-      res.on('close', closed);
-      pump();
-    });
-    const origin = await listen(server);
-    const client = new FirezoneClient({baseUrl: origin, token: 'secret-token-value', maxBodyBytes: 1024 * 1024});
+    const endless = await endlessServer(status, '{"data":"');
+    const client = new FirezoneClient({baseUrl: endless.origin, token: 'secret-token-value', maxBodyBytes: 1024 * 1024});
     const started = Date.now();
     try {
       const err = await caught(client.listDevices());
@@ -351,13 +331,12 @@ describe('bounded responses', () => {
       expect(err.message).toBe('Response too large from GET /v0/devices: more than 1 MiB; aborted');
       expect(err.message).not.toContain('secret-token-value');
       expect(Date.now() - started).toBeLessThan(5000);
-      await serverSawClose;
+      await endless.closed;
       // The client stopped reading: what the server managed to push is the limit plus socket buffers.
-      expect(sent).toBeLessThan(64 * 1024 * 1024);
+      expect(endless.sent()).toBeLessThan(64 * 1024 * 1024);
     } finally {
       await client.close();
-      server.closeAllConnections();
-      server.close();
+      endless.stop();
     }
   });
 

@@ -9,6 +9,7 @@ import {ApiError, FirezoneClient, type ClientOptions} from '../../src/api/index.
 import {FIRST_POLL_ROUTES, FirstPoll} from '../../src/api/first-poll.js';
 import {fetchAll} from '../../src/state/fetch.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
+import {endlessServer} from '../helpers/endless-server.js';
 
 let sandbox: SandboxHandle;
 
@@ -90,65 +91,32 @@ describe('the first poll gives what the client gives', () => {
   });
 
   it('an endless body is refused at the limit, and reading stops', async () => {
-    let sent = 0;
-    const chunk = Buffer.alloc(64 * 1024, 'x');
-    const server = createServer((_req, res) => {
-      res.writeHead(200, {'content-type': 'application/json'});
-      res.write('{"data":"');
-      const pump = () => {
-        while (!res.destroyed && sent < 1024 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!res.write(chunk)) {
-            res.once('drain', pump);
-            return;
-          }
-        }
-      };
-      pump();
-    });
-    const origin = await listen(server);
+    const endless = await endlessServer(200, '{"data":"');
     try {
-      const {direct, first} = await bothWays({baseUrl: origin, token: 'secret-token-value', maxBodyBytes: 1024 * 1024}, (c) => c.listDevices());
+      const {direct, first} = await bothWays({baseUrl: endless.origin, token: 'secret-token-value', maxBodyBytes: 1024 * 1024}, (c) => c.listDevices());
       expect(direct).toMatchObject({ok: false, kind: 'too_large'});
       expect(first).toEqual(direct);
       // Both ways, what the server managed to push is the limit plus socket buffers, not the gigabyte.
-      expect(sent).toBeLessThan(2 * 64 * 1024 * 1024);
+      expect(endless.sent()).toBeLessThan(2 * 64 * 1024 * 1024);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      endless.stop();
     }
   });
 
   it('a body past the limit that arrives before the client takes it is not read on', async () => {
-    let sent = 0;
-    const chunk = Buffer.alloc(64 * 1024, 'x');
-    const server = createServer((_req, res) => {
-      res.writeHead(200, {'content-type': 'application/json'});
-      const pump = () => {
-        while (!res.destroyed && sent < 1024 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!res.write(chunk)) {
-            res.once('drain', pump);
-            return;
-          }
-        }
-      };
-      pump();
-    });
-    const origin = await listen(server);
-    const options = {baseUrl: origin, token: 'x', maxBodyBytes: 1024 * 1024};
+    const endless = await endlessServer(200);
+    const options = {baseUrl: endless.origin, token: 'x', maxBodyBytes: 1024 * 1024};
     const firstPoll = FirstPoll.start(options, {})!;
     // The client is still "loading": nothing reads the responses but the first poll itself.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const pushed = sent;
+    const pushed = endless.sent();
     const client = new FirezoneClient({...options, firstPoll});
     try {
       expect(pushed).toBeLessThan(64 * 1024 * 1024);
       expect(await outcome(client.listDevices())).toMatchObject({ok: false, kind: 'too_large'});
     } finally {
       await client.close();
-      server.closeAllConnections();
-      server.close();
+      endless.stop();
     }
   });
 });
