@@ -7,14 +7,14 @@ import {ConfigError, configPath, readConfigFile, resolveConnection, writeConfigF
 import {DebugLog} from './config/debuglog.js';
 import {isPlainHttpToNetwork} from './config/transport.js';
 import type {EarlyStart} from './early.js';
-import type {FetchedData} from './state/resources.js';
+import type {FetchedData} from './state/data/snapshot.js';
 import {App, type AppSettings} from './ui/App.js';
 import {FirstRun} from './ui/FirstRun.js';
 import {guardedStream, OutputGuard} from './ui/output-guard.js';
 import {FRAME_OPTIONS} from './ui/render-options.js';
 import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
-import {ActivityLog} from './state/activity-log.js';
-import {configureGlyphs} from './state/glyphs.js';
+import {ActivityLog} from './state/tracking/activity-log.js';
+import {configureGlyphs} from './state/core/glyphs.js';
 // file.js, not the index: the index loads the QR encoder, which the first frame does not need.
 import {expandPath} from './wireguard/file.js';
 import {configureColor} from './ui/theme.js';

@@ -13,7 +13,7 @@ import type {FirezoneClient} from './api/index.js';
 import {FirstPoll} from './api/first-poll.js';
 import {parseCommandLine} from './config/args.js';
 import {resolveConnection, type Resolution} from './config/profile.js';
-import type {FetchedData} from './state/resources.js';
+import type {FetchedData} from './state/data/snapshot.js';
 
 export type EarlyResolution = {ok: true; value: Resolution} | {ok: false; error: unknown};
 
@@ -49,7 +49,7 @@ export async function startEarly(argv: string[]): Promise<EarlyStart | null> {
     // main() builds the client and reports why it cannot (a bad URL, an unreadable CA file) in its own words.
     return {argv, resolution};
   }
-  const [{FirezoneClient: Client}, {fetchAll}] = await Promise.all([import('./api/index.js'), import('./state/fetch.js')]);
+  const [{FirezoneClient: Client}, {fetchAll}] = await Promise.all([import('./api/index.js'), import('./state/data/fetch.js')]);
   let client: FirezoneClient;
   try {
     client = new Client({...options, timeoutMs: c.timeoutSeconds * 1000, ...(firstPoll ? {firstPoll} : {})});

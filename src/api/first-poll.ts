@@ -16,7 +16,7 @@ import {
   type TransportResponse,
 } from './endpoint.js';
 
-/** What the console fetches on every poll (src/state/fetch.ts). */
+/** What the console fetches on every poll (src/state/data/fetch.ts). */
 export const FIRST_POLL_ROUTES: readonly string[] = ['/devices', '/users', '/rules', '/configuration'];
 
 export interface FirstPollOptions {

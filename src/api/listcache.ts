@@ -7,7 +7,7 @@
 // exactly those of the item with the same id in the previous poll gets that poll's (validated)
 // object back, and only new or changed items are parsed and validated. The work is spread over
 // the chunks, and unchanged items keep their identity, which `buildSnapshot`
-// (src/state/resources.ts) and the list model (src/state/list.ts) build on.
+// (src/state/data/snapshot.ts) and the list model (src/state/lists/list-view.ts) build on.
 //
 // Items are cut where `},{"<first key>":` occurs, found by the native Buffer.indexOf: the first
 // key is that of the first item (0.7.36 sorts keys, so every item starts with the same one). In

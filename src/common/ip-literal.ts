@@ -1,5 +1,5 @@
 // IP address literals as Firezone writes them and admins type them, checked the same way by the
-// console's form validators (src/state/validators.ts) and by the client-config validation
+// console's form validators (src/state/data/validators.ts) and by the client-config validation
 // (src/wireguard/validate.ts), which may not depend on each other.
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;

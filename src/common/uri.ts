@@ -1,6 +1,6 @@
 // Enough of Elixir's URI parsing (`URI.new/1`, `:uri_string.parse/1`) for 0.7.36's URI checks: the
 // scheme, the host, and the first part that does not parse. Shared by the console's form validators
-// (src/state/validators.ts) and the sandbox (src/sandbox/validators.ts), so both say the same.
+// (src/state/data/validators.ts) and the sandbox (src/sandbox/validators.ts), so both say the same.
 
 // RFC 3986 characters `:uri_string.parse/1` accepts anywhere in a URI reference.
 const URI_CHAR = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;

@@ -1,46 +1,43 @@
 // The console's behaviour without React: the store, live polling, and every key press. A key is
-// resolved through the keymap (src/state/keymap.ts) against the scope stack — the innermost modal,
+// resolved through the keymap (src/state/input/keymap.ts) against the scope stack — the innermost modal,
 // else help › filter › configuration/detail/list › global — and runs one handler here or in the
 // active resource's module (src/state/resources/*). Read-only mode is checked once, here, from the
 // binding's `writes` flag. Plain TypeScript: unit tests drive it without Ink.
 import {ApiError} from '../api/index.js';
-import {ActivityTracker, type ActivityEvent} from './activity.js';
+import {ActivityTracker} from './tracking/tracker.js';
+import {type ActivityEvent} from './tracking/events.js';
 import {plainSafe} from '../common/display-safe.js';
 import {osc52Copy} from '../wireguard/index.js';
-import {
-  errorText,
-  Store,
-  topModal,
-  type ConsoleClient,
-  type ConsoleSettings,
-  type ConsoleState,
-  type DialogModal,
-  type FormModal,
-  type ListScreenId,
-  type Modal,
-  type ResultModal,
-  type StatusMessage,
-} from './console.js';
-import {initialMarks, pruneMarks, reportAction} from './bulk.js';
-import {fetchAll} from './fetch.js';
-import {TrafficHistory} from './history.js';
-import {GhostRows, notingWrites, StaleRows} from './live-activity.js';
-import {DEFAULT_STALE_DAYS} from './stale.js';
-import {editFocused, focusedSpec} from './form.js';
-import {bindingFor, displayKey, hintsFor, type Action, type Binding, type Scope} from './keymap.js';
-import type {ListView} from './list.js';
-import {askClose, dialogAction, formAction, formFailed, openPicker, pickerAction, promptAction, resultAction} from './modal-actions.js';
-import {detailAction, filterAction, globalAction, helpAction, listAction} from './navigation.js';
-import {needsClock, Poller, type PollStatus} from './poller.js';
-import {buildSnapshot, type FetchedData, type Snapshot} from './resources.js';
-import {activity} from './resources/activity.js';
-import {configurationResource} from './resources/configuration.js';
-import {devices} from './resources/devices.js';
-import {rules} from './resources/rules.js';
-import type {ActionContext, ListSources, ResourceColumn, ResourceSpec} from './resources/spec.js';
-import {users} from './resources/users.js';
-import {editText, isPrintable} from './textedit.js';
-import {effectiveSelection, initialListState, ListViewCache, type ListUiState} from './view.js';
+import {errorText, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
+import {Store} from './core/store.js';
+import {topModal, type DialogModal, type FormModal, type Modal, type ResultModal} from './core/modals.js';
+import {type ConsoleClient, type ConsoleSettings} from './core/context.js';
+import {initialMarks, pruneMarks} from './lists/marks.js';
+import {reportAction} from './interactions/report.js';
+import {fetchAll} from './data/fetch.js';
+import {TrafficHistory} from './tracking/traffic-history.js';
+import {GhostRows, notingWrites, StaleRows} from './tracking/live-activity.js';
+import {DEFAULT_STALE_DAYS} from './screens/devices/stale.js';
+import {editFocused, focusedSpec} from './interactions/form.js';
+import {bindingFor, displayKey, hintsFor, type Action, type Binding, type Scope} from './input/keymap.js';
+import type {ListView} from './lists/list-view.js';
+import {askClose, formAction, formFailed} from './interactions/form-actions.js';
+import {dialogAction} from './interactions/dialog.js';
+import {openPicker, pickerAction} from './interactions/picker-actions.js';
+import {promptAction} from './interactions/prompt.js';
+import {resultAction} from './screens/devices/result.js';
+import {detailAction, filterAction, listAction} from './lists/actions.js';
+import {globalAction, helpAction} from './input/global.js';
+import {needsClock, Poller, type PollStatus} from './data/poller.js';
+import {buildSnapshot, type FetchedData, type Snapshot} from './data/snapshot.js';
+import {activity} from './screens/activity/screen.js';
+import {configurationResource} from './screens/configuration/screen.js';
+import {devices} from './screens/devices/screen.js';
+import {rules} from './screens/rules/screen.js';
+import type {ActionContext, ListSources, ResourceColumn, ResourceSpec} from './screens/spec.js';
+import {users} from './screens/users/screen.js';
+import {editText, isPrintable} from './input/textedit.js';
+import {effectiveSelection, initialListState, ListViewCache, type ListUiState} from './lists/view-state.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySpec = ResourceSpec<any>;
@@ -52,7 +49,7 @@ export interface ConsoleIO {
   exit(): void;
   /** Re-reads the token where it came from (a profile's tokenFile or tokenCommand); null when it cannot. */
   reloadToken?: () => Promise<string | null>;
-  /** `--activity-log`: appends each batch of events (src/state/activity-log.ts); throws on a write error. */
+  /** `--activity-log`: appends each batch of events (src/state/tracking/activity-log.ts); throws on a write error. */
   activityLog?: {append(events: readonly ActivityEvent[]): string | null};
 }
 
@@ -104,7 +101,7 @@ export class Controller implements ActionContext {
   private readonly caches: Record<ListScreenId, ListViewCache<unknown>>;
   private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ResourceColumn<unknown>[]>>();
   private unsubscribeHold: (() => void) | null = null;
-  /** Events and row highlights from consecutive polls (src/state/activity.ts). */
+  /** Events and row highlights from consecutive polls (src/state/tracking/tracker.ts). */
   readonly tracker: ActivityTracker;
   /** Traffic over the session, for sparklines. */
   readonly history = new TrafficHistory();

@@ -2,12 +2,13 @@
 // (src/state/controller.ts). The only useInput of the console routes every key to it.
 import React, {useEffect, useState, useSyncExternalStore} from 'react';
 import {Box, useApp, useInput, useStdout} from 'ink';
-import {SCREENS, type ConsoleClient, type ConsoleSettings, type ConsoleState} from '../state/console.js';
+import {SCREENS, type ConsoleState} from '../state/core/state.js';
+import {type ConsoleClient, type ConsoleSettings} from '../state/core/context.js';
 import {Controller, type ConsoleIO} from '../state/controller.js';
-import {formatRate} from '../state/format.js';
-import type {TrafficHistory} from '../state/history.js';
-import type {FetchedData} from '../state/resources.js';
-import {sparkline} from '../state/sparkline.js';
+import {formatRate} from '../state/data/format.js';
+import type {TrafficHistory} from '../state/tracking/traffic-history.js';
+import type {FetchedData} from '../state/data/snapshot.js';
+import {sparkline} from '../state/tracking/sparkline.js';
 import {bodyFor} from './Body.js';
 import {Header} from './Header.js';
 import {helpCapacity, helpColumnWidth, helpLines} from './HelpOverlay.js';

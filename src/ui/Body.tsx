@@ -2,11 +2,12 @@
 // info line under it.
 import React from 'react';
 import {Box} from 'ink';
-import {topModal, type ConsoleState, type PromptModal, type ReportModal} from '../state/console.js';
+import {topModal, type PromptModal, type ReportModal} from '../state/core/modals.js';
+import {type ConsoleState} from '../state/core/state.js';
 import type {Controller} from '../state/controller.js';
-import {isDirty} from '../state/form.js';
-import {configurationLines} from '../state/resources/configuration.js';
-import {DEFAULT_STALE_DAYS} from '../state/stale.js';
+import {isDirty} from '../state/interactions/form.js';
+import {configurationLines} from '../state/screens/configuration/screen.js';
+import {DEFAULT_STALE_DAYS} from '../state/screens/devices/stale.js';
 import {FormView} from './FormView.js';
 import {HelpOverlay} from './HelpOverlay.js';
 import {Text} from './SafeText.js';

@@ -6,7 +6,7 @@
 // field, not in the URL field the last render showed.
 import React, {useReducer, useRef} from 'react';
 import {Box, useApp, useInput} from 'ink';
-import {createForm, editFocused, focusFirstError, hasErrors, moveFocus, str, validateForm, type FieldSpec, type FormState} from '../state/form.js';
+import {createForm, editFocused, focusFirstError, hasErrors, moveFocus, str, validateForm, type FieldSpec, type FormState} from '../state/interactions/form.js';
 import {FormView} from './FormView.js';
 import {useTerminalSize} from './terminal.js';
 import {keyName, PasteBuffer, splitChunk} from './keys.js';
@@ -24,7 +24,7 @@ export interface FirstRunProps {
   onDemo: () => void;
 }
 
-/** The connect form, on the shared form engine (src/state/form.ts). */
+/** The connect form, on the shared form engine (src/state/interactions/form.ts). */
 function connectSpecs(): FieldSpec[] {
   return [
     {

@@ -2,9 +2,9 @@
 // App's form scope (state/form.ts, state/textedit.ts).
 import React from 'react';
 import {Box} from 'ink';
-import {glyphs} from '../state/glyphs.js';
+import {glyphs} from '../state/core/glyphs.js';
 import {Text} from './SafeText.js';
-import {fieldHelp, isDisabled, type FieldSpec, type FormState} from '../state/form.js';
+import {fieldHelp, isDisabled, type FieldSpec, type FormState} from '../state/interactions/form.js';
 import {TextField} from './TextField.js';
 import {color} from './theme.js';
 import {truncate, wrapLines} from './text.js';

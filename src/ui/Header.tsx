@@ -2,7 +2,7 @@ import React from 'react';
 import {Box} from 'ink';
 import {Text} from './SafeText.js';
 import {ApiError} from '../api/index.js';
-import {liveLabel, type PollStatus} from '../state/poller.js';
+import {liveLabel, type PollStatus} from '../state/data/poller.js';
 import {color} from './theme.js';
 import {truncate} from './text.js';
 

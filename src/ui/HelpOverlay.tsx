@@ -1,7 +1,7 @@
 import React from 'react';
 import {Box} from 'ink';
 import {Text} from './SafeText.js';
-import {helpSections} from '../state/keymap.js';
+import {helpSections} from '../state/input/keymap.js';
 import {color} from './theme.js';
 import {truncate, wrapLines} from './text.js';
 

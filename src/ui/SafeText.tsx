@@ -6,10 +6,10 @@
 import React from 'react';
 import {Text as InkText, type TextProps} from 'ink';
 import {displaySafe, ESCAPE_CLOSE, ESCAPE_OPEN, isDisplaySafe, safeSegments} from '../common/display-safe.js';
-import {glyphs} from '../state/glyphs.js';
+import {glyphs} from '../state/core/glyphs.js';
 import {color} from './theme.js';
 
-// Plain terminals (src/state/glyphs.ts): the console's typographic symbols become their ASCII
+// Plain terminals (src/state/core/glyphs.ts): the console's typographic symbols become their ASCII
 // look-alikes of the same width, and any other non-ASCII character a "?", so nothing prints as
 // mojibake and columns stay where they were measured.
 const ASCII_FOLD: Record<string, string> = {

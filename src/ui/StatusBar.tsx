@@ -4,7 +4,7 @@ import {Text} from './SafeText.js';
 import {color} from './theme.js';
 import {displayWidth, truncate, wrapLines} from './text.js';
 
-import type {StatusMessage} from '../state/console.js';
+import type {StatusMessage} from '../state/core/state.js';
 
 const TONE_COLOR = {info: undefined, ok: 'ok', error: 'danger', warning: 'warning'} as const;
 

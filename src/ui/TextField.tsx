@@ -1,5 +1,5 @@
 import React from 'react';
-import {glyphs} from '../state/glyphs.js';
+import {glyphs} from '../state/core/glyphs.js';
 import {Text} from './SafeText.js';
 import {color} from './theme.js';
 

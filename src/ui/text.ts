@@ -6,7 +6,7 @@
 import stringWidth from 'string-width';
 import {narrowWidth} from './narrow-width.js';
 import {displaySafe, ESCAPE_CLOSE, ESCAPE_OPEN} from '../common/display-safe.js';
-import {glyphs} from '../state/glyphs.js';
+import {glyphs} from '../state/core/glyphs.js';
 
 // Every function here takes RAW text and works on its display-safe form (src/common/display-safe.ts):
 // unsafe characters are measured, cut and padded as the visible escapes they will be drawn as, and an

@@ -11,7 +11,7 @@
 // printable ASCII without spaces, so no accepted value can carry a line break or a terminal
 // control sequence into the file, the screen, the clipboard or the QR code.
 //
-// The address checks duplicate src/state/validators.ts on purpose: wireguard must not depend
+// The address checks duplicate src/state/data/validators.ts on purpose: wireguard must not depend
 // on state.
 import type {ClientConfigDevice} from './config.js';
 import {isValidKey, KEY_BASE64_LENGTH, KEY_BYTES} from './keys.js';

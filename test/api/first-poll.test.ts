@@ -7,7 +7,7 @@ import type {AddressInfo} from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {ApiError, FirezoneClient, type ClientOptions} from '../../src/api/index.js';
 import {FIRST_POLL_ROUTES, FirstPoll} from '../../src/api/first-poll.js';
-import {fetchAll} from '../../src/state/fetch.js';
+import {fetchAll} from '../../src/state/data/fetch.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 import {endlessServer} from '../helpers/endless-server.js';
 

@@ -7,9 +7,9 @@
 //   node --expose-gc activity-inproc.mjs [devices=50000] [polls=3600]
 import {performance} from 'node:perf_hooks';
 import type {Device, Rule, User} from '../../src/api/index.js';
-import {ActivityTracker} from '../../src/state/activity.js';
-import {TrafficHistory} from '../../src/state/history.js';
-import {buildSnapshot, type Snapshot} from '../../src/state/resources.js';
+import {ActivityTracker} from '../../src/state/tracking/tracker.js';
+import {TrafficHistory} from '../../src/state/tracking/traffic-history.js';
+import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
 
 const DEVICES = Number(process.argv[2] ?? 50_000);
 const POLLS = Number(process.argv[3] ?? 3600);

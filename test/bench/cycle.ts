@@ -1,10 +1,10 @@
 // A profile of one refresh cycle without the UI: `node cycle.mjs URL TOKEN [cycles]` (bundled by
 // esbuild from this file). Prints per stage the thread CPU of the main thread, median of the cycles.
 import {FirezoneClient} from '../../src/api/client.js';
-import {fetchAll} from '../../src/state/fetch.js';
-import {buildListView} from '../../src/state/list.js';
-import {buildSnapshot, type DeviceRow, type Snapshot} from '../../src/state/resources.js';
-import {devices} from '../../src/state/resources/devices.js';
+import {fetchAll} from '../../src/state/data/fetch.js';
+import {buildListView} from '../../src/state/lists/list-view.js';
+import {buildSnapshot, type DeviceRow, type Snapshot} from '../../src/state/data/snapshot.js';
+import {devices} from '../../src/state/screens/devices/screen.js';
 
 const [url, token, n = '6'] = process.argv.slice(2) as [string, string, string?];
 const client = new FirezoneClient({baseUrl: url, token, timeoutMs: 120_000});

@@ -1,5 +1,5 @@
 // The UI test rig: <App> rendered with ink-testing-library against a sandbox, driven by action
-// names from the keymap (src/state/keymap.ts) instead of raw escape strings.
+// names from the keymap (src/state/input/keymap.ts) instead of raw escape strings.
 //
 //   const fx = useSandbox({seed: 'demo'});          // one sandbox for the test file
 //   const app = await renderApp({fixture: fx});      // waits for the first data
@@ -16,9 +16,9 @@ import {afterAll, afterEach, beforeAll} from 'vitest';
 import {render} from 'ink-testing-library';
 import {FirezoneClient, type ClientOptions} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle, type SandboxOptions} from '../../src/sandbox/index.js';
-import {BINDINGS, keyFor, type Action, type Scope} from '../../src/state/keymap.js';
+import {BINDINGS, keyFor, type Action, type Scope} from '../../src/state/input/keymap.js';
 import {App, type AppProps, type AppSettings, type ConsoleClient} from '../../src/ui/App.js';
-import type {FetchedData} from '../../src/state/resources.js';
+import type {FetchedData} from '../../src/state/data/snapshot.js';
 import {strip, waitFor as waitForFrame} from './ink.js';
 
 // ---- keys --------------------------------------------------------------------------------------
@@ -157,7 +157,7 @@ export interface RenderAppOptions {
   writeRaw?: (data: string) => void;
   firstData?: Promise<FetchedData>;
   reloadToken?: () => Promise<string | null>;
-  /** `--activity-log`: an opened ActivityLog (src/state/activity-log.ts). */
+  /** `--activity-log`: an opened ActivityLog (src/state/tracking/activity-log.ts). */
   activityLog?: AppProps['activityLog'];
   /** What to wait for before returning: the first data by default; false returns at once. */
   ready?: string | RegExp | false;

@@ -2,9 +2,10 @@ import {chmodSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, wri
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {ActivityLog, encodeLine} from '../../src/state/activity-log.js';
-import {ActivityTracker, type ActivityEvent} from '../../src/state/activity.js';
-import {buildSnapshot} from '../../src/state/resources.js';
+import {ActivityLog, encodeLine} from '../../src/state/tracking/activity-log.js';
+import {ActivityTracker} from '../../src/state/tracking/tracker.js';
+import {type ActivityEvent} from '../../src/state/tracking/events.js';
+import {buildSnapshot} from '../../src/state/data/snapshot.js';
 import type {Configuration} from '../../src/api/index.js';
 import {device, iso, user} from '../fixtures/data.js';
 

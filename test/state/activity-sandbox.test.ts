@@ -2,9 +2,10 @@
 // writes from another client, stats and sign-ins through the /_sandbox control API — and seen by
 // polling exactly as the Controller does (fetchAll → buildSnapshot → ActivityTracker.observe).
 import {describe, expect, it} from 'vitest';
-import {ActivityTracker, type ActivityEvent, type ActivityKind} from '../../src/state/activity.js';
-import {fetchAll} from '../../src/state/fetch.js';
-import {buildSnapshot, type Snapshot} from '../../src/state/resources.js';
+import {ActivityTracker} from '../../src/state/tracking/tracker.js';
+import {type ActivityEvent, type ActivityKind} from '../../src/state/tracking/events.js';
+import {fetchAll} from '../../src/state/data/fetch.js';
+import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
 import {useSandbox} from '../helpers/rig.js';
 import {publicKey} from '../sandbox/helpers.js';
 

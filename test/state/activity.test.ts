@@ -1,17 +1,12 @@
 import {describe, expect, it} from 'vitest';
 import type {Configuration, Device, Rule, User} from '../../src/api/index.js';
-import {
-  ActivityTracker,
-  cellChange,
-  configurationChanges,
-  diffSnapshots,
-  EventRing,
-  Highlights,
-  HIGHLIGHT_MS,
-  LOCAL_WRITE_TTL_MS,
-  type ActivityEvent,
-} from '../../src/state/activity.js';
-import {buildSnapshot, type Snapshot} from '../../src/state/resources.js';
+import {ActivityTracker} from '../../src/state/tracking/tracker.js';
+import {cellChange, Highlights, HIGHLIGHT_MS} from '../../src/state/tracking/highlights.js';
+import {configurationChanges, diffSnapshots} from '../../src/state/tracking/snapshot-diff.js';
+import {EventRing} from '../../src/state/tracking/event-ring.js';
+import {LOCAL_WRITE_TTL_MS} from '../../src/state/tracking/local-writes.js';
+import {type ActivityEvent} from '../../src/state/tracking/events.js';
+import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
 import {device, iso, rule, user} from '../fixtures/data.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);

@@ -1,16 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import type {Configuration} from '../../src/api/index.js';
-import {
-  diffConfigurations,
-  diffUpdate,
-  explainOverride,
-  oidcFromValues,
-  oidcInitial,
-  providerUpdate,
-  sectionInitial,
-  sectionUpdate,
-  toOidcWrite,
-} from '../../src/state/configuration.js';
+import {diffConfigurations, diffUpdate, explainOverride} from '../../src/state/screens/configuration/diff.js';
+import {oidcFromValues, oidcInitial, providerUpdate, toOidcWrite} from '../../src/state/screens/configuration/provider-forms.js';
+import {sectionInitial, sectionUpdate} from '../../src/state/screens/configuration/sections.js';
 
 const okta = {
   id: 'okta',

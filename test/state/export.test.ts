@@ -1,8 +1,8 @@
 // Exporting a list: CSV quoting, spreadsheet formulas neutralised, no secrets unless asked.
 import {describe, expect, it} from 'vitest';
 import type {Device} from '../../src/api/index.js';
-import {exportRecords, formatForPath, toCsv, toJson} from '../../src/state/export.js';
-import type {DeviceRow, Snapshot} from '../../src/state/resources.js';
+import {exportRecords, formatForPath, toCsv, toJson} from '../../src/state/lists/export.js';
+import type {DeviceRow, Snapshot} from '../../src/state/data/snapshot.js';
 
 const device = {
   id: 'd1',

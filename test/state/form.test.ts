@@ -1,6 +1,16 @@
 import {describe, expect, it} from 'vitest';
-import {applyServerErrors, createForm, cycleChoice, isDirty, moveFocus, setValue, toggle, validateForm, type FieldSpec} from '../../src/state/form.js';
-import {validateMtu} from '../../src/state/validators.js';
+import {
+  applyServerErrors,
+  createForm,
+  cycleChoice,
+  isDirty,
+  moveFocus,
+  setValue,
+  toggle,
+  validateForm,
+  type FieldSpec,
+} from '../../src/state/interactions/form.js';
+import {validateMtu} from '../../src/state/data/validators.js';
 
 const specs: FieldSpec[] = [
   {key: 'name', label: 'Name', kind: 'text', validate: (v) => (String(v).trim() === '' ? ["can't be blank"] : [])},

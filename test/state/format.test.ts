@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {formatAge, formatBytes, formatKeepalive, formatList, formatRate, formatSessionDuration} from '../../src/state/format.js';
+import {formatAge, formatBytes, formatKeepalive, formatList, formatRate, formatSessionDuration} from '../../src/state/data/format.js';
 
 describe('format', () => {
   it('bytes like the 0.7.36 web UI (IEC, 2 decimals, nil = 0)', () => {

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {decodeRate, encodeRate, TrafficHistory} from '../../src/state/history.js';
-import {buildSnapshot, type Snapshot} from '../../src/state/resources.js';
+import {decodeRate, encodeRate, TrafficHistory} from '../../src/state/tracking/traffic-history.js';
+import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
 import {device, iso, user} from '../fixtures/data.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);

@@ -1,8 +1,8 @@
 // Reading an onboarding file into a plan: every row outcome, before anything is sent.
 import {describe, expect, it} from 'vitest';
 import type {Device, User} from '../../src/api/index.js';
-import {detectFormat, importConfigFileName, parseDelimited, planImport, planSendsNothing} from '../../src/state/import.js';
-import type {DeviceRow} from '../../src/state/resources.js';
+import {detectFormat, importConfigFileName, parseDelimited, planImport, planSendsNothing} from '../../src/state/screens/users/import-plan.js';
+import type {DeviceRow} from '../../src/state/data/snapshot.js';
 
 const user = (id: string, email: string, role: 'admin' | 'unprivileged' = 'unprivileged'): User => ({
   id,

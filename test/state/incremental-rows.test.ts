@@ -7,7 +7,7 @@ import {finished} from '../helpers/finish.js';
 import {ListCache} from '../../src/api/listcache.js';
 import {Device, isDeviceFast} from '../../src/api/schemas.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
-import {buildSnapshot, deriveDeviceRows, prepareSnapshot, type DeviceRow, type FetchedData, type Snapshot} from '../../src/state/resources.js';
+import {buildSnapshot, deriveDeviceRows, prepareSnapshot, type DeviceRow, type FetchedData, type Snapshot} from '../../src/state/data/snapshot.js';
 import {user} from '../fixtures/data.js';
 import {apply, deviceArb, editArb, T0, unique} from '../fixtures/device-edits.js';
 

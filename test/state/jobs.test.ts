@@ -2,7 +2,7 @@
 // when the server is gone.
 import {describe, expect, it} from 'vitest';
 import {ApiError} from '../../src/api/index.js';
-import {Job, progressBar} from '../../src/state/jobs.js';
+import {Job, progressBar} from '../../src/state/interactions/jobs.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 1));
 

@@ -1,7 +1,9 @@
 // Smoke check of the caching that keeps a filter keystroke cheap at 50k items. Timing is the
 // bench's job (README.md, "Performance"); this only asserts that haystacks are computed once per object.
 import {describe, expect, it} from 'vitest';
-import {buildListView, warmSearch, type ColumnSpec} from '../../src/state/list.js';
+import {buildListView} from '../../src/state/lists/list-view.js';
+import {warmSearch} from '../../src/state/lists/search.js';
+import {type ColumnSpec} from '../../src/state/lists/columns.js';
 
 interface Item {
   id: string;

@@ -1,8 +1,10 @@
-// A poll's sorted view is built from the previous poll's sort (src/state/list.ts, ColumnValues and resortValues);
+// A poll's sorted view is built from the previous poll's sort (src/state/lists/list-view.ts, ColumnValues and resortValues);
 // it must be exactly the sort from scratch, whatever changed in between.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {buildListView, warmSortOrder, type ColumnSpec} from '../../src/state/list.js';
+import {buildListView} from '../../src/state/lists/list-view.js';
+import {warmSortOrder} from '../../src/state/lists/column-order.js';
+import {type ColumnSpec} from '../../src/state/lists/columns.js';
 import {ipSortKey} from '../../src/common/ip-literal.js';
 
 interface Item {

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {buildListView, computeWindow, moveSelection, reconcileSelection, type ColumnSpec, type ListView} from '../../src/state/list.js';
+import {buildListView, computeWindow, moveSelection, reconcileSelection, type ListView} from '../../src/state/lists/list-view.js';
+import {type ColumnSpec} from '../../src/state/lists/columns.js';
 
 interface Dev {
   id: string;

@@ -1,5 +1,5 @@
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest';
-import {backoffDelay, liveLabel, Poller, type PollStatus} from '../../src/state/poller.js';
+import {backoffDelay, liveLabel, Poller, type PollStatus} from '../../src/state/data/poller.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

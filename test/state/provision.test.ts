@@ -1,16 +1,8 @@
 import {describe, expect, it} from 'vitest';
-import {createForm, setValue, validateForm} from '../../src/state/form.js';
-import {
-  deviceCreateBody,
-  deviceFormInitial,
-  deviceFormSpecs,
-  ruleBody,
-  ruleFormInitial,
-  ruleFormSpecs,
-  userCreateBody,
-  userFormSpecs,
-  userUpdateBody,
-} from '../../src/state/provision.js';
+import {createForm, setValue, validateForm} from '../../src/state/interactions/form.js';
+import {deviceCreateBody, deviceFormInitial, deviceFormSpecs} from '../../src/state/screens/devices/forms.js';
+import {ruleBody, ruleFormInitial, ruleFormSpecs} from '../../src/state/screens/rules/forms.js';
+import {userCreateBody, userFormSpecs, userUpdateBody} from '../../src/state/screens/users/forms.js';
 import {user} from '../fixtures/data.js';
 
 describe('user forms', () => {

@@ -5,10 +5,11 @@
 // when a pass was made for another snapshot than the one applied.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {ActivityTracker, type ActivityEvent} from '../../src/state/activity.js';
-import {TrafficHistory} from '../../src/state/history.js';
-import {buildListView, prepareIdIndex} from '../../src/state/list.js';
-import {buildSnapshot, type Snapshot} from '../../src/state/resources.js';
+import {ActivityTracker} from '../../src/state/tracking/tracker.js';
+import {type ActivityEvent} from '../../src/state/tracking/events.js';
+import {TrafficHistory} from '../../src/state/tracking/traffic-history.js';
+import {buildListView, prepareIdIndex} from '../../src/state/lists/list-view.js';
+import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
 import type {Device} from '../../src/api/schemas.js';
 import {device, iso, user} from '../fixtures/data.js';
 import {apply, deviceArb, editArb, T0, unique} from '../fixtures/device-edits.js';

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {buildSnapshot, currentRate, deviceState, ruleRank, sortRulesByPrecedence, vpnStatus, type Snapshot} from '../../src/state/resources.js';
+import {buildSnapshot, currentRate, deviceState, vpnStatus, type Snapshot} from '../../src/state/data/snapshot.js';
+import {ruleRank, sortRulesByPrecedence} from '../../src/state/data/rule-precedence.js';
 import {device, iso, rule, user} from '../fixtures/data.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {flipSortDirection, stepSort} from '../../src/state/sorting.js';
+import {flipSortDirection, stepSort} from '../../src/state/lists/sort-by-column.js';
 
 const columns = [{key: 'name'}, {key: 'owner'}, {key: 'rx', defaultDesc: true}];
 

@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest';
-import {useGlyphs} from '../../src/state/glyphs.js';
-import {resample, sparkline} from '../../src/state/sparkline.js';
+import {useGlyphs} from '../../src/state/core/glyphs.js';
+import {resample, sparkline} from '../../src/state/tracking/sparkline.js';
 
 afterEach(() => useGlyphs(false));
 

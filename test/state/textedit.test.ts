@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {editText} from '../../src/state/textedit.js';
+import {editText} from '../../src/state/input/textedit.js';
 
 describe('editText', () => {
   it('inserts at the cursor, moves, deletes', () => {

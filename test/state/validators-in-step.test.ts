@@ -1,4 +1,4 @@
-// Issue #11 item 6: the console's client-side validators (src/state/validators.ts) and the sandbox's
+// Issue #11 item 6: the console's client-side validators (src/state/data/validators.ts) and the sandbox's
 // server-side rules (src/sandbox) held in step. Every input of the table goes through the console's
 // validator AND, as the console would send it, through the matching /v0 route of a real sandbox; the
 // messages for the field must be equal (both [] when both accept). Where the two legitimately differ,
@@ -27,7 +27,7 @@ import {
   validateSessionDuration,
   validateTunnelAddress,
   type Messages,
-} from '../../src/state/validators.js';
+} from '../../src/state/data/validators.js';
 import {data, publicKey, send, type RawResponse} from '../sandbox/helpers.js';
 
 let sb: SandboxHandle;
@@ -92,7 +92,7 @@ async function createAndRemove(path: string, body: unknown, fields: readonly str
 let emails = 0;
 const freshEmail = () => `in-step-${++emails}@example.com`;
 
-// What the console sends for a text input (mirroring src/state/provision.ts and configuration.ts):
+// What the console sends for a text input (mirroring src/state/screens/devices/forms.ts and configuration.ts):
 // strings trimmed, comma lists through parseList, integers as parsed — or, when the console cannot
 // parse the text, the trimmed text itself, so the server judges the same characters.
 const asInteger = (text: string): number | string | null => (text.trim() === '' ? null : (parseInteger(text) ?? text.trim()));
@@ -233,7 +233,7 @@ const rules: Array<Rule<never>> = [
       row(['e\u0301'.repeat(12), 'e\u0301'.repeat(12)]),
       row(['👍🏽'.repeat(11), '👍🏽'.repeat(11)]),
       row(['test1234', ''], {
-        // KNOWN MISMATCH, not fixable in validators.ts: userCreateBody/userUpdateBody (src/state/provision.ts) send
+        // KNOWN MISMATCH, not fixable in validators.ts: userCreateBody/userUpdateBody (src/state/screens/devices/forms.ts) send
         // `password_confirmation: ""`, which 0.7.36's validate_confirmation compares with the password ("does not match
         // confirmation"); only an absent key is "can't be blank" (the documented upstream example, which the console's
         // message and test/state/provision.test.ts follow). Fix: omit an empty confirmation from the bodies.

@@ -17,7 +17,7 @@ import {
   validateScope,
   validateProviderId,
   validateDeviceName,
-} from '../../src/state/validators.js';
+} from '../../src/state/data/validators.js';
 
 describe('addresses', () => {
   it.each(['::', '::1', 'fd00::3:2:1', '2001:db8::1', '1:2:3:4:5:6:7:8', '::ffff:1.2.3.4'])('%s is IPv6', (s) => expect(isIPv6(s)).toBe(true));

@@ -3,7 +3,7 @@
 import {mkdtempSync, readFileSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {ActivityLog} from '../../src/state/activity-log.js';
+import {ActivityLog} from '../../src/state/tracking/activity-log.js';
 import {renderApp, startTestSandbox, type TestSandbox} from '../helpers/rig.js';
 import {publicKey} from '../sandbox/helpers.js';
 

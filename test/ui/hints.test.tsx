@@ -1,10 +1,10 @@
-// The status-bar hints and the `?` help come from the one keymap table (src/state/keymap.ts):
+// The status-bar hints and the `?` help come from the one keymap table (src/state/input/keymap.ts):
 // the expectations here are built from BINDINGS, never written out, so a binding added, renamed
 // or re-keyed in the table is checked as it is. Read-only mode hides the hints of writes and
 // refuses their keys with a message.
 import {describe, expect, it} from 'vitest';
 import {RESOURCES} from '../../src/state/controller.js';
-import {BINDINGS, displayKey, SCOPE_TITLES, type Binding, type Scope} from '../../src/state/keymap.js';
+import {BINDINGS, displayKey, SCOPE_TITLES, type Binding, type Scope} from '../../src/state/input/keymap.js';
 import {renderApp, useSandbox, type Rig} from '../helpers/rig.js';
 
 const fx = useSandbox({seed: 'demo'});

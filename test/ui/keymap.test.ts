@@ -1,7 +1,7 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import type {Key} from 'ink';
-import {actionFor, BINDINGS, keymapMarkdown} from '../../src/state/keymap.js';
+import {actionFor, BINDINGS, keymapMarkdown} from '../../src/state/input/keymap.js';
 import {keyName} from '../../src/ui/keys.js';
 
 const README = new URL('../../README.md', import.meta.url);

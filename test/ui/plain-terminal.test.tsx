@@ -3,7 +3,7 @@
 import React from 'react';
 import {afterEach, describe, expect, it} from 'vitest';
 import {render} from 'ink-testing-library';
-import {plainTerminal, useGlyphs} from '../../src/state/glyphs.js';
+import {plainTerminal, useGlyphs} from '../../src/state/core/glyphs.js';
 import {qrResult, sampleClientConfig} from '../fixtures/client-config.js';
 import {DeviceResult} from '../../src/ui/views/DeviceResult.js';
 import {cleanupRigs, renderApp, useSandbox} from '../helpers/rig.js';

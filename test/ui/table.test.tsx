@@ -14,7 +14,8 @@ import React from 'react';
 import {stripVTControlCharacters} from 'node:util';
 import {cleanup, render} from 'ink-testing-library';
 import {Table, type TableColumn} from '../../src/ui/table/Table.js';
-import {buildListView, moveSelection, reconcileSelection, type ColumnSpec} from '../../src/state/list.js';
+import {buildListView, moveSelection, reconcileSelection} from '../../src/state/lists/list-view.js';
+import {type ColumnSpec} from '../../src/state/lists/columns.js';
 
 afterEach(() => cleanup());
 afterAll(() => {

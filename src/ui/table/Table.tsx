@@ -12,8 +12,9 @@
 import React, {memo, useEffect, useMemo, useState} from 'react';
 import {Box} from 'ink';
 import {Text} from '../SafeText.js';
-import {glyphs} from '../../state/glyphs.js';
-import {computeWindow, type SortSpec} from '../../state/list.js';
+import {glyphs} from '../../state/core/glyphs.js';
+import {computeWindow} from '../../state/lists/list-view.js';
+import {type SortSpec} from '../../state/lists/columns.js';
 import {padEnd, truncate} from '../text.js';
 import {color} from '../theme.js';
 import {fitColumns, headerText, rowSegments, type FittedColumn, type TableColumn} from './layout.js';

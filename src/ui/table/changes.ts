@@ -2,10 +2,11 @@
 // × deleted, ↑ came online, ↓ went idle), the row bold when a device's state changed and dim when it
 // is gone, and ↑/↓ after cells that moved. The glyphs carry the meaning, so NO_COLOR and plain
 // terminals see it too; colour only adds to it.
-import {cellChange, changeGlyphs, DEVICE_FIELDS, RULE_FIELDS, USER_FIELDS, type ActivityTracker, type MarkedType, type RowMark} from '../../state/activity.js';
-import type {ListScreenId} from '../../state/console.js';
-import type {TrafficHistory} from '../../state/history.js';
-import type {DeviceRow} from '../../state/resources.js';
+import {cellChange, changeGlyphs, DEVICE_FIELDS, RULE_FIELDS, USER_FIELDS, type MarkedType, type RowMark} from '../../state/tracking/highlights.js';
+import {type ActivityTracker} from '../../state/tracking/tracker.js';
+import type {ListScreenId} from '../../state/core/state.js';
+import type {TrafficHistory} from '../../state/tracking/traffic-history.js';
+import type {DeviceRow} from '../../state/data/snapshot.js';
 import {color} from '../theme.js';
 import type {RowDecoration} from './Table.js';
 

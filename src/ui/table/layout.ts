@@ -1,8 +1,8 @@
 // Pure table layout: which columns fit a width, how wide each is, and the text of header and
 // row lines. No React here so it can be unit-tested and reused (e.g. a plain-text dump).
 
-import type {Tone} from '../../state/console.js';
-import {glyphs} from '../../state/glyphs.js';
+import type {Tone} from '../../state/core/state.js';
+import {glyphs} from '../../state/core/glyphs.js';
 import {displayWidth, fitCell, padEnd, truncate} from '../text.js';
 import {color as colorOf} from '../theme.js';
 
@@ -181,7 +181,7 @@ export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withC
   let mark: string | undefined;
   for (let k = 0; k < fitted.length; k++) {
     const {column, width} = fitted[k]!;
-    // A cell's ↑/↓ (src/state/activity.ts) takes the first cell of the gap after it, so no column moves.
+    // A cell's ↑/↓ (src/state/tracking/tracker.ts) takes the first cell of the gap after it, so no column moves.
     if (k > 0) plain += mark === undefined ? ' '.repeat(COLUMN_GAP) : `${mark}${' '.repeat(COLUMN_GAP - 1)}`;
     mark = after?.(column.key);
     const text = fitCell(column.cell(row), width, column.align ?? 'left');

@@ -1,9 +1,9 @@
 // The new-device result: the client config (with the private key, shown once), or its QR code.
 import React from 'react';
 import {Box} from 'ink';
-import type {PromptModal, ResultModal} from '../../state/console.js';
+import type {PromptModal, ResultModal} from '../../state/core/modals.js';
 import {renderQr} from '../../wireguard/index.js';
-import {glyphs} from '../../state/glyphs.js';
+import {glyphs} from '../../state/core/glyphs.js';
 import {Text} from '../SafeText.js';
 import {truncate, wrapLines} from '../text.js';
 import {color} from '../theme.js';

@@ -1,9 +1,9 @@
 // The one dialog: a title, lines, and explicit choices with their keys (from the keymap).
 import React from 'react';
 import {Box} from 'ink';
-import type {DialogModal} from '../../state/console.js';
-import {displayKey, keyFor} from '../../state/keymap.js';
-import {glyphs} from '../../state/glyphs.js';
+import type {DialogModal} from '../../state/core/modals.js';
+import {displayKey, keyFor} from '../../state/input/keymap.js';
+import {glyphs} from '../../state/core/glyphs.js';
 import {Text} from '../SafeText.js';
 import {color} from '../theme.js';
 

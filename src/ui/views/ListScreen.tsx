@@ -2,7 +2,7 @@
 import React, {useMemo} from 'react';
 import {Box} from 'ink';
 import type {ListDerived} from '../../state/controller.js';
-import type {Snapshot} from '../../state/resources.js';
+import type {Snapshot} from '../../state/data/snapshot.js';
 import {Text} from '../SafeText.js';
 import {fitColumns, sortMarker, Table} from '../table/Table.js';
 import {color} from '../theme.js';

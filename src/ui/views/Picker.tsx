@@ -2,8 +2,8 @@
 import React from 'react';
 import {Box} from 'ink';
 import type {User} from '../../api/index.js';
-import type {PickerModal} from '../../state/console.js';
-import {filterUsers} from '../../state/picker.js';
+import type {PickerModal} from '../../state/core/modals.js';
+import {filterUsers} from '../../state/interactions/picker.js';
 import {Text} from '../SafeText.js';
 import {TextField} from '../TextField.js';
 import {truncate} from '../text.js';

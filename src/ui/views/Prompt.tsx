@@ -1,7 +1,7 @@
 // A one-line prompt (the config file path) under the view it belongs to.
 import React from 'react';
 import {Box} from 'ink';
-import type {PromptModal} from '../../state/console.js';
+import type {PromptModal} from '../../state/core/modals.js';
 import {Text} from '../SafeText.js';
 import {TextField} from '../TextField.js';
 import {color} from '../theme.js';

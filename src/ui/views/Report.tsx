@@ -2,10 +2,10 @@
 // ends with. Lines are truncated to the width and scrolled by the report's keys.
 import React from 'react';
 import {Box} from 'ink';
-import type {ReportModal} from '../../state/console.js';
-import {glyphs} from '../../state/glyphs.js';
-import {progressBar} from '../../state/jobs.js';
-import {displayKey, keyFor} from '../../state/keymap.js';
+import type {ReportModal} from '../../state/core/modals.js';
+import {glyphs} from '../../state/core/glyphs.js';
+import {progressBar} from '../../state/interactions/jobs.js';
+import {displayKey, keyFor} from '../../state/input/keymap.js';
 import {Text} from '../SafeText.js';
 import {truncate, wrapLines} from '../text.js';
 import {color} from '../theme.js';

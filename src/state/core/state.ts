@@ -1,0 +1,50 @@
+// The console's state: one plain object held by one store outside React, changed synchronously.
+// Several keys can arrive in one input event; each must see what the previous one did, so key
+// handling reads and writes this store directly, never a value captured by a render.
+// See docs/architecture.md.
+import type {Modal} from './modals.js';
+import type {ListUiState} from '../lists/view-state.js';
+import type {PollStatus} from '../data/poller.js';
+import type {Snapshot} from '../data/snapshot.js';
+
+export type ScreenId = 'devices' | 'users' | 'rules' | 'configuration' | 'activity';
+export type ListScreenId = Exclude<ScreenId, 'configuration'>;
+
+export const SCREENS: ReadonlyArray<{id: ScreenId; title: string}> = [
+  {id: 'devices', title: 'Devices'},
+  {id: 'users', title: 'Users'},
+  {id: 'rules', title: 'Rules'},
+  {id: 'configuration', title: 'Configuration'},
+  {id: 'activity', title: 'Activity'},
+];
+
+/** Colour roles; the UI maps them to colours (and to nothing under NO_COLOR). */
+export type Tone = 'online' | 'idle' | 'never' | 'accent' | 'danger' | 'warning' | 'ok' | 'muted' | 'badge';
+
+export interface StatusMessage {
+  text: string;
+  tone: 'info' | 'ok' | 'error' | 'warning';
+}
+
+export interface ConsoleState {
+  screen: ScreenId;
+  lists: Record<ListScreenId, ListUiState>;
+  configuration: {entry: string; reveal: boolean};
+  help: {open: boolean; scroll: number};
+  /** Forms, pickers, dialogs, the device result and prompts, innermost last. */
+  modals: readonly Modal[];
+  message: StatusMessage | null;
+  snapshot: Snapshot | null;
+  poll: PollStatus;
+  /** The live clock (ms), ticking each second while live, manual or offline; frozen while paused. */
+  clock: number;
+  /** Marked ids per list (Space): tied to ids, so they survive refreshes, sorting and filtering. */
+  marks: Record<ListScreenId, ReadonlySet<string>>;
+  /** The Devices list shows only stale devices, oldest first (`S`). */
+  staleView: boolean;
+}
+
+/** The one-line text of an error, for the status bar. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

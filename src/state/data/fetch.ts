@@ -1,0 +1,43 @@
+// One poll cycle: the four lists in parallel, merged into one result.
+import {ApiError, type FirezoneClient, type SchemaIssue} from '../../api/index.js';
+import {prepareSnapshot, type FetchedData} from './snapshot.js';
+
+type ListingClient = Pick<FirezoneClient, 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration'>;
+
+/**
+ * Devices are required. Users, rules and the configuration are admin-only in 0.7.36; if the
+ * token's user was demoted they answer 401 Unauthorized while devices still work, so those
+ * degrade to empty with an issue instead of blanking the console.
+ */
+export async function fetchAll(client: ListingClient): Promise<FetchedData> {
+  const [devices, users, rules, configuration] = await Promise.allSettled([
+    client.listDevices(),
+    client.listUsers(),
+    client.listRules(),
+    client.getConfiguration(),
+  ]);
+  if (devices.status === 'rejected') throw devices.reason;
+  const issues: SchemaIssue[] = [...devices.value.issues];
+  const optional = <T>(result: PromiseSettledResult<{data: T; issues: SchemaIssue[]}>, fallback: T, path: string): T => {
+    if (result.status === 'fulfilled') {
+      issues.push(...result.value.issues);
+      return result.value.data;
+    }
+    const err = result.reason;
+    if (err instanceof ApiError && err.kind === 'forbidden') {
+      issues.push({path, message: 'not visible to this token (its user is not an admin)'});
+      return fallback;
+    }
+    throw err;
+  };
+  const data: FetchedData = {
+    devices: devices.value.data,
+    users: optional(users, [], '/v0/users'),
+    rules: optional(rules, [], '/v0/rules'),
+    configuration: optional(configuration, null, '/v0/configuration'),
+    issues,
+  };
+  // The device rows, derived now in short slices rather than in one long task when the snapshot is built.
+  await prepareSnapshot(data);
+  return data;
+}

@@ -1,0 +1,59 @@
+// What keys do everywhere and in the help: switch screens, open and scroll the help, quit, refresh,
+// pause, and Esc on a list (clear the filter, then the marks).
+import {clearMarks} from '../lists/marks.js';
+import {SCREENS} from '../core/state.js';
+import type {Controller} from '../controller.js';
+import type {Action} from './keymap.js';
+
+export function globalAction(c: Controller, action: Action): void {
+  const screens: Partial<Record<Action, number>> = {screen1: 0, screen2: 1, screen3: 2, screen4: 3, screen5: 4};
+  const target = screens[action];
+  if (target !== undefined) {
+    c.set((s) => ({...s, screen: SCREENS[target]!.id, help: {open: false, scroll: 0}}));
+    return;
+  }
+  switch (action) {
+    case 'nextScreen':
+    case 'prevScreen': {
+      const i = SCREENS.findIndex((x) => x.id === c.state.screen);
+      const next = SCREENS[(i + (action === 'nextScreen' ? 1 : SCREENS.length - 1)) % SCREENS.length]!;
+      c.set((s) => ({...s, screen: next.id}));
+      return;
+    }
+    case 'help':
+      c.set((s) => ({...s, help: {open: true, scroll: 0}}));
+      return;
+    case 'quit':
+    case 'quitNow':
+      c.io.exit();
+      return;
+    case 'refresh':
+      c.refresh();
+      c.message({tone: 'info', text: 'Refreshing…'});
+      return;
+    case 'pause':
+      if (!c.poller) return;
+      c.poller.togglePause();
+      c.message({tone: 'info', text: c.poller.current.paused ? 'Live updates paused (p resumes)' : 'Live updates resumed'});
+      return;
+    case 'back': {
+      // A filter is cheap to type again, marks are not: Esc lets go of the filter first.
+      const list = c.activeList();
+      if (list?.state.filter) c.updateList(list.spec.id, (st) => ({...st, filter: ''}));
+      else if (list && !list.state.detailId) clearMarks(c, list.spec.id);
+      return;
+    }
+    default:
+  }
+}
+
+export function helpAction(c: Controller, action: Action): void {
+  const page = Math.max(1, c.bodyHeight() - 2);
+  const scrollTo = (n: number) => c.set((s) => ({...s, help: {open: true, scroll: Math.max(0, Math.min(c.helpMaxScroll, n))}}));
+  const scroll = c.state.help.scroll;
+  if (action === 'back') c.set((s) => ({...s, help: {open: false, scroll: 0}}));
+  else if (action === 'down') scrollTo(scroll + 1);
+  else if (action === 'up') scrollTo(scroll - 1);
+  else if (action === 'pageDown') scrollTo(scroll + page);
+  else if (action === 'pageUp') scrollTo(scroll - page);
+}

@@ -1,0 +1,130 @@
+// What keys do in modals: forms (save, 422 mapping, cancel a hung save), the user picker, the one
+// dialog, the new-device result and prompts. Functions of the Controller (src/state/controller.ts),
+// which routes a key here when a modal is the innermost scope.
+import {ApiError} from '../../api/index.js';
+import {errorText} from '../core/state.js';
+import {topModal, type FormModal} from '../core/modals.js';
+import type {Controller} from '../controller.js';
+import {applyServerErrors, cycleChoice, focusedSpec, focusFirstError, hasErrors, isDirty, moveFocus, toggle, validateForm, type FormState} from './form.js';
+import type {Action} from '../input/keymap.js';
+import {openPicker} from './picker-actions.js';
+
+export function askClose(c: Controller, m: FormModal, why: 'discard' | 'quit'): void {
+  if (!isDirty(m.form)) {
+    if (why === 'quit') c.io.exit();
+    else c.removeModal(m);
+    return;
+  }
+  c.openDialog({
+    title: why === 'quit' ? 'Discard your changes and quit?' : 'Discard your changes?',
+    lines: [{text: `${m.title} has unsaved changes.`, tone: 'muted'}],
+    choices: [
+      {
+        action: 'confirm',
+        label: why === 'quit' ? 'discard and quit' : 'discard',
+        run: () => {
+          if (why === 'quit') {
+            c.io.exit();
+            return;
+          }
+          c.removeModal(m);
+          c.message({tone: 'info', text: 'Changes discarded'});
+        },
+      },
+      {action: 'cancel', label: 'back to the form'},
+    ],
+  });
+}
+
+export function formAction(c: Controller, action: Action): void {
+  const m = topModal(c.state);
+  if (m?.kind !== 'form') return;
+  if (m.form.submitting) {
+    if (action === 'cancel') cancelSave(c, m);
+    else c.message({tone: 'info', text: 'Saving… the server has not answered yet (Esc cancels the save)'});
+    return;
+  }
+  const spec = focusedSpec(m.form);
+  const update = (form: FormState) => c.replaceModal(m, {...m, form});
+  switch (action) {
+    case 'nextField':
+      return update(moveFocus(m.form, 1));
+    case 'prevField':
+      return update(moveFocus(m.form, -1));
+    case 'toggle':
+      return update(toggle(m.form));
+    case 'choiceNext':
+      return update(cycleChoice(m.form, 1));
+    case 'choicePrev':
+      return update(cycleChoice(m.form, -1));
+    case 'pick':
+      if (spec?.kind === 'picker') openPicker(c, m, spec.key, '');
+      else update(moveFocus(m.form, 1));
+      return;
+    case 'cancel':
+      return askClose(c, m, 'discard');
+    case 'save':
+      void save(c, m);
+      return;
+    default:
+  }
+}
+
+/**
+ * Esc during a hung save: abort the request, keep the form and everything typed, say that the
+ * outcome is unknown, and re-read the data so the admin can see whether it was applied.
+ */
+export function cancelSave(c: Controller, m: FormModal): void {
+  const aborted = c.client.cancelWrites?.() ?? 0;
+  c.replaceModal(m, {...m, form: {...m.form, submitting: false}});
+  c.message({
+    tone: 'warning',
+    text: aborted > 0 ? 'Save cancelled; the outcome is unknown (the server may have applied it): re-reading the data' : 'Save cancelled',
+  });
+  c.refresh();
+}
+
+export function labelled(c: Controller, form: FormState, errors: Record<string, string[]>): string {
+  return Object.entries(errors)
+    .map(([key, messages]) => {
+      const label = form.specs.find((s) => s.key === key)?.label.trim() ?? key;
+      return `${label}: ${messages.join(', ')}`;
+    })
+    .join('; ');
+}
+
+export async function save(c: Controller, m: FormModal): Promise<void> {
+  const checked = validateForm(m.form);
+  if (hasErrors(checked)) {
+    const focused = focusFirstError(checked);
+    c.replaceModal(m, {...m, form: focused});
+    c.message({tone: 'error', text: `Fix the form: ${labelled(c, focused, focused.errors)}`});
+    return;
+  }
+  const sending: FormModal = {...m, form: {...checked, submitting: true}};
+  c.replaceModal(m, sending);
+  c.message({tone: 'info', text: 'Saving…'});
+  try {
+    await m.save(checked);
+    const still = c.current(sending);
+    if (still) c.replaceModal(still, {...still, form: {...still.form, submitting: false}});
+  } catch (err) {
+    formFailed(c, sending, err);
+  }
+}
+
+/** A failed save: a 422 lands on the form's fields (every value kept), anything else in the status bar. */
+export function formFailed(c: Controller, form: FormModal, err: unknown): void {
+  if (err instanceof ApiError && err.kind === 'cancelled') return;
+  const still = c.current(form);
+  if (err instanceof ApiError && err.kind === 'validation' && still) {
+    const fieldErrors = still.mapErrors ? still.mapErrors(err.fieldErrors) : err.fieldErrors;
+    const mapped = applyServerErrors({...still.form, submitting: false}, fieldErrors, still.errorAliases ?? {});
+    c.replaceModal(still, {...still, form: mapped});
+    const text = [labelled(c, mapped, mapped.errors), ...mapped.formErrors].filter((t) => t !== '').join('; ');
+    c.message({tone: 'error', text: text || errorText(err)});
+    return;
+  }
+  if (still) c.replaceModal(still, {...still, form: {...still.form, submitting: false}});
+  c.message({tone: 'error', text: errorText(err)});
+}

@@ -1,0 +1,105 @@
+// The report modal: a job's progress bar, then its summary (bulk delete, onboarding); an import
+// preview before anything is sent. Drawn by src/ui/views/Report.tsx.
+import {topModal, type DialogLine, type ReportModal} from '../core/modals.js';
+import type {Controller} from '../controller.js';
+import type {Job} from './jobs.js';
+import {type JobOutcome} from './jobs.js';
+import type {Action} from '../input/keymap.js';
+
+// ---- the report modal ----------------------------------------------------------------------------
+
+export interface ReportRun<T, R> {
+  title: string;
+  job: Job<T, R>;
+  total: number;
+  /** Lines shown while it runs, above the bar. */
+  intro?: readonly DialogLine[];
+  summarise: (outcome: JobOutcome<T, R>) => {title: string; lines: DialogLine[]; message: {tone: 'ok' | 'warning' | 'error'; text: string}};
+}
+
+/** Shows a job's progress in a report modal, then its summary there; the data is re-read after. */
+export function runReport<T, R>(c: Controller, run: ReportRun<T, R>): Promise<void> {
+  const report = c.push({
+    kind: 'report',
+    title: run.title,
+    lines: run.intro ?? [],
+    scroll: 0,
+    phase: 'running',
+    progress: {finished: 0, total: run.total, failed: 0},
+    stop: () => {
+      run.job.stop();
+      const m = c.current(report);
+      if (m && m.phase === 'running') c.replaceModal(m, {...m, phase: 'stopping'});
+      c.message({tone: 'warning', text: 'Stopping: nothing new is started; waiting for the requests in flight'});
+    },
+  }) as ReportModal;
+  let lastDraw = 0;
+  const progressed = (finished: number, failed: number) => {
+    const m = c.current(report);
+    if (m) c.replaceModal(m, {...m, progress: {finished, total: run.total, failed}});
+  };
+  return run.job
+    .run((p) => {
+      // One frame per ~30 ms is all a terminal shows; the last update always lands.
+      const now = Date.now();
+      if (now - lastDraw < 30 && p.finished < run.total) return;
+      lastDraw = now;
+      progressed(p.finished, p.failed);
+    })
+    .then((outcome) => {
+      const summary = run.summarise(outcome);
+      const m = c.current(report);
+      if (m) {
+        c.replaceModal(m, {
+          ...m,
+          title: summary.title,
+          lines: summary.lines,
+          scroll: 0,
+          phase: 'finished',
+          progress: {finished: outcome.done.length + outcome.failed.length, total: run.total, failed: outcome.failed.length},
+        });
+      }
+      c.message(summary.message);
+      c.refresh();
+    });
+}
+
+export function reportAction(c: Controller, action: Action): void {
+  const m = topModal(c.state);
+  if (m?.kind !== 'report') return;
+  const page = Math.max(1, c.reportShown);
+  const max = Math.max(0, m.lines.length - 1);
+  const scrollTo = (n: number) => c.replaceModal(m, {...m, scroll: Math.max(0, Math.min(max, n))});
+  switch (action) {
+    case 'down':
+      return scrollTo(m.scroll + 1);
+    case 'up':
+      return scrollTo(m.scroll - 1);
+    case 'pageDown':
+      return scrollTo(m.scroll + page);
+    case 'pageUp':
+      return scrollTo(m.scroll - page);
+    case 'home':
+      return scrollTo(0);
+    case 'end':
+      return scrollTo(max);
+    case 'confirm':
+      if (m.phase === 'preview' && m.confirm) m.confirm.run();
+      else if (m.phase === 'preview') c.message({tone: 'info', text: 'Nothing to apply: Esc closes the preview'});
+      else c.message({tone: 'info', text: m.phase === 'finished' ? 'Done: Esc closes the report' : 'Running: Esc stops it'});
+      return;
+    case 'cancel':
+      if (m.phase === 'preview') {
+        c.removeModal(m);
+        c.message({tone: 'info', text: 'Cancelled: nothing was sent'});
+      } else if (m.phase === 'running') {
+        m.stop?.();
+      } else if (m.phase === 'stopping') {
+        c.message({tone: 'warning', text: 'Stopping: waiting for the requests in flight to finish'});
+      } else {
+        c.removeModal(m);
+      }
+      return;
+    default:
+  }
+}

@@ -1,0 +1,84 @@
+// `x` and `X`: the list as shown (filtered, sorted) to a CSV or JSON file, 0600, never overwritten
+// without asking; `X` includes the preshared keys after asking.
+import {writeConfigFile} from '../../wireguard/index.js';
+import type {ListScreenId} from '../core/state.js';
+import type {PromptModal} from '../core/modals.js';
+import type {Controller} from '../controller.js';
+import {defaultExportName, exportRecords, formatForPath, serialise} from './export.js';
+import {plural} from '../screens/spec.js';
+
+// ---- export ------------------------------------------------------------------------------------
+
+export function exportList(c: Controller, includeSecrets: boolean): void {
+  const list = c.activeList();
+  if (!list) return;
+  const screen: ListScreenId = list.spec.id;
+  if (list.view.rows.length === 0) {
+    c.message({tone: 'info', text: `Nothing to export: no ${list.spec.noun}s are shown`});
+    return;
+  }
+  const rows = list.view.rows;
+  const n = plural(rows.length, list.spec.noun);
+  const ask = () => {
+    const value = defaultExportName(screen, Date.now()).replace(/\.csv$/, includeSecrets ? '-with-secrets.csv' : '.csv');
+    c.push({
+      kind: 'prompt',
+      label: 'Export to file',
+      value,
+      cursor: [...value].length,
+      lines: [
+        {text: `Export the ${n} shown${list.state.filter ? ` (filter "${list.state.filter}")` : ''}, in the order shown.`, bold: true},
+        {
+          text: includeSecrets ? 'Including preshared keys: keep the file safe.' : 'No secrets (preshared keys are left out; X includes them).',
+          tone: includeSecrets ? 'danger' : 'muted',
+        },
+      ],
+      help: 'Enter writes (.json → JSON, else CSV; mode 0600; never overwrites without asking) · Esc cancels',
+      accept: (path) => writeExport(c, screen, rows, path, includeSecrets, false),
+    });
+  };
+  if (!includeSecrets) {
+    ask();
+    return;
+  }
+  c.openDialog({
+    title: `Export ${n} with their preshared keys?`,
+    lines: [{text: 'The file will hold secrets that let anyone with it pose as these devices.', tone: 'danger', bold: true}],
+    choices: [
+      {action: 'confirm', label: 'include secrets', run: ask},
+      {action: 'cancel', label: 'no'},
+    ],
+  });
+}
+
+async function writeExport(
+  c: Controller,
+  screen: ListScreenId,
+  rows: readonly unknown[],
+  path: string,
+  includeSecrets: boolean,
+  overwrite: boolean,
+): Promise<void> {
+  const format = formatForPath(path);
+  const text = serialise(exportRecords(screen, rows, c.snapshot, includeSecrets), format);
+  const written = await writeConfigFile(path, text, {overwrite});
+  const prompt = c.state.modals.find((m): m is PromptModal => m.kind === 'prompt' && m.label === 'Export to file');
+  if (written.ok) {
+    if (prompt) c.removeModal(prompt);
+    c.message({
+      tone: 'ok',
+      text: `Exported ${plural(rows.length, screen.slice(0, -1))} to ${written.path} (${format.toUpperCase()}, ${includeSecrets ? 'WITH preshared keys' : 'no secrets'}, mode 0600)`,
+    });
+  } else if (written.reason === 'exists') {
+    c.openDialog({
+      title: 'The file exists. Overwrite it?',
+      lines: [{text: written.message}],
+      choices: [
+        {action: 'confirm', label: 'overwrite', run: () => writeExport(c, screen, rows, path, includeSecrets, true)},
+        {action: 'cancel', label: 'keep it'},
+      ],
+    });
+  } else {
+    c.message({tone: 'error', text: written.message});
+  }
+}

@@ -1,0 +1,92 @@
+// Per-screen view state (filter, sort, selection by id, detail) and its pure transitions.
+import {buildListView, prepareIdIndex, moveSelection, reconcileSelection, type ListView} from './list-view.js';
+import {warmSortOrder} from './column-order.js';
+import {type ColumnSpec} from './columns.js';
+
+export interface SortState {
+  key: string;
+  desc: boolean;
+}
+
+export interface ListUiState {
+  filter: string;
+  filtering: boolean;
+  sort: SortState | null;
+  selectedId: string | null;
+  /** Index of the selection when last seen, to land nearby if the item disappears. */
+  selectedIndex: number;
+  detailId: string | null;
+  detailScroll: number;
+  /** A cursor over the detail's selectable lines (a user's devices), or null. */
+  detailEntry: string | null;
+  /** The screen whose detail opened this one (a user's device): Esc goes back there. */
+  returnTo: 'devices' | 'users' | 'rules' | null;
+  reveal: boolean;
+}
+
+export function initialListState(sort: SortState | null): ListUiState {
+  return {
+    filter: '',
+    filtering: false,
+    sort,
+    selectedId: null,
+    selectedIndex: 0,
+    detailId: null,
+    detailScroll: 0,
+    detailEntry: null,
+    returnTo: null,
+    reveal: false,
+  };
+}
+
+interface ViewCacheEntry<T> {
+  items: readonly T[];
+  filter: string;
+  sortKey: string | null;
+  sortDesc: boolean;
+  view: ListView<T>;
+}
+
+/**
+ * Memoises the filtered and sorted view per (items, filter, sort): renders and key presses
+ * between two polls reuse it instead of re-filtering 50k rows.
+ */
+export class ListViewCache<T> {
+  private entry: ViewCacheEntry<T> | null = null;
+
+  constructor(private readonly getId: (t: T) => string) {}
+
+  get(items: readonly T[], state: Pick<ListUiState, 'filter' | 'sort'>, columns: ColumnSpec<T>[]): ListView<T> {
+    const e = this.entry;
+    const sortKey = state.sort?.key ?? null;
+    const sortDesc = state.sort?.desc ?? false;
+    if (e && e.items === items && e.filter === state.filter && e.sortKey === sortKey && e.sortDesc === sortDesc) return e.view;
+    const view = buildListView(items, {getId: this.getId, filter: state.filter, sort: state.sort, columns});
+    this.entry = {items, filter: state.filter, sortKey, sortDesc, view};
+    return view;
+  }
+
+  /** The id index of a poll's items, taken over from the last poll's ahead of the render where it can be (see prepareIdIndex). */
+  prepareIndex(items: readonly T[]): Promise<void> {
+    return prepareIdIndex(items, this.getId);
+  }
+
+  /** One step of ordering these items by every sortable column ahead of time; true when all are (see warmSortOrder). */
+  warm(items: readonly T[], columns: ColumnSpec<T>[], budgetMs?: number): boolean {
+    return warmSortOrder(items, columns, this.getId, budgetMs);
+  }
+}
+
+/** The id the cursor is on now: the stored one if still listed, else the row nearest its old place. */
+export function effectiveSelection<T>(view: ListView<T>, state: ListUiState): {id: string | null; index: number} {
+  const id = reconcileSelection(view, state.selectedId, state.selectedIndex);
+  return {id, index: id === null ? -1 : view.indexOf(id)};
+}
+
+export type Move = number | 'home' | 'end' | {page: 1 | -1; pageSize: number};
+
+export function moveCursor<T>(view: ListView<T>, state: ListUiState, move: Move): ListUiState {
+  const current = effectiveSelection(view, state);
+  const id = moveSelection(view, current.id, move);
+  return {...state, selectedId: id, selectedIndex: id === null ? 0 : view.indexOf(id)};
+}

@@ -1,0 +1,85 @@
+// The new device's result screen: the client config with its private key, shown once; written to
+// a file (0600, never overwritten without asking), copied, or shown as a QR code.
+import {defaultConfigFileName, writeConfigFile} from '../../../wireguard/index.js';
+import {topModal, type PromptModal, type ResultModal} from '../../core/modals.js';
+import type {Controller} from '../../controller.js';
+import type {Action} from '../../input/keymap.js';
+
+export function resultAction(c: Controller, action: Action): void {
+  const m = topModal(c.state);
+  if (m?.kind !== 'result') return;
+  switch (action) {
+    case 'writeFile': {
+      if (m.config === null) return;
+      const config = m.config;
+      const path = defaultConfigFileName(m.deviceName);
+      c.push({
+        kind: 'prompt',
+        label: 'Write to file',
+        help: 'Enter writes (mode 0600, never overwrites without asking) · Esc cancels',
+        value: path,
+        cursor: [...path].length,
+        accept: (value) => writeResult(c, m, config, value, false),
+      });
+      return;
+    }
+    case 'copyConfig':
+      if (m.config !== null) c.copy('the client config', m.config);
+      return;
+    case 'qr':
+      if (m.config !== null) c.replaceModal(m, {...m, view: m.view === 'qr' ? 'config' : 'qr'});
+      return;
+    case 'done':
+      c.openDialog({
+        title: 'Leave the new device?',
+        lines: [
+          {
+            text:
+              m.config === null
+                ? 'The device exists on the server without a usable client config.'
+                : m.saved
+                  ? `The private key is only in ${m.saved} now: it cannot be shown here again.`
+                  : 'The private key is not stored anywhere and cannot be shown again.',
+            tone: 'warning',
+            bold: true,
+          },
+        ],
+        choices: [
+          {
+            action: 'confirm',
+            label: 'leave',
+            run: () => {
+              c.removeModal(m);
+              c.afterWrite(`Device ${m.deviceName} created`, {screen: 'devices', id: m.deviceId});
+            },
+          },
+          {action: 'cancel', label: 'stay'},
+        ],
+      });
+      return;
+    default:
+  }
+}
+
+export async function writeResult(c: Controller, result: ResultModal, config: string, path: string, overwrite: boolean): Promise<void> {
+  const written = await writeConfigFile(path, config, {overwrite});
+  const prompt = c.state.modals.find((x): x is PromptModal => x.kind === 'prompt') ?? null;
+  if (written.ok) {
+    if (prompt) c.removeModal(prompt);
+    const current = c.current(result);
+    if (current) c.replaceModal(current, {...current, saved: written.path});
+    c.message({tone: 'ok', text: `Wrote ${written.path} (mode 0600)`});
+  } else if (written.reason === 'exists') {
+    c.message({tone: 'warning', text: written.message});
+    c.openDialog({
+      title: 'The file exists. Overwrite it?',
+      lines: [{text: path}],
+      choices: [
+        {action: 'confirm', label: 'overwrite', run: () => writeResult(c, result, config, path, true)},
+        {action: 'cancel', label: 'keep it'},
+      ],
+    });
+  } else {
+    c.message({tone: 'error', text: written.message});
+  }
+}

@@ -1,0 +1,304 @@
+// Devices: columns, detail, and the create / edit / delete actions (keys generated here, only
+// the public key sent; the result screen shows the client config once).
+import {generateDeviceName} from '../../../common/names.js';
+import {configWarnings, generateKeyPair, renderClientConfig} from '../../../wireguard/index.js';
+import type {Tone} from '../../core/state.js';
+import {glyphs} from '../../core/glyphs.js';
+import {createForm, str} from '../../interactions/form.js';
+import {formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime} from '../../data/format.js';
+import {DEVICE_EDIT_NOTE, DEVICE_ERROR_ALIASES, deviceCreateBody, deviceEditInitial, deviceEditSpecs, deviceFormInitial, deviceFormSpecs} from './forms.js';
+import {currentRate, deviceState, type DeviceRow, type DeviceState} from '../../data/snapshot.js';
+import type {TrafficHistory} from '../../tracking/traffic-history.js';
+import {sparkline} from '../../tracking/sparkline.js';
+import type {ActionContext, DetailLine, ResourceSpec} from '../spec.js';
+
+/** The state column's symbol: ● ○ · (or * o - on plain terminals). */
+export function stateGlyph(state: DeviceState): string {
+  return glyphs()[state];
+}
+export const STATE_TONE: Record<DeviceState, Tone> = {online: 'online', idle: 'idle', never: 'never'};
+
+function sinceDefault<T>(value: T, useDefault: boolean, format: (v: T) => string): string {
+  return `${format(value)}${useDefault ? '  (default)' : ''}`;
+}
+
+/** Sorts dotted quads numerically: `10.3.2.10` after `10.3.2.9`. */
+/** The owner picker's value is a user id; the form shows the email. */
+function emailOf(ctx: ActionContext, id: string): string {
+  return ctx.snapshot.usersById.get(id)?.email ?? id;
+}
+
+/** Device creation, from the Devices list (with an owner picker) or from a user's detail. */
+export function openDeviceCreate(ctx: ActionContext, ownerId: string | null): void {
+  const specs = deviceFormSpecs(ctx.snapshot.configuration, ownerId === null).map((s) =>
+    s.key === 'owner' ? {...s, display: (v: string | boolean) => emailOf(ctx, String(v))} : s,
+  );
+  ctx.openForm({
+    title: ownerId ? `Add device for ${emailOf(ctx, ownerId)}` : 'Add device',
+    notes: ['The WireGuard key pair is generated here; only the public key is sent to the server.'],
+    form: createForm(specs, deviceFormInitial(generateDeviceName(Math.random), ownerId)),
+    errorAliases: DEVICE_ERROR_ALIASES,
+    save: async (form) => {
+      const owner = ownerId ?? str(form.values, 'owner');
+      const keys = generateKeyPair();
+      const device = (await ctx.client.createDevice(deviceCreateBody(form.values, owner, keys.publicKey))).data;
+      const ownerEmail = emailOf(ctx, owner);
+      let config: string | null = null;
+      let refused: string | null = null;
+      try {
+        config = renderClientConfig(device, {privateKey: keys.privateKey});
+      } catch (err) {
+        refused = err instanceof Error ? err.message : String(err);
+      }
+      ctx.close();
+      ctx.openResult({
+        deviceId: device.id,
+        deviceName: device.name,
+        ownerEmail,
+        config,
+        refused,
+        warnings: config ? configWarnings(device) : [],
+        view: 'config',
+        saved: null,
+      });
+      ctx.message(
+        refused
+          ? {tone: 'error', text: `Device ${device.name} was created, but its client config was refused: the server sent a value that is not of its kind`}
+          : {tone: 'ok', text: `Device added! ${device.name} (${device.ipv4 ?? device.ipv6 ?? 'no address'}) for ${ownerEmail}`},
+      );
+    },
+  });
+}
+
+/** Sparkline width in the detail: two minutes of polls at 1 s, fits an 80-column terminal with the label. */
+const SPARK_WIDTH = 40;
+
+/** rx/s and tx/s over the session, on one scale so the two lines compare. */
+function trafficLines(r: DeviceRow, history: TrafficHistory | undefined): DetailLine[] {
+  if (!history) return [];
+  const rx = history.series(r.id, 'rx');
+  const tx = history.series(r.id, 'tx');
+  if (rx.length === 0 && tx.length === 0)
+    return [{label: 'Traffic history', value: 'none yet (starts with the first poll that shows this device moving traffic)', tone: 'muted'}];
+  let max = 0;
+  for (const v of [...rx, ...tx]) if (v !== null && v > max) max = v;
+  const peak = (series: (number | null)[]) => formatRate(Math.max(0, ...series.map((v) => v ?? 0)));
+  const polls = Math.max(rx.length, tx.length);
+  return [
+    {label: 'rx/s history', value: `${sparkline(rx, SPARK_WIDTH, {max})}  peak ${peak(rx)}`, tone: 'accent'},
+    {label: 'tx/s history', value: `${sparkline(tx, SPARK_WIDTH, {max})}  peak ${peak(tx)}`, tone: 'accent'},
+    {label: '', value: `the last ${polls} poll${polls === 1 ? '' : 's'}, oldest left; one scale for both`, tone: 'muted'},
+  ];
+}
+
+export const devices: ResourceSpec<DeviceRow> = {
+  id: 'devices',
+  noun: 'device',
+  items: (s) => s.devices,
+  getId: (row) => row.id,
+  defaultSort: null,
+  revealable: true,
+  columns: (s, clock) => {
+    const now = s.fetchedAt;
+    return [
+      {
+        key: 'state',
+        header: ' ',
+        priority: 1,
+        width: 1,
+        cell: (r) => stateGlyph(deviceState(r, clock())),
+        // Not a sort column of its own: HANDSHAKE sorts by the same thing, with a title.
+        tone: (r) => STATE_TONE[deviceState(r, clock())],
+      },
+      {
+        key: 'name',
+        header: 'NAME',
+        priority: 1,
+        width: {min: 12, max: 32, flex: 2},
+        cell: (r) => r.device.name,
+        // The filter also finds a device by its description and public key (as `wg show` prints it).
+        sortValue: (r) => r.nameKey,
+        sortValueFromRowOnly: true,
+        searchText: (r) => `${r.device.name}\u0000${r.device.description ?? ''}\u0000${r.device.public_key}`,
+      },
+      {
+        key: 'owner',
+        header: 'OWNER',
+        priority: 2,
+        width: {min: 14, max: 34, flex: 2},
+        cell: (r) => r.ownerEmail,
+        sortValue: (r) => r.ownerKey,
+        sortValueFromRowOnly: true,
+        searchText: (r) => r.ownerEmail,
+      },
+      {
+        key: 'ipv4',
+        header: 'IPV4',
+        priority: 3,
+        width: 15,
+        cell: (r) => r.device.ipv4 ?? '',
+        sortValue: (r) => r.ipv4Key,
+        sortValueFromRowOnly: true,
+        searchText: (r) => r.device.ipv4 ?? '',
+      },
+      {
+        key: 'handshake',
+        header: 'HANDSHAKE',
+        priority: 4,
+        width: 9,
+        align: 'right',
+        cell: (r) => formatAge(r.handshakeAt, clock()),
+        sortValue: (r) => r.handshakeAt,
+        sortValueFromRowOnly: true,
+        defaultDesc: true,
+      },
+      {
+        key: 'rx',
+        header: 'RX',
+        priority: 5,
+        width: 11,
+        align: 'right',
+        cell: (r) => formatBytes(r.device.rx_bytes),
+        sortValue: (r) => r.sample.rx,
+        sortValueFromRowOnly: true,
+        defaultDesc: true,
+      },
+      {
+        key: 'tx',
+        header: 'TX',
+        priority: 5,
+        width: 11,
+        align: 'right',
+        cell: (r) => formatBytes(r.device.tx_bytes),
+        sortValue: (r) => r.sample.tx,
+        sortValueFromRowOnly: true,
+        defaultDesc: true,
+      },
+      {
+        key: 'rxRate',
+        header: 'RX/S',
+        priority: 6,
+        width: 12,
+        align: 'right',
+        cell: (r) => formatRate(currentRate(r, 'rx', clock())),
+        sortValue: (r) => currentRate(r, 'rx', now),
+        defaultDesc: true,
+      },
+      {
+        key: 'txRate',
+        header: 'TX/S',
+        priority: 6,
+        width: 12,
+        align: 'right',
+        cell: (r) => formatRate(currentRate(r, 'tx', clock())),
+        sortValue: (r) => currentRate(r, 'tx', now),
+        defaultDesc: true,
+      },
+      {
+        key: 'remote',
+        header: 'REMOTE IP',
+        priority: 7,
+        width: {min: 15, max: 39, flex: 1},
+        cell: (r) => r.device.remote_ip ?? '',
+        sortValue: (r) => r.remoteKey,
+        sortValueFromRowOnly: true,
+        searchText: (r) => r.device.remote_ip ?? '',
+      },
+      {
+        key: 'ipv6',
+        header: 'IPV6',
+        priority: 8,
+        width: {min: 16, max: 39, flex: 1},
+        cell: (r) => r.device.ipv6 ?? '',
+        sortValue: (r) => r.ipv6Key,
+        sortValueFromRowOnly: true,
+        searchText: (r) => r.device.ipv6 ?? '',
+      },
+      {
+        key: 'created',
+        header: 'CREATED',
+        priority: 9,
+        width: 10,
+        cell: (r) => formatDate(r.createdAt),
+        sortValue: (r) => r.createdAt,
+        sortValueFromRowOnly: true,
+        defaultDesc: true,
+      },
+    ];
+  },
+  title: (r) => `${r.device.name} (${r.ownerEmail})`,
+  detail: (r, {snapshot, now, reveal, history}) => {
+    const d = r.device;
+    const state = deviceState(r, now);
+    const owner = snapshot.usersById.get(d.user_id);
+    return [
+      {heading: true, value: 'Device'},
+      {label: 'Name', value: d.name},
+      {label: 'Description', value: d.description || 'None'},
+      {label: 'Owner', value: owner ? `${owner.email} (${owner.role})` : d.user_id},
+      {
+        label: 'State',
+        value: `${stateGlyph(state)} ${state === 'online' ? 'online (handshake within 3 minutes)' : state === 'idle' ? 'idle' : 'never connected'}`,
+        tone: STATE_TONE[state],
+      },
+      {label: 'Latest handshake', value: formatWhen(r.handshakeAt, now)},
+      {label: 'Remote IP', value: d.remote_ip ?? 'None'},
+      {label: 'Received', value: `${formatBytes(d.rx_bytes)}   ${formatRate(currentRate(r, 'rx', now))}`},
+      {label: 'Sent', value: `${formatBytes(d.tx_bytes)}   ${formatRate(currentRate(r, 'tx', now))}`},
+      ...trafficLines(r, history),
+      {heading: true, value: 'Tunnel'},
+      {label: 'Tunnel IPv4', value: d.ipv4 ?? 'None'},
+      {label: 'Tunnel IPv6', value: d.ipv6 ?? 'None'},
+      {label: 'Public key', value: d.public_key},
+      {label: 'Preshared key', value: reveal ? (d.preshared_key ?? 'None') : d.preshared_key ? '•••••••••••• (v reveals)' : 'None'},
+      {label: 'Server public key', value: d.server_public_key ?? 'None (the server has no WireGuard key yet)'},
+      {heading: true, value: 'Client settings (effective values)'},
+      {label: 'Allowed IPs', value: sinceDefault(d.allowed_ips, d.use_default_allowed_ips, formatList)},
+      {label: 'DNS servers', value: sinceDefault(d.dns, d.use_default_dns, formatList)},
+      {label: 'Endpoint', value: sinceDefault(d.endpoint, d.use_default_endpoint, (v) => v || 'None')},
+      {label: 'MTU', value: sinceDefault(d.mtu, d.use_default_mtu, (v) => (v === null ? 'None' : String(v)))},
+      {label: 'Persistent keepalive', value: sinceDefault(d.persistent_keepalive, d.use_default_persistent_keepalive, formatKeepalive)},
+      {heading: true, value: 'Record'},
+      {label: 'ID', value: d.id},
+      {label: 'Created', value: formatWhen(r.createdAt, now)},
+      {label: 'Updated', value: formatWhen(parseTime(d.updated_at), now)},
+    ];
+  },
+  copyValue: (r) => ({label: 'public key', value: r.device.public_key}),
+  actions: {
+    new: (ctx) => openDeviceCreate(ctx, null),
+    edit: (ctx, row) => {
+      ctx.openForm({
+        title: `Edit device ${row.device.name} (${row.ownerEmail})`,
+        notes: [DEVICE_EDIT_NOTE],
+        form: createForm(deviceEditSpecs(), deviceEditInitial(row.device)),
+        errorAliases: DEVICE_ERROR_ALIASES,
+        save: async (form) => {
+          const name = str(form.values, 'name').trim();
+          const description = str(form.values, 'description').trim();
+          await ctx.client.updateDevice(row.id, {name, description});
+          ctx.close();
+          ctx.afterWrite(`Device updated: ${name}`);
+        },
+      });
+    },
+    delete: (ctx, row) => {
+      ctx.openDialog({
+        title: `Delete device ${row.device.name} of ${row.ownerEmail}?`,
+        lines: [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
+        choices: [
+          {
+            action: 'confirm',
+            label: 'delete',
+            run: async () => {
+              await ctx.client.deleteDevice(row.id);
+              ctx.leaveDetail('devices');
+              ctx.afterWrite(`Deleted device ${row.device.name}`);
+            },
+          },
+          {action: 'cancel', label: 'cancel'},
+        ],
+      });
+    },
+  },
+};

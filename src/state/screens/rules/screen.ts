@@ -1,0 +1,129 @@
+// Rules: listed in the order Firezone's nftables layout applies them, with create / edit / delete.
+import type {Rule} from '../../../api/index.js';
+import {createForm} from '../../interactions/form.js';
+import {formatDate, formatWhen, parseTime} from '../../data/format.js';
+import {ruleBody, ruleFormInitial, ruleFormSpecs} from './forms.js';
+import {explainRank, ruleRank} from '../../data/rule-precedence.js';
+import {type Snapshot} from '../../data/snapshot.js';
+import type {ActionContext, ResourceSpec} from '../spec.js';
+
+export function ruleSummary(rule: Rule): string {
+  const ports = rule.port_type === null ? 'all ports' : `${rule.port_type.toUpperCase()} ${rule.port_range ?? ''}`.trim();
+  return `${rule.action.toUpperCase()} ${rule.destination} ${ports}`;
+}
+
+function scopeOf(s: Snapshot, userId: string | null): string {
+  return userId === null ? 'everyone' : (s.usersById.get(userId)?.email ?? userId);
+}
+
+function openRuleForm(ctx: ActionContext, rule: Rule | null): void {
+  const specs = ruleFormSpecs().map((s) => (s.key === 'user' ? {...s, display: (v: string | boolean) => scopeOf(ctx.snapshot, String(v) || null)} : s));
+  ctx.openForm({
+    title: rule ? `Edit rule ${ruleSummary(rule)}` : 'Add rule',
+    notes: [
+      'Rules apply to all devices unless bound to a user. Per-user rules are checked before global ones; within each, port rules come before port-less ones and accept before drop.',
+    ],
+    form: createForm(specs, ruleFormInitial(rule)),
+    pickerAllowsNone: true,
+    save: async (form) => {
+      const body = ruleBody(form.values);
+      const saved = (rule ? await ctx.client.updateRule(rule.id, body) : await ctx.client.createRule(body)).data;
+      ctx.close();
+      ctx.afterWrite(`Rule ${rule ? 'updated' : 'added'}: ${ruleSummary(saved)}`, {screen: 'rules', id: saved.id});
+    },
+  });
+}
+
+export const rules: ResourceSpec<Rule> = {
+  id: 'rules',
+  noun: 'rule',
+  items: (s) => s.rules,
+  getId: (r) => r.id,
+  defaultSort: null,
+  columns: (s) => [
+    // The list is in precedence order when unsorted, so `#` is not a sort column of its own.
+    {key: 'precedence', header: '#', priority: 1, width: 3, align: 'right', cell: (r) => String(ruleRank(r) + 1)},
+    {
+      key: 'action',
+      header: 'ACTION',
+      priority: 1,
+      width: 6,
+      cell: (r) => r.action.toUpperCase(),
+      tone: (r) => (r.action === 'accept' ? 'ok' : 'danger'),
+      sortValue: (r) => r.action,
+      searchText: (r) => r.action,
+    },
+    {
+      key: 'destination',
+      header: 'DESTINATION',
+      priority: 1,
+      width: {min: 18, max: 43, flex: 2},
+      cell: (r) => r.destination,
+      sortValue: (r) => r.destination,
+      searchText: (r) => r.destination,
+    },
+    {
+      key: 'ports',
+      header: 'PROTOCOL/PORTS',
+      priority: 2,
+      width: 16,
+      cell: (r) => (r.port_type === null ? 'all' : `${r.port_type} ${r.port_range ?? ''}`),
+      sortValue: (r) => (r.port_type === null ? null : `${r.port_type} ${r.port_range ?? ''}`),
+      searchText: (r) => `${r.port_type ?? ''} ${r.port_range ?? ''}`,
+    },
+    {
+      key: 'scope',
+      header: 'SCOPE',
+      priority: 2,
+      width: {min: 12, max: 40, flex: 2},
+      cell: (r) => scopeOf(s, r.user_id),
+      sortValue: (r) => scopeOf(s, r.user_id),
+      searchText: (r) => scopeOf(s, r.user_id),
+    },
+    {
+      key: 'created',
+      header: 'CREATED',
+      priority: 3,
+      width: 10,
+      cell: (r) => formatDate(parseTime(r.inserted_at) ?? 0),
+      sortValue: (r) => r.inserted_at,
+      defaultDesc: true,
+    },
+  ],
+  title: (r) => ruleSummary(r),
+  detail: (r, {snapshot, now}) => [
+    {heading: true, value: 'Rule'},
+    {label: 'Action', value: r.action.toUpperCase(), tone: r.action === 'accept' ? 'ok' : 'danger'},
+    {label: 'Destination', value: r.destination},
+    {label: 'Protocol', value: r.port_type ?? 'all protocols'},
+    {label: 'Port range', value: r.port_range ?? 'all ports'},
+    {label: 'Scope', value: r.user_id === null ? 'everyone (global rule)' : scopeOf(snapshot, r.user_id)},
+    {label: 'Precedence', value: `${ruleRank(r) + 1} of 8 levels — ${explainRank(r)}`},
+    {label: 'Created', value: formatWhen(parseTime(r.inserted_at), now)},
+    {label: 'Updated', value: formatWhen(parseTime(r.updated_at), now)},
+    {label: 'ID', value: r.id},
+  ],
+  copyValue: (r) => ({label: 'destination', value: r.destination}),
+  actions: {
+    new: (ctx) => openRuleForm(ctx, null),
+    edit: (ctx, rule) => openRuleForm(ctx, rule),
+    delete: (ctx, rule) => {
+      ctx.openDialog({
+        title: `Delete rule ${ruleSummary(rule)}?`,
+        lines: [],
+        choices: [
+          {
+            action: 'confirm',
+            label: 'delete',
+            run: async () => {
+              await ctx.client.deleteRule(rule.id);
+              ctx.leaveDetail('rules');
+              ctx.afterWrite(`Deleted rule ${ruleSummary(rule)}`);
+            },
+          },
+          {action: 'cancel', label: 'cancel'},
+        ],
+      });
+    },
+  },
+};

@@ -1,0 +1,197 @@
+// Users: columns, detail (with the user's devices and rules), and create / edit / role / delete.
+import type {User} from '../../../api/index.js';
+import type {Tone} from '../../core/state.js';
+import {createForm} from '../../interactions/form.js';
+import {formatAge, formatDate, formatSessionDuration, formatWhen, parseTime} from '../../data/format.js';
+import {userCreateBody, userFormSpecs, userUpdateBody} from './forms.js';
+import {deviceState, vpnStatus, VPN_STATUS_HELP, type Snapshot, type UserRow} from '../../data/snapshot.js';
+import {openDeviceCreate, stateGlyph, STATE_TONE} from '../devices/screen.js';
+import {ruleSummary} from '../rules/screen.js';
+import {plural, type ActionContext, type DetailLine, type ResourceSpec} from '../spec.js';
+
+const VPN_TONE: Record<string, Tone> = {ENABLED: 'ok', DISABLED: 'danger', EXPIRED: 'warning'};
+
+function sessionDuration(s: Snapshot): number {
+  return s.configuration?.vpn_session_duration ?? 0;
+}
+
+/** Promote or demote, after asking; a self-change is refused by the server with its own message. */
+function askRole(ctx: ActionContext, user: User): void {
+  const role = user.role === 'admin' ? 'unprivileged' : 'admin';
+  ctx.openDialog({
+    title: role === 'admin' ? `Promote ${user.email} to admin?` : `Demote ${user.email} to unprivileged?`,
+    lines: [{text: role === 'admin' ? 'This will give admin permissions to the user.' : 'This will remove admin permissions from the user.', tone: 'muted'}],
+    choices: [
+      {
+        action: 'confirm',
+        label: role === 'admin' ? 'promote' : 'demote',
+        run: async () => {
+          await ctx.client.updateUser(user.id, {role});
+          ctx.afterWrite(`User updated successfully: ${user.email} is now ${role}`);
+        },
+      },
+      {action: 'cancel', label: 'cancel'},
+    ],
+  });
+}
+
+export const users: ResourceSpec<UserRow> = {
+  id: 'users',
+  noun: 'user',
+  items: (s) => s.userRows,
+  getId: (r) => r.user.id,
+  defaultSort: {key: 'email', desc: false},
+  columns: (s, clock) => {
+    const now = s.fetchedAt;
+    const duration = sessionDuration(s);
+    return [
+      {
+        key: 'email',
+        header: 'EMAIL',
+        priority: 1,
+        width: {min: 30, max: 44, flex: 3},
+        cell: (r) => r.user.email,
+        sortValue: (r) => r.user.email.toLowerCase(),
+        searchText: (r) => r.user.email,
+      },
+      {key: 'role', header: 'ROLE', priority: 2, width: 12, cell: (r) => r.user.role, sortValue: (r) => r.user.role, searchText: (r) => r.user.role},
+      {
+        key: 'devices',
+        header: 'DEVICES',
+        priority: 3,
+        width: 7,
+        align: 'right',
+        cell: (r) => String(r.devices),
+        sortValue: (r) => r.devices,
+        defaultDesc: true,
+      },
+      {
+        key: 'vpn',
+        header: 'VPN',
+        priority: 2,
+        width: 8,
+        cell: (r) => vpnStatus(r.user, duration, clock()),
+        tone: (r) => VPN_TONE[vpnStatus(r.user, duration, clock())],
+        sortValue: (r) => vpnStatus(r.user, duration, now),
+        searchText: (r) => vpnStatus(r.user, duration, now),
+      },
+      {
+        key: 'signin',
+        header: 'LAST SIGN-IN',
+        priority: 4,
+        width: {min: 12, max: 24, flex: 1},
+        cell: (r) =>
+          r.user.last_signed_in_at === null
+            ? 'never'
+            : `${formatAge(parseTime(r.user.last_signed_in_at), clock())} ago${r.user.last_signed_in_method ? ` (${r.user.last_signed_in_method})` : ''}`,
+        sortValue: (r) => parseTime(r.user.last_signed_in_at),
+        defaultDesc: true,
+        searchText: (r) => r.user.last_signed_in_method ?? '',
+      },
+      {key: 'rules', header: 'RULES', priority: 5, width: 5, align: 'right', cell: (r) => String(r.rules), sortValue: (r) => r.rules, defaultDesc: true},
+      {
+        key: 'created',
+        header: 'CREATED',
+        priority: 6,
+        width: 10,
+        cell: (r) => formatDate(parseTime(r.user.inserted_at) ?? 0),
+        sortValue: (r) => r.user.inserted_at,
+        defaultDesc: true,
+      },
+    ];
+  },
+  title: (r) => r.user.email,
+  detail: (r, {snapshot, now}) => {
+    const u = r.user;
+    const duration = sessionDuration(snapshot);
+    const status = vpnStatus(u, duration, now);
+    const devices = snapshot.devices.filter((d) => d.device.user_id === u.id);
+    const rules = snapshot.rules.filter((rule) => rule.user_id === u.id);
+    const lines: DetailLine[] = [
+      {heading: true, value: 'User'},
+      {label: 'Email', value: u.email},
+      {label: 'Role', value: u.role},
+      {label: 'VPN connection', value: `${status} — ${VPN_STATUS_HELP[status]}`, tone: VPN_TONE[status]},
+      {
+        label: 'Disabled',
+        value: u.disabled_at
+          ? `${formatWhen(parseTime(u.disabled_at), now)} (cannot be changed through the API; use the Firezone web UI)`
+          : 'No (enabling/disabling is not possible through the API)',
+      },
+      {label: 'Last signed in', value: formatWhen(parseTime(u.last_signed_in_at), now)},
+      {label: 'Sign-in method', value: u.last_signed_in_method ?? 'None'},
+      {label: 'Session expiry', value: formatSessionDuration(duration)},
+      {label: 'Created', value: formatWhen(parseTime(u.inserted_at), now)},
+      {label: 'Updated', value: formatWhen(parseTime(u.updated_at), now)},
+      {label: 'ID', value: u.id},
+      {heading: true, value: `Devices (${devices.length})`},
+    ];
+    if (devices.length === 0) lines.push({value: 'No devices.'});
+    for (const d of devices) {
+      const state = deviceState(d, now);
+      lines.push({
+        value: `${stateGlyph(state)} ${d.device.name}  ${d.device.ipv4 ?? ''}  handshake ${formatAge(d.handshakeAt, now)}`,
+        tone: STATE_TONE[state],
+        entry: `device:${d.id}`,
+      });
+    }
+    lines.push({heading: true, value: `Rules (${rules.length})`});
+    if (rules.length === 0) lines.push({value: 'No rules scoped to this user.'});
+    for (const rule of rules) lines.push({value: ruleSummary(rule)});
+    return lines;
+  },
+  copyValue: (r) => ({label: 'email', value: r.user.email}),
+  actions: {
+    new: (ctx) => {
+      ctx.openForm({
+        title: 'Add user',
+        notes: [],
+        form: createForm(userFormSpecs('create'), {role: 'unprivileged'}),
+        save: async (form) => {
+          const created = (await ctx.client.createUser(userCreateBody(form.values))).data;
+          ctx.close();
+          ctx.afterWrite(`User created successfully: ${created.email} (${created.role})`, {screen: 'users', id: created.id});
+        },
+      });
+    },
+    edit: (ctx, row) => {
+      ctx.openForm({
+        title: `Edit ${row.user.email}`,
+        notes: ['Change the email or enter a new password below.'],
+        form: createForm(userFormSpecs('edit'), {email: row.user.email}),
+        save: async (form) => {
+          const body = userUpdateBody(form.values, row.user);
+          if (Object.keys(body).length === 0) {
+            ctx.close();
+            ctx.message({tone: 'info', text: 'Nothing changed'});
+            return;
+          }
+          await ctx.client.updateUser(row.user.id, body);
+          ctx.close();
+          ctx.afterWrite('User updated successfully.');
+        },
+      });
+    },
+    role: (ctx, row) => askRole(ctx, row.user),
+    delete: (ctx, row) => {
+      const u = row.user;
+      ctx.openDialog({
+        title: `Delete user ${u.email}? This also deletes ${plural(row.devices, 'device')} and ${plural(row.rules, 'rule')}.`,
+        lines: [{text: 'Their active VPN sessions drop at once.', tone: 'muted'}],
+        choices: [
+          {
+            action: 'confirm',
+            label: 'delete',
+            run: async () => {
+              await ctx.client.deleteUser(u.id);
+              ctx.leaveDetail('users');
+              ctx.afterWrite(`User deleted successfully: ${u.email}`);
+            },
+          },
+          {action: 'cancel', label: 'cancel'},
+        ],
+      });
+    },
+    newFromDetail: (ctx, row) => openDeviceCreate(ctx, row.user.id),
+  },
+};

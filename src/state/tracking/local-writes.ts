@@ -1,0 +1,62 @@
+// "By you": the writes this console sent, remembered for a while so the poll that shows their
+// effect reports it as this console's doing.
+import type {ActivityKind, ObjectType} from './events.js';
+
+// ---- "by you" ----------------------------------------------------------------------------------
+
+export type LocalAction = 'created' | 'deleted' | 'updated';
+
+export interface LocalWrite {
+  type: ObjectType;
+  /** The object's id; for the configuration any value (there is one). */
+  id: string;
+  action: LocalAction;
+}
+
+const LOCAL_KINDS: Record<ObjectType, Record<LocalAction, readonly ActivityKind[]>> = {
+  device: {created: ['device.created'], deleted: ['device.deleted'], updated: ['device.renamed', 'device.updated']},
+  user: {created: ['user.created'], deleted: ['user.deleted'], updated: ['user.role', 'user.email', 'user.disabled', 'user.enabled']},
+  rule: {created: ['rule.added'], deleted: ['rule.removed'], updated: ['rule.changed']},
+  configuration: {created: [], deleted: [], updated: ['configuration.changed']},
+};
+
+/** A write this console made is matched by the next poll that shows it; one the poll never shows (undone meanwhile) is forgotten after this. */
+export const LOCAL_WRITE_TTL_MS = 120_000;
+
+/** Writes this console made and the polls have not shown yet. */
+export class LocalWrites {
+  private readonly pending = new Map<string, {kinds: Set<ActivityKind>; at: number}>();
+
+  note(write: LocalWrite, now: number): void {
+    const key = write.type === 'configuration' ? 'configuration' : `${write.type}:${write.id}`;
+    const entry = this.pending.get(key) ?? {kinds: new Set<ActivityKind>(), at: now};
+    for (const kind of LOCAL_KINDS[write.type][write.action]) entry.kinds.add(kind);
+    entry.at = now;
+    this.pending.set(key, entry);
+  }
+
+  /** A write that failed after it was noted (noted before sending, so a poll racing the response cannot miss it). */
+  forget(write: LocalWrite): void {
+    const key = write.type === 'configuration' ? 'configuration' : `${write.type}:${write.id}`;
+    const entry = this.pending.get(key);
+    if (!entry) return;
+    for (const kind of LOCAL_KINDS[write.type][write.action]) entry.kinds.delete(kind);
+    if (entry.kinds.size === 0) this.pending.delete(key);
+  }
+
+  /** Whether the event is one of ours; the write stays pending until `settle`, so one edit that shows as two events (role and email) attributes both. */
+  matches(type: ObjectType, id: string, kind: ActivityKind): boolean {
+    const entry = this.pending.get(type === 'configuration' ? 'configuration' : `${type}:${id}`);
+    return entry !== undefined && entry.kinds.has(kind);
+  }
+
+  /** After a diff: drops the writes it attributed, and writes older than the TTL. */
+  settle(matched: ReadonlySet<string>, now: number): void {
+    for (const key of matched) this.pending.delete(key);
+    for (const [key, entry] of this.pending) if (now - entry.at > LOCAL_WRITE_TTL_MS) this.pending.delete(key);
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+}
