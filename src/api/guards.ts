@@ -5,10 +5,7 @@
 // from the schemas so that the client can decode the first poll before zod is loaded
 // (docs/architecture.md, "Start-up").
 import type {Configuration, Device, Rule, User} from './schemas.js';
-
-// 0.7.36 always sends 6 fractional digits and `Z`; accept any ISO-8601 UTC/offset form
-// so a proxy or a later 0.7.x that trims digits does not break the console.
-export const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+import {ISO_TIMESTAMP} from './timestamps.js';
 
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const isStrOrNull = (v: unknown) => v === null || typeof v === 'string';

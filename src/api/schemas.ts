@@ -3,10 +3,7 @@
 // bodies the console sends. zod's default object mode strips unknown keys, which is
 // exactly the "unknown response fields are ignored" rule.
 import {z} from 'zod';
-import {ISO_TIMESTAMP} from './guards.js';
-
-// The fast guards live beside: zod-free, so that the client can decode a poll before zod loads.
-export {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from './guards.js';
+import {ISO_TIMESTAMP} from './timestamps.js';
 
 const Timestamp = z.string().regex(ISO_TIMESTAMP, 'expected an ISO-8601 timestamp');
 

@@ -10,33 +10,9 @@
 // Every server value is checked for its kind first (validate.ts): a value that is not refuses
 // the config with a ClientConfigError, so nothing the server sends can add a line to it.
 import {isIP, isIPv6} from 'node:net';
-import {validateClientConfigDevice, validatePrivateKey} from './validate.js';
+import {validateClientConfigDevice, validatePrivateKey, type ClientConfigDevice} from './validate.js';
 
-/**
- * The device fields the template reads. Names and types match the `/v0` device JSON, so the
- * API layer's 25-field Device type fits structurally. The JSON already carries the
- * *effective* values (the configuration default when a `use_default_*` flag is on;
- * `json/device_view.ex`), which is what the template prints.
- */
-export interface ClientConfigDevice {
-  ipv4: string | null;
-  ipv6: string | null;
-  mtu: number | null;
-  persistent_keepalive: number | null;
-  dns: string[] | null;
-  allowed_ips: string[] | null;
-  endpoint: string | null;
-  preshared_key: string | null;
-  server_public_key: string | null;
-  /**
-   * Where the endpoint came from. 0.7.36 keeps the *default* endpoint as an `IPPort` when it
-   * parses as an IP, and IPPort endpoints without a port get the port added with IPv6
-   * bracketed; a device's own endpoint is a plain string and an unbracketed IPv6 one gets
-   * the malformed `fd00::1:51820`. The JSON flattens both to strings, so this flag is the only
-   * way to tell them apart. Absent means "the device's own string" (the conservative reading).
-   */
-  use_default_endpoint?: boolean;
-}
+export type {ClientConfigDevice};
 
 export interface RenderOptions {
   /** The device's private key (never sent to the server; 0.7.36's `REPLACE_ME`). */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {Configuration, decodeConfigurationFast, Device, isDeviceFast, isRuleFast, isUserFast, Rule, User} from '../../src/api/schemas.js';
+import {Configuration, Device, Rule, User} from '../../src/api/schemas.js';
+import {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from '../../src/api/guards.js';
 import {device, rule, user} from '../fixtures/data.js';
 
 // Values of every JSON type, to put in any field.

@@ -2,7 +2,8 @@
 import {describe, expect, it} from 'vitest';
 import {finished} from '../helpers/finish.js';
 import {ListCache} from '../../src/api/listcache.js';
-import {Device, isDeviceFast} from '../../src/api/schemas.js';
+import {Device} from '../../src/api/schemas.js';
+import {isDeviceFast} from '../../src/api/guards.js';
 import {poolDeviceValues, ValuePool} from '../../src/api/value-pool.js';
 import {device} from '../fixtures/data.js';
 
