@@ -78,7 +78,7 @@ export function App({client, settings, writeRaw, firstData, reloadToken, activit
   const long = state.message !== null && displayWidth(state.message.text) > width - 12;
   const bodyHeight = controller.bodyHeight() - (long ? 1 : 0);
   // The help's lines are laid out only while it is open: on every frame they cost a whole render.
-  if (state.help.open) controller.helpMaxScroll = Math.max(0, helpLines(helpColumnWidth(width)).length - helpCapacity(width, bodyHeight));
+  if (state.help.open) controller.measuredHelp(Math.max(0, helpLines(helpColumnWidth(width)).length - helpCapacity(width, bodyHeight)));
   const {body, info} = bodyFor(controller, state, width, bodyHeight);
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1}>

@@ -2,7 +2,8 @@
 // info line under it.
 import React from 'react';
 import {Box} from 'ink';
-import {topModal, type PromptModal, type ReportModal} from '../state/core/modals.js';
+import {topModal} from '../state/core/state.js';
+import {type PromptModal, type ReportModal} from '../state/core/modals.js';
 import {type ConsoleState} from '../state/core/state.js';
 import type {Controller} from '../state/controller.js';
 import {isDirty} from '../state/interactions/form.js';
@@ -40,7 +41,7 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   const below = state.modals[state.modals.length - 2] ?? null;
   if (top?.kind === 'dialog') return {body: <Dialog dialog={top} width={width} />, info: top.busy ?? ''};
   if (top?.kind === 'report')
-    return {body: <Report report={top} width={width} height={height} onShown={(n) => (controller.reportShown = n)} />, info: reportInfo(top)};
+    return {body: <Report report={top} width={width} height={height} onShown={(n) => controller.measuredReport(n)} />, info: reportInfo(top)};
   if (top?.kind === 'picker') return {body: <Picker picker={top} users={snapshot?.users ?? []} width={width} height={height} />, info: 'Pick a user'};
   const result = top?.kind === 'result' ? top : top?.kind === 'prompt' && below?.kind === 'result' ? below : null;
   if (result) {

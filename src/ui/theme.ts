@@ -1,7 +1,7 @@
 // Colours in one place so NO_COLOR can turn them all off (chalk, under Ink, does not read
 // NO_COLOR). Bold, dim and inverse are not colour and stay on.
 
-import type {Tone} from '../state/core/state.js';
+import type {Tone} from '../state/core/tone.js';
 
 export type ColorName = Tone;
 

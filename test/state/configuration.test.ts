@@ -3,6 +3,7 @@ import type {Configuration} from '../../src/api/index.js';
 import {diffConfigurations, diffUpdate, explainOverride} from '../../src/state/screens/configuration/diff.js';
 import {oidcFromValues, oidcInitial, providerUpdate, toOidcWrite} from '../../src/state/screens/configuration/provider-forms.js';
 import {sectionInitial, sectionUpdate} from '../../src/state/screens/configuration/sections.js';
+import {configuration} from '../fixtures/data.js';
 
 const okta = {
   id: 'okta',
@@ -16,27 +17,7 @@ const okta = {
   auto_create_users: false,
 };
 
-function config(over: Partial<Configuration> = {}): Configuration {
-  return {
-    id: 'c',
-    allow_unprivileged_device_configuration: true,
-    allow_unprivileged_device_management: true,
-    default_client_allowed_ips: ['0.0.0.0/0', '::/0'],
-    default_client_dns: ['1.1.1.1', '1.0.0.1'],
-    default_client_endpoint: 'vpn.example.com:51820',
-    default_client_mtu: 1280,
-    default_client_persistent_keepalive: 25,
-    disable_vpn_on_oidc_error: false,
-    local_auth_enabled: true,
-    vpn_session_duration: 0,
-    logo: {},
-    openid_connect_providers: [okta],
-    saml_identity_providers: [],
-    inserted_at: '2026-01-01T00:00:00.000000Z',
-    updated_at: '2026-01-01T00:00:00.000000Z',
-    ...over,
-  };
-}
+const config = (over: Partial<Configuration> = {}): Configuration => configuration({openid_connect_providers: [okta], ...over});
 
 describe('section forms', () => {
   it('lists become comma text and back; only changed fields are sent', () => {

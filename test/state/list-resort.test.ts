@@ -1,4 +1,4 @@
-// A poll's sorted view is built from the previous poll's sort (src/state/lists/list-view.ts, ColumnValues and resortValues);
+// A poll's sorted view is built from the previous poll's sort (src/state/lists/column-order.ts, ColumnValues and resortValues);
 // it must be exactly the sort from scratch, whatever changed in between.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';

@@ -237,7 +237,7 @@ const rules: Array<Rule<never>> = [
         // `password_confirmation: ""`, which 0.7.36's validate_confirmation compares with the password ("does not match
         // confirmation"); only an absent key is "can't be blank" (the documented upstream example, which the console's
         // message and test/state/provision.test.ts follow). Fix: omit an empty confirmation from the bodies.
-        why: 'the console sends an empty confirmation instead of leaving it out (provision.ts)',
+        why: 'the console sends an empty confirmation instead of leaving it out (src/state/screens/users/forms.ts)',
         console: {password: ['should be at least 12 character(s)'], password_confirmation: ["can't be blank"]},
         sandbox: {password: ['should be at least 12 character(s)'], password_confirmation: ['does not match confirmation']},
       }),

@@ -3,7 +3,7 @@
 // or re-keyed in the table is checked as it is. Read-only mode hides the hints of writes and
 // refuses their keys with a message.
 import {describe, expect, it} from 'vitest';
-import {RESOURCES} from '../../src/state/controller.js';
+import {SCREEN_SPECS as RESOURCES} from '../../src/state/screens/index.js';
 import {BINDINGS, displayKey, SCOPE_TITLES, type Binding, type Scope} from '../../src/state/input/keymap.js';
 import {renderApp, useSandbox, type Rig} from '../helpers/rig.js';
 
@@ -66,10 +66,10 @@ describe('hints are generated from BINDINGS', () => {
     await app.press('open', 'list');
     await app.waitFor('Preshared key');
     expect(RESOURCES.devices.actions.role).toBeUndefined();
-    expect(RESOURCES.devices.actions.newFromDetail).toBeUndefined();
+    expect(RESOURCES.devices.actions.newDevice).toBeUndefined();
     await expectHints(
       app,
-      hintsOf(['detail', 'global'], (b) => b.action === 'role' || b.action === 'new'),
+      hintsOf(['detail', 'global'], (b) => b.action === 'role' || b.action === 'newDevice'),
     );
     // a form, and the owner picker over it
     await app.press('back', 'detail');
@@ -140,7 +140,7 @@ describe('read-only mode', () => {
   // What the refusal names, per write action (a new write binding must be added here).
   const REFUSED: Record<string, Partial<Record<string, string>>> = {
     list: {new: 'creating users', edit: 'editing users', delete: 'deleting users', role: 'changing roles', import: 'importing users'},
-    detail: {new: 'creating devices', edit: 'editing users', delete: 'deleting users', role: 'changing roles'},
+    detail: {newDevice: 'creating devices', edit: 'editing users', delete: 'deleting users', role: 'changing roles'},
     configuration: {edit: 'changing the configuration', new: 'changing the configuration', delete: 'changing the configuration'},
   };
 

@@ -225,7 +225,7 @@ describe('hostile server text never drives the terminal', {timeout: 60_000}, () 
     await app.press('screen2');
     await app.press('home', 'list');
     await app.press('open', 'list');
-    await app.press('new', 'detail');
+    await app.press('newDevice', 'detail');
     await app.waitFor('Add device for');
     await app.press('save');
     frame = await app.waitFor(/Refusing to build the client config/);

@@ -8,7 +8,7 @@ import {describe, expect, it} from 'vitest';
 import {render} from 'ink-testing-library';
 import {qrResult, sampleClientConfig} from '../fixtures/client-config.js';
 import {DeviceResult} from '../../src/ui/views/DeviceResult.js';
-import {CHROME_ROWS} from '../../src/state/controller.js';
+import {CHROME_ROWS} from '../../src/state/core/layout.js';
 import {strip} from '../helpers/ink.js';
 
 const CONFIG = sampleClientConfig();

@@ -42,7 +42,7 @@ describe('secrets', {timeout: 60_000}, () => {
       await app.type('secret-test@');
       await app.press('filterAccept', 'filter');
       await app.press('open', 'list');
-      await app.press('new', 'detail');
+      await app.press('newDevice', 'detail');
       await app.press('save');
       const result = await app.waitFor('PrivateKey = ');
       const privateKey = /PrivateKey = (\S+)/.exec(result)![1]!;

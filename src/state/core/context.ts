@@ -2,6 +2,13 @@
 // and interaction depends on instead of the Controller. The Controller (the composition root)
 // implements it; nothing here imports a handler (docs/architecture.md, "The console context").
 import type {FirezoneClient} from '../../api/index.js';
+import type {Snapshot} from '../data/snapshot.js';
+import type {ListView} from '../lists/list-view.js';
+import type {ListUiState} from '../lists/view-state.js';
+import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
+import type {ActivityEvent} from '../tracking/events.js';
+import type {DialogModal, FormModal, Modal, ResultModal} from './modals.js';
+import type {ConsoleState, ListScreenId, StatusMessage} from './state.js';
 
 /** What the console needs of the API client (tests may pass a wrapper). */
 export type ConsoleClient = Pick<
@@ -39,4 +46,87 @@ export interface ConsoleSettings {
   staleDays?: number;
   /** Where `--activity-log` appends the events, for the status line. */
   activityLogPath?: string | null;
+}
+
+export interface ConsoleIO {
+  /** The console's own sequences (the OSC 52 of a copy) straight to the terminal. */
+  writeRaw(data: string): void;
+  exit(): void;
+  /** Re-reads the token where it came from (a profile's tokenFile or tokenCommand); null when it cannot. */
+  reloadToken?: () => Promise<string | null>;
+  /** `--activity-log`: appends each batch of events (src/state/tracking/activity-log.ts); null when written, else why not. */
+  activityLog?: {append(events: readonly ActivityEvent[]): string | null};
+}
+
+/** A list screen as the body draws it and its handlers act on it: derived once per (items, filter, sort). */
+export interface ListDerived {
+  spec: ResourceDisplay<unknown>;
+  state: ListUiState;
+  columns: ResourceColumn<unknown>[];
+  view: ListView<unknown>;
+  selection: {id: string | null; index: number};
+  detailItem: unknown;
+  /** Items on the list before the filter (the stale view counts only stale devices). */
+  total: number;
+}
+
+/** What the UI measured of the last frame that handlers need to page and clamp (src/state/core/layout.ts). */
+export interface LayoutReadings {
+  /** Rows of the body area (lists page by it). */
+  bodyHeight(): number;
+  /** How far the open help can scroll: its lines less the rows that show them. */
+  readonly helpMaxScroll: number;
+  /** How many lines of the open report fit (they wrap): a report's page. */
+  readonly reportPage: number;
+}
+
+/**
+ * The console as a handler sees it. Key handlers, resource actions and interactions take this, never
+ * the Controller, so each can be read (and tested) on its own; see docs/architecture.md, "The
+ * console context".
+ */
+export interface ConsoleContext {
+  readonly state: ConsoleState;
+  /** The last poll's data; throws before the first one (handlers that need it run only on a list or detail). */
+  readonly snapshot: Snapshot;
+  readonly client: ConsoleClient;
+  readonly settings: ConsoleSettings;
+  readonly io: ConsoleIO;
+  readonly layout: LayoutReadings;
+  /** Changes the state synchronously (every key sees what the previous one did). */
+  set(change: (s: ConsoleState) => ConsoleState): void;
+  /** The status line; info and success fade after a few seconds, warnings and errors stay. */
+  message(message: StatusMessage | null): void;
+
+  /** Opens a modal on top; returns it with its key, to find it again after the stack changed. */
+  push<M extends Modal>(modal: M): M;
+  /** Replaces the modal with `old`'s key wherever it is in the stack; a modal that is gone stays gone. */
+  replaceModal(old: Modal, next: Modal): void;
+  removeModal(modal: Modal): void;
+  /** The modal as it is now (the stack may have changed while a request was in flight), or null when it is gone. */
+  current<M extends Modal>(modal: M): M | null;
+  /** Closes the innermost modal. */
+  close(): void;
+  openForm(modal: Omit<FormModal, 'kind'>): void;
+  openDialog(modal: Omit<DialogModal, 'kind'>): void;
+  openResult(modal: Omit<ResultModal, 'kind'>): void;
+
+  /** Copies to the clipboard with OSC 52, control characters shown as escapes; says so in the status line. */
+  copy(label: string, value: string): void;
+  /** Polls now. */
+  refresh(): void;
+  /** `p`: pauses or resumes live updates; returns whether they are paused now (null before they started). */
+  togglePause(): boolean | null;
+  /** After a successful write: the message, a refresh, and (for a new item) the cursor on it. */
+  afterWrite(text: string, select?: {screen: ListScreenId; id: string}): void;
+
+  /** Opens a detail; `from` is the screen whose detail led here, where Esc returns. */
+  openDetail(screen: ListScreenId, id: string, from?: ListScreenId | null): void;
+  /** Leaves a detail (whose item was deleted, or on Esc). */
+  leaveDetail(screen: ListScreenId): void;
+  /** A list screen as shown: columns, filtered and sorted view, selection, open detail. */
+  list(screen: ListScreenId): ListDerived | null;
+  /** The list of the screen on top, or null on Configuration. */
+  activeList(): ListDerived | null;
+  updateList(screen: ListScreenId, change: (st: ListUiState) => ListUiState): void;
 }

@@ -2,7 +2,7 @@
 // They stack in ConsoleState.modals, innermost last; the innermost one is the only key scope
 // (docs/architecture.md, "Modals and the one dialog").
 import type {FormState} from '../interactions/form.js';
-import type {ConsoleState, Tone} from './state.js';
+import type {Tone} from './tone.js';
 
 /** Set when a modal is opened; modals are found by it, since updates replace the objects. */
 export interface ModalBase {
@@ -101,7 +101,3 @@ export interface ReportModal extends ModalBase {
 }
 
 export type Modal = FormModal | PickerModal | DialogModal | ResultModal | PromptModal | ReportModal;
-
-export function topModal(state: ConsoleState): Modal | null {
-  return state.modals[state.modals.length - 1] ?? null;
-}

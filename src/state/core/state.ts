@@ -3,6 +3,7 @@
 // handling reads and writes this store directly, never a value captured by a render.
 // See docs/architecture.md.
 import type {Modal} from './modals.js';
+import type {SortSpec} from '../lists/columns.js';
 import type {ListUiState} from '../lists/view-state.js';
 import type {PollStatus} from '../data/poller.js';
 import type {Snapshot} from '../data/snapshot.js';
@@ -17,9 +18,6 @@ export const SCREENS: ReadonlyArray<{id: ScreenId; title: string}> = [
   {id: 'configuration', title: 'Configuration'},
   {id: 'activity', title: 'Activity'},
 ];
-
-/** Colour roles; the UI maps them to colours (and to nothing under NO_COLOR). */
-export type Tone = 'online' | 'idle' | 'never' | 'accent' | 'danger' | 'warning' | 'ok' | 'muted' | 'badge';
 
 export interface StatusMessage {
   text: string;
@@ -42,9 +40,16 @@ export interface ConsoleState {
   marks: Record<ListScreenId, ReadonlySet<string>>;
   /** The Devices list shows only stale devices, oldest first (`S`). */
   staleView: boolean;
+  /** The Devices sort before the stale view took over, restored when it is left. */
+  sortBeforeStale: SortSpec | null;
 }
 
 /** The one-line text of an error, for the status bar. */
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The innermost modal: the only scope keys go to while one is open. */
+export function topModal(state: ConsoleState): Modal | null {
+  return state.modals[state.modals.length - 1] ?? null;
 }

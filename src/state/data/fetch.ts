@@ -2,7 +2,7 @@
 import {ApiError, type FirezoneClient, type SchemaIssue} from '../../api/index.js';
 import {prepareSnapshot, type FetchedData} from './snapshot.js';
 
-type ListingClient = Pick<FirezoneClient, 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration'>;
+export type ListingClient = Pick<FirezoneClient, 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration'>;
 
 /**
  * Devices are required. Users, rules and the configuration are admin-only in 0.7.36; if the

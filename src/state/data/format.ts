@@ -82,3 +82,8 @@ export const SESSION_PRESETS: ReadonlyArray<{label: string; seconds: number}> = 
 export function formatSessionDuration(seconds: number): string {
   return SESSION_PRESETS.find((p) => p.seconds === seconds)?.label ?? `Every ${seconds} seconds`;
 }
+
+/** "1 device", "3 devices". */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

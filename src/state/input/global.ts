@@ -2,10 +2,10 @@
 // pause, and Esc on a list (clear the filter, then the marks).
 import {clearMarks} from '../lists/marks.js';
 import {SCREENS} from '../core/state.js';
-import type {Controller} from '../controller.js';
+import type {ConsoleContext} from '../core/context.js';
 import type {Action} from './keymap.js';
 
-export function globalAction(c: Controller, action: Action): void {
+export function globalAction(c: ConsoleContext, action: Action): void {
   const screens: Partial<Record<Action, number>> = {screen1: 0, screen2: 1, screen3: 2, screen4: 3, screen5: 4};
   const target = screens[action];
   if (target !== undefined) {
@@ -31,25 +31,25 @@ export function globalAction(c: Controller, action: Action): void {
       c.refresh();
       c.message({tone: 'info', text: 'Refreshing…'});
       return;
-    case 'pause':
-      if (!c.poller) return;
-      c.poller.togglePause();
-      c.message({tone: 'info', text: c.poller.current.paused ? 'Live updates paused (p resumes)' : 'Live updates resumed'});
+    case 'pause': {
+      const paused = c.togglePause();
+      if (paused !== null) c.message({tone: 'info', text: paused ? 'Live updates paused (p resumes)' : 'Live updates resumed'});
       return;
+    }
     case 'back': {
       // A filter is cheap to type again, marks are not: Esc lets go of the filter first.
       const list = c.activeList();
       if (list?.state.filter) c.updateList(list.spec.id, (st) => ({...st, filter: ''}));
-      else if (list && !list.state.detailId) clearMarks(c, list.spec.id);
+      else if (list && !list.state.detailId) clearMarks(c, list);
       return;
     }
     default:
   }
 }
 
-export function helpAction(c: Controller, action: Action): void {
-  const page = Math.max(1, c.bodyHeight() - 2);
-  const scrollTo = (n: number) => c.set((s) => ({...s, help: {open: true, scroll: Math.max(0, Math.min(c.helpMaxScroll, n))}}));
+export function helpAction(c: ConsoleContext, action: Action): void {
+  const page = Math.max(1, c.layout.bodyHeight() - 2);
+  const scrollTo = (n: number) => c.set((s) => ({...s, help: {open: true, scroll: Math.max(0, Math.min(c.layout.helpMaxScroll, n))}}));
   const scroll = c.state.help.scroll;
   if (action === 'back') c.set((s) => ({...s, help: {open: false, scroll: 0}}));
   else if (action === 'down') scrollTo(scroll + 1);

@@ -2,7 +2,7 @@
 // help and the README's key table are all generated from BINDINGS, so they cannot drift apart.
 // Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
 
-/** Where a key press is resolved, innermost first: see `Controller.scopes()`. */
+/** Where a key press is resolved, innermost first: see `scopes()` in src/state/input/scopes.ts. */
 export type Scope = 'global' | 'help' | 'list' | 'detail' | 'configuration' | 'filter' | 'form' | 'picker' | 'dialog' | 'result' | 'prompt' | 'report';
 
 export type Action =
@@ -32,6 +32,7 @@ export type Action =
   | 'pause'
   | 'copy'
   | 'new'
+  | 'newDevice'
   | 'edit'
   | 'delete'
   | 'reveal'
@@ -134,7 +135,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'detail', action: 'open', keys: ['enter'], help: 'users: open the device under the cursor'},
   {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit (users: email/password; devices: name/description)', hint: 'edit', writes: true},
   {scope: 'detail', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', hint: 'role', writes: true},
-  {scope: 'detail', action: 'new', keys: ['n'], help: 'users: new device for this user', hint: 'device', writes: true},
+  {scope: 'detail', action: 'newDevice', keys: ['n'], help: 'users: new device for this user', hint: 'device', writes: true},
   {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)', hint: 'delete', writes: true},
   {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key)', hint: 'reveal'},
   {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)', hint: 'copy'},

@@ -1,11 +1,12 @@
 // The one dialog: explicit choices, each bound to a key of the keymap's dialog scope; the chosen
 // action runs with the dialog busy, and an error lands in the status bar.
 import {errorText} from '../core/state.js';
-import {topModal, type DialogModal} from '../core/modals.js';
-import type {Controller} from '../controller.js';
+import {topModal} from '../core/state.js';
+import {type DialogModal} from '../core/modals.js';
+import type {ConsoleContext} from '../core/context.js';
 import type {Action} from '../input/keymap.js';
 
-export function dialogAction(c: Controller, action: Action): void {
+export function dialogAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
   if (m?.kind !== 'dialog' || m.busy) return;
   const choice = m.choices.find((c) => c.action === action);

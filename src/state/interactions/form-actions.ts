@@ -1,15 +1,16 @@
-// What keys do in modals: forms (save, 422 mapping, cancel a hung save), the user picker, the one
-// dialog, the new-device result and prompts. Functions of the Controller (src/state/controller.ts),
-// which routes a key here when a modal is the innermost scope.
+// What keys do in a form: move between fields, toggle and choose, save (a 422 lands on the fields,
+// every value kept), cancel a hung save, and ask before discarding changes. The dispatch
+// (src/state/input/dispatch.ts) routes a key here when a form is the innermost modal.
 import {ApiError} from '../../api/index.js';
 import {errorText} from '../core/state.js';
-import {topModal, type FormModal} from '../core/modals.js';
-import type {Controller} from '../controller.js';
+import {topModal} from '../core/state.js';
+import {type FormModal} from '../core/modals.js';
+import type {ConsoleContext} from '../core/context.js';
 import {applyServerErrors, cycleChoice, focusedSpec, focusFirstError, hasErrors, isDirty, moveFocus, toggle, validateForm, type FormState} from './form.js';
 import type {Action} from '../input/keymap.js';
 import {openPicker} from './picker-actions.js';
 
-export function askClose(c: Controller, m: FormModal, why: 'discard' | 'quit'): void {
+export function askClose(c: ConsoleContext, m: FormModal, why: 'discard' | 'quit'): void {
   if (!isDirty(m.form)) {
     if (why === 'quit') c.io.exit();
     else c.removeModal(m);
@@ -36,7 +37,7 @@ export function askClose(c: Controller, m: FormModal, why: 'discard' | 'quit'): 
   });
 }
 
-export function formAction(c: Controller, action: Action): void {
+export function formAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
   if (m?.kind !== 'form') return;
   if (m.form.submitting) {
@@ -74,7 +75,7 @@ export function formAction(c: Controller, action: Action): void {
  * Esc during a hung save: abort the request, keep the form and everything typed, say that the
  * outcome is unknown, and re-read the data so the admin can see whether it was applied.
  */
-export function cancelSave(c: Controller, m: FormModal): void {
+export function cancelSave(c: ConsoleContext, m: FormModal): void {
   const aborted = c.client.cancelWrites?.() ?? 0;
   c.replaceModal(m, {...m, form: {...m.form, submitting: false}});
   c.message({
@@ -84,7 +85,7 @@ export function cancelSave(c: Controller, m: FormModal): void {
   c.refresh();
 }
 
-export function labelled(c: Controller, form: FormState, errors: Record<string, string[]>): string {
+export function labelled(c: ConsoleContext, form: FormState, errors: Record<string, string[]>): string {
   return Object.entries(errors)
     .map(([key, messages]) => {
       const label = form.specs.find((s) => s.key === key)?.label.trim() ?? key;
@@ -93,7 +94,7 @@ export function labelled(c: Controller, form: FormState, errors: Record<string, 
     .join('; ');
 }
 
-export async function save(c: Controller, m: FormModal): Promise<void> {
+export async function save(c: ConsoleContext, m: FormModal): Promise<void> {
   const checked = validateForm(m.form);
   if (hasErrors(checked)) {
     const focused = focusFirstError(checked);
@@ -114,7 +115,7 @@ export async function save(c: Controller, m: FormModal): Promise<void> {
 }
 
 /** A failed save: a 422 lands on the form's fields (every value kept), anything else in the status bar. */
-export function formFailed(c: Controller, form: FormModal, err: unknown): void {
+export function formFailed(c: ConsoleContext, form: FormModal, err: unknown): void {
   if (err instanceof ApiError && err.kind === 'cancelled') return;
   const still = c.current(form);
   if (err instanceof ApiError && err.kind === 'validation' && still) {

@@ -1,15 +1,16 @@
 // The user picker of a form (owner, rule scope): opened from a picker field, typing filters it.
-import {topModal, type FormModal} from '../core/modals.js';
-import type {Controller} from '../controller.js';
+import {topModal} from '../core/state.js';
+import {type FormModal} from '../core/modals.js';
+import type {ConsoleContext} from '../core/context.js';
 import {moveFocus, setValue} from './form.js';
 import type {Action} from '../input/keymap.js';
 import {pickerEntries} from './picker.js';
 
-export function openPicker(c: Controller, form: FormModal, field: string, filter: string): void {
+export function openPicker(c: ConsoleContext, form: FormModal, field: string, filter: string): void {
   c.push({kind: 'picker', title: `${form.title} › pick a user`, field, filter, index: 0, allowNone: form.pickerAllowsNone === true});
 }
 
-export function pickerAction(c: Controller, action: Action): void {
+export function pickerAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
   if (m?.kind !== 'picker') return;
   const entries = pickerEntries(c.state.snapshot?.users ?? [], m.filter, m.allowNone);

@@ -1,7 +1,8 @@
 // The report modal: a job's progress bar, then its summary (bulk delete, onboarding); an import
 // preview before anything is sent. Drawn by src/ui/views/Report.tsx.
-import {topModal, type DialogLine, type ReportModal} from '../core/modals.js';
-import type {Controller} from '../controller.js';
+import {topModal} from '../core/state.js';
+import {type DialogLine, type ReportModal} from '../core/modals.js';
+import type {ConsoleContext} from '../core/context.js';
 import type {Job} from './jobs.js';
 import {type JobOutcome} from './jobs.js';
 import type {Action} from '../input/keymap.js';
@@ -18,7 +19,7 @@ export interface ReportRun<T, R> {
 }
 
 /** Shows a job's progress in a report modal, then its summary there; the data is re-read after. */
-export function runReport<T, R>(c: Controller, run: ReportRun<T, R>): Promise<void> {
+export function runReport<T, R>(c: ConsoleContext, run: ReportRun<T, R>): Promise<void> {
   const report = c.push({
     kind: 'report',
     title: run.title,
@@ -64,10 +65,10 @@ export function runReport<T, R>(c: Controller, run: ReportRun<T, R>): Promise<vo
     });
 }
 
-export function reportAction(c: Controller, action: Action): void {
+export function reportAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
   if (m?.kind !== 'report') return;
-  const page = Math.max(1, c.reportShown);
+  const page = Math.max(1, c.layout.reportPage);
   const max = Math.max(0, m.lines.length - 1);
   const scrollTo = (n: number) => c.replaceModal(m, {...m, scroll: Math.max(0, Math.min(max, n))});
   switch (action) {

@@ -1,15 +1,138 @@
-// What keys do outside modals: screens, help, the filter, lists and details. Functions of the
-// Controller (src/state/controller.ts); resource-specific actions are in src/state/resources/*.
-import {bulkDelete} from './bulk-delete.js';
-import {markAllShown, toggleMark} from './marks.js';
-import type {Controller} from '../controller.js';
+// What keys do on a list, in a detail and while typing a filter. One path for lists and details:
+// first the handling every list shares (moving, filtering, sorting, opening, marking, copying,
+// exporting, revealing), then the screen's own action of that name (`actions` in
+// src/state/screens/<screen>/screen.ts). Which keys work where is answered from the same tables
+// (`listKeyAvailable`), so the hints, the help and read-only refusals cannot disagree with it.
+import type {ConsoleContext, ListDerived} from '../core/context.js';
 import type {Action} from '../input/keymap.js';
+import {SCREEN_SPECS, type AnySpec} from '../screens/index.js';
+import {actionAt, type ActionPlace} from '../screens/spec.js';
+import {bulkDelete} from './bulk-delete.js';
 import {exportList} from './export-action.js';
-import {openImport} from '../screens/users/import-action.js';
+import {markAllShown, toggleMark} from './marks.js';
 import {flipSortDirection, stepSort} from './sort-by-column.js';
 import {moveCursor, type Move} from './view-state.js';
 
-export function filterAction(c: Controller, action: Action): void {
+type Shared = (c: ConsoleContext, list: ListDerived) => void;
+
+const move =
+  (m: Move | ((c: ConsoleContext) => Move)): Shared =>
+  (c, list) =>
+    c.updateList(list.spec.id, (st) => moveCursor(list.view, st, typeof m === 'function' ? m(c) : m));
+const page = (direction: 1 | -1) => (c: ConsoleContext) => ({page: direction, pageSize: Math.max(1, c.layout.bodyHeight() - 2)});
+const sortable = (list: ListDerived) => list.columns.filter((col) => col.sortValue);
+
+function selectedItem(list: ListDerived): unknown {
+  return list.selection.index >= 0 ? (list.view.rows[list.selection.index] ?? null) : null;
+}
+
+function copyItem(c: ConsoleContext, list: ListDerived, item: unknown): void {
+  const value = item !== null ? list.spec.copyValue(item) : null;
+  if (value) c.copy(value.label, value.value);
+}
+
+/** What every list does, whatever its screen. */
+const ON_LIST: Partial<Record<Action, Shared>> = {
+  up: move(-1),
+  down: move(1),
+  pageUp: move(page(-1)),
+  pageDown: move(page(1)),
+  home: move('home'),
+  end: move('end'),
+  filter: (c, list) => c.updateList(list.spec.id, (st) => ({...st, filtering: true})),
+  sortNext: (c, list) => c.updateList(list.spec.id, (st) => ({...st, sort: stepSort(st.sort, sortable(list), 1)})),
+  sortPrev: (c, list) => c.updateList(list.spec.id, (st) => ({...st, sort: stepSort(st.sort, sortable(list), -1)})),
+  sortReverse: (c, list) => c.updateList(list.spec.id, (st) => ({...st, sort: flipSortDirection(st.sort, sortable(list))})),
+  open: (c, list) => {
+    if (list.selection.id) c.openDetail(list.spec.id, list.selection.id);
+  },
+  copy: (c, list) => copyItem(c, list, selectedItem(list)),
+  mark: toggleMark,
+  markAll: markAllShown,
+  export: (c) => exportList(c, false),
+};
+
+/** What every detail does. */
+const IN_DETAIL: Partial<Record<Action, Shared>> = {
+  back: (c, list) => {
+    const from = list.state.returnTo;
+    c.leaveDetail(list.spec.id);
+    // Back one level: a device opened from a user's detail returns to that user.
+    if (from) c.set((s) => ({...s, screen: from}));
+  },
+  up: (c, list) => stepDetail(c, list, -1),
+  down: (c, list) => stepDetail(c, list, 1),
+  open: (c, list) => {
+    const entry = list.state.detailEntry;
+    if (entry?.startsWith('device:')) c.openDetail('devices', entry.slice('device:'.length), list.spec.id);
+  },
+  reveal: (c, list) => c.updateList(list.spec.id, (st) => ({...st, reveal: !st.reveal})),
+  copy: (c, list) => copyItem(c, list, list.detailItem),
+};
+
+/** A detail with selectable lines (a user's devices) moves a cursor over them; others scroll. */
+function stepDetail(c: ConsoleContext, list: ListDerived, delta: 1 | -1): void {
+  const item = list.detailItem;
+  const snapshot = c.state.snapshot;
+  const entries = item && snapshot ? list.spec.detail(item, {snapshot, now: c.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : [])) : [];
+  if (entries.length > 0) {
+    c.updateList(list.spec.id, (st) => {
+      const at = st.detailEntry === null ? -1 : entries.indexOf(st.detailEntry);
+      const next = delta > 0 ? Math.min(entries.length - 1, at + 1) : Math.max(0, at - 1);
+      return {...st, detailEntry: entries[next] ?? null};
+    });
+    return;
+  }
+  c.updateList(list.spec.id, (st) => ({...st, detailScroll: Math.max(0, st.detailScroll + delta)}));
+}
+
+const SHARED: Record<ActionPlace, Partial<Record<Action, Shared>>> = {list: ON_LIST, detail: IN_DETAIL};
+
+/** Whether `action` does something on this screen's list or detail: shared handling, or the screen's own action. */
+export function listKeyAvailable(spec: AnySpec, action: Action, where: ActionPlace): boolean {
+  if (SHARED[where][action]) {
+    // Marks serve bulk work: a screen whose items cannot be deleted (Activity) has none.
+    if (action === 'mark' || action === 'markAll') return spec.actions.delete !== undefined;
+    if (action === 'reveal') return spec.revealable === true;
+    return true;
+  }
+  return actionAt(spec, action, where) !== undefined;
+}
+
+/** What the admin would have done with `action` here, for read-only refusals ("deleting devices"). */
+export function listActionVerb(spec: AnySpec, action: Action, where: ActionPlace): string | null {
+  return actionAt(spec, action, where)?.verb ?? null;
+}
+
+/** A key on a list (`where` = list) or in a detail. */
+export function listAction(c: ConsoleContext, where: ActionPlace, action: Action): void {
+  const list = c.activeList();
+  if (!list || !c.state.snapshot) return;
+  const spec = SCREEN_SPECS[list.spec.id];
+  const shared = SHARED[where][action];
+  if (shared) {
+    if (listKeyAvailable(spec, action, where)) shared(c, list);
+    return;
+  }
+  // `d` with rows marked deletes all of them (after one question), not the row under the cursor.
+  if (action === 'delete' && where === 'list' && spec.actions.delete && c.state.marks[spec.id].size > 0) {
+    bulkDelete(c, spec, spec.actions.delete);
+    return;
+  }
+  const own = actionAt(spec, action, where);
+  if (!own) return;
+  const item = where === 'list' ? selectedItem(list) : list.detailItem;
+  if (own.needsItem !== false && item === null) return;
+  const reason = own.disabledReason?.(c, item) ?? null;
+  if (reason !== null) {
+    c.message({tone: 'info', text: reason});
+    return;
+  }
+  own.run(c, item, where);
+}
+
+/** Keys while typing a filter (the text itself is typed by the dispatch). */
+export function filterAction(c: ConsoleContext, action: Action): void {
   const list = c.activeList();
   if (!list) return;
   const screen = list.spec.id;
@@ -25,127 +148,5 @@ export function filterAction(c: Controller, action: Action): void {
     c.updateList(screen, (st) => ({...st, filtering: false, filter: ''}));
   } else if (action === 'up' || action === 'down') {
     c.updateList(screen, (st) => moveCursor(list.view, st, action === 'up' ? -1 : 1));
-  }
-}
-
-export function listAction(c: Controller, action: Action): void {
-  const list = c.activeList();
-  if (!list || !c.state.snapshot) return;
-  const screen = list.spec.id;
-  const pageSize = Math.max(1, c.bodyHeight() - 2);
-  const move = (m: Move) => c.updateList(screen, (st) => moveCursor(list.view, st, m));
-  const selected = list.selection.index >= 0 ? list.view.rows[list.selection.index] : undefined;
-  const sortable = list.columns.filter((c) => c.sortValue);
-  switch (action) {
-    case 'up':
-      return move(-1);
-    case 'down':
-      return move(1);
-    case 'pageUp':
-      return move({page: -1, pageSize});
-    case 'pageDown':
-      return move({page: 1, pageSize});
-    case 'home':
-      return move('home');
-    case 'end':
-      return move('end');
-    case 'filter':
-      return c.updateList(screen, (st) => ({...st, filtering: true}));
-    case 'sortNext':
-    case 'sortPrev':
-      return c.updateList(screen, (st) => ({...st, sort: stepSort(st.sort, sortable, action === 'sortNext' ? 1 : -1)}));
-    case 'sortReverse':
-      return c.updateList(screen, (st) => ({...st, sort: flipSortDirection(st.sort, sortable)}));
-    case 'open':
-      if (list.selection.id) c.openDetail(screen, list.selection.id);
-      return;
-    case 'copy': {
-      const value = selected ? list.spec.copyValue(selected) : null;
-      if (value) c.copy(value.label, value.value);
-      return;
-    }
-    case 'new':
-      return list.spec.actions.new?.(c);
-    case 'edit':
-      if (selected) list.spec.actions.edit?.(c, selected);
-      return;
-    case 'delete':
-      if (c.state.marks[screen].size > 0) bulkDelete(c, screen);
-      else if (selected) list.spec.actions.delete?.(c, selected);
-      return;
-    case 'role':
-      if (selected) list.spec.actions.role?.(c, selected);
-      return;
-    case 'mark':
-      return toggleMark(c);
-    case 'markAll':
-      return markAllShown(c);
-    case 'import':
-      return openImport(c);
-    case 'export':
-      return exportList(c, false);
-    case 'exportSecrets':
-      return exportList(c, true);
-    case 'stale':
-      return c.toggleStaleView();
-    default:
-  }
-}
-
-export function detailAction(c: Controller, action: Action): void {
-  const list = c.activeList();
-  if (!list) return;
-  const screen = list.spec.id;
-  const item = list.detailItem;
-  switch (action) {
-    case 'back': {
-      const from = list.state.returnTo;
-      c.leaveDetail(screen);
-      // Back one level: a device opened from a user's detail returns to that user.
-      if (from) c.set((s) => ({...s, screen: from}));
-      return;
-    }
-    case 'up':
-    case 'down': {
-      // A detail with selectable lines (a user's devices) moves a cursor over them; others scroll.
-      const entries =
-        item && c.state.snapshot
-          ? list.spec.detail(item, {snapshot: c.state.snapshot, now: c.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : []))
-          : [];
-      if (entries.length > 0) {
-        c.updateList(screen, (st) => {
-          const at = st.detailEntry === null ? -1 : entries.indexOf(st.detailEntry);
-          const next = action === 'down' ? Math.min(entries.length - 1, at + 1) : Math.max(0, at - 1);
-          return {...st, detailEntry: entries[next] ?? null};
-        });
-        return;
-      }
-      return c.updateList(screen, (st) => ({...st, detailScroll: Math.max(0, st.detailScroll + (action === 'down' ? 1 : -1))}));
-    }
-    case 'open': {
-      const entry = list.state.detailEntry;
-      if (entry?.startsWith('device:')) c.openDetail('devices', entry.slice('device:'.length), screen);
-      return;
-    }
-    case 'reveal':
-      return c.updateList(screen, (st) => ({...st, reveal: !st.reveal}));
-    case 'copy': {
-      const value = item ? list.spec.copyValue(item) : null;
-      if (value) c.copy(value.label, value.value);
-      return;
-    }
-    case 'edit':
-      if (item) list.spec.actions.edit?.(c, item);
-      return;
-    case 'delete':
-      if (item) list.spec.actions.delete?.(c, item);
-      return;
-    case 'role':
-      if (item) list.spec.actions.role?.(c, item);
-      return;
-    case 'new':
-      if (item) list.spec.actions.newFromDetail?.(c, item);
-      return;
-    default:
   }
 }

@@ -1,98 +1,49 @@
-// Marks and the work done on many items at once: Space marks, `*` marks what the filter shows,
-// `d` with marks deletes them all after one question, with a progress bar and a report of each
-// failure. Functions of the Controller (src/state/controller.ts); the running and stopping is
-// src/state/interactions/jobs.ts, the report modal is drawn by src/ui/views/Report.tsx.
+// Bulk delete: `d` with rows marked deletes them all after one question, with a progress bar, Esc
+// to stop, and a report of each failure. What one delete is (its request, the label of an item,
+// the question) is the screen's delete action (src/state/screens/spec.ts); the running and
+// stopping is src/state/interactions/jobs.ts, the report modal src/state/interactions/report.ts.
 import {ApiError} from '../../api/index.js';
-import {type DialogLine} from '../core/modals.js';
-import {type ListScreenId} from '../core/state.js';
-import type {Controller} from '../controller.js';
+import type {ConsoleContext} from '../core/context.js';
+import type {DialogLine} from '../core/modals.js';
+import type {ListScreenId} from '../core/state.js';
+import {plural} from '../data/format.js';
 import {Job} from '../interactions/jobs.js';
-import type {DeviceRow, Snapshot, UserRow} from '../data/snapshot.js';
-import {ruleSummary} from '../screens/rules/screen.js';
-import {plural} from '../screens/spec.js';
-import {RESOURCE_NOUN, setMarks} from './marks.js';
 import {runReport} from '../interactions/report.js';
-
-// ---- bulk delete -------------------------------------------------------------------------------
+import type {ResourceDisplay} from '../screens/display.js';
+import type {DeleteAction} from '../screens/spec.js';
+import {setMarks} from './marks.js';
 
 interface Target {
   id: string;
   label: string;
 }
 
-function targets(c: Controller, screen: ListScreenId): Target[] {
-  const snapshot = c.snapshot;
-  const marks = c.state.marks[screen];
-  switch (screen) {
-    case 'devices':
-      return snapshot.devices.filter((r) => marks.has(r.id)).map((r: DeviceRow) => ({id: r.id, label: `${r.device.name} (${r.ownerEmail})`}));
-    case 'users':
-      return snapshot.userRows.filter((r) => marks.has(r.user.id)).map((r: UserRow) => ({id: r.user.id, label: r.user.email}));
-    case 'rules':
-      return snapshot.rules.filter((r) => marks.has(r.id)).map((r) => ({id: r.id, label: ruleSummary(r)}));
-    case 'activity':
-      return [];
-  }
-}
-
-/** "Delete 12 devices of 7 users?" / "Delete 3 users? This also deletes 5 devices and 2 rules." */
-export function bulkDeleteQuestion(snapshot: Snapshot, screen: ListScreenId, marks: ReadonlySet<string>): string {
-  switch (screen) {
-    case 'devices': {
-      const owners = new Set(snapshot.devices.filter((r) => marks.has(r.id)).map((r) => r.device.user_id));
-      const n = snapshot.devices.filter((r) => marks.has(r.id)).length;
-      return `Delete ${plural(n, 'device')} of ${plural(owners.size, 'user')}?`;
-    }
-    case 'users': {
-      const rows = snapshot.userRows.filter((r) => marks.has(r.user.id));
-      const devices = rows.reduce((n, r) => n + r.devices, 0);
-      const rules = rows.reduce((n, r) => n + r.rules, 0);
-      return `Delete ${plural(rows.length, 'user')}? This also deletes ${plural(devices, 'device')} and ${plural(rules, 'rule')}.`;
-    }
-    case 'rules':
-      return `Delete ${plural(snapshot.rules.filter((r) => marks.has(r.id)).length, 'rule')}?`;
-    case 'activity':
-      return 'Events cannot be deleted';
-  }
-}
-
+/** How many marked items the question lists by name before "… and N more". */
 const LISTED = 8;
 
-export function bulkDelete(c: Controller, screen: ListScreenId): void {
-  const items = targets(c, screen);
-  if (items.length === 0) return;
-  const noun = RESOURCE_NOUN[screen];
+export function bulkDelete<T>(c: ConsoleContext, spec: ResourceDisplay<T>, remove: DeleteAction<T>): void {
+  const marks = c.state.marks[spec.id];
+  // The marked items as the server has them now, in the list's own order.
+  const marked = spec.items(c.snapshot, {events: []}).filter((item) => marks.has(spec.getId(item)));
+  if (marked.length === 0) return;
+  const items: Target[] = marked.map((item) => ({id: spec.getId(item), label: remove.label(item)}));
   const lines: DialogLine[] = items.slice(0, LISTED).map((t) => ({text: `  ${t.label}`}));
   if (items.length > LISTED) lines.push({text: `  … and ${items.length - LISTED} more`, tone: 'muted'});
   lines.push({text: 'This cannot be undone. Esc stops it midway; what is done stays done.', tone: 'warning'});
   c.openDialog({
-    title: bulkDeleteQuestion(c.snapshot, screen, c.state.marks[screen]),
+    title: remove.question(marked),
     lines,
     choices: [
-      {action: 'confirm', label: `delete ${plural(items.length, noun)}`, run: () => runBulkDelete(c, screen, items)},
+      {action: 'confirm', label: `delete ${plural(items.length, spec.noun)}`, run: () => runBulkDelete(c, spec.id, spec.noun, remove, items)},
       {action: 'cancel', label: 'keep them'},
     ],
   });
 }
 
-function deleteOne(c: Controller, screen: ListScreenId, id: string): Promise<unknown> {
-  switch (screen) {
-    case 'devices':
-      return c.client.deleteDevice(id);
-    case 'users':
-      return c.client.deleteUser(id);
-    case 'rules':
-      return c.client.deleteRule(id);
-    case 'activity':
-      return Promise.reject(new Error('events cannot be deleted'));
-  }
-}
-
-function runBulkDelete(c: Controller, screen: ListScreenId, items: Target[]): void {
-  const noun = RESOURCE_NOUN[screen];
+function runBulkDelete<T>(c: ConsoleContext, screen: ListScreenId, noun: string, remove: DeleteAction<T>, items: Target[]): void {
   const job = new Job(items, async (t: Target) => {
     try {
-      await deleteOne(c, screen, t.id);
+      await remove.remove(c.client, t.id);
       return 'deleted' as const;
     } catch (err) {
       // Gone already (deleted elsewhere, or with its user): the goal is met, and it is said so.

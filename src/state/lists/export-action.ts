@@ -3,13 +3,13 @@
 import {writeConfigFile} from '../../wireguard/index.js';
 import type {ListScreenId} from '../core/state.js';
 import type {PromptModal} from '../core/modals.js';
-import type {Controller} from '../controller.js';
+import type {ConsoleContext} from '../core/context.js';
 import {defaultExportName, exportRecords, formatForPath, serialise} from './export.js';
-import {plural} from '../screens/spec.js';
+import {plural} from '../data/format.js';
 
 // ---- export ------------------------------------------------------------------------------------
 
-export function exportList(c: Controller, includeSecrets: boolean): void {
+export function exportList(c: ConsoleContext, includeSecrets: boolean): void {
   const list = c.activeList();
   if (!list) return;
   const screen: ListScreenId = list.spec.id;
@@ -52,7 +52,7 @@ export function exportList(c: Controller, includeSecrets: boolean): void {
 }
 
 async function writeExport(
-  c: Controller,
+  c: ConsoleContext,
   screen: ListScreenId,
   rows: readonly unknown[],
   path: string,

@@ -128,7 +128,7 @@ class SameIdsPass<T> implements SlicedPass {
 
 /**
  * Takes the id index of a poll's items over from the last one ahead of the first render, in
- * slices (the Controller calls it while the poll is in flight): at 50k devices the check that the
+ * slices (the refresh pipeline calls it while the poll is in flight): at 50k devices the check that the
  * ids are at the same places reads every changed row, 10 ms in the frame that shows the poll. When
  * they are not, the render builds the index as before.
  */

@@ -1,9 +1,10 @@
 // Marks: Space marks the row under the cursor, `*` what the filter shows, Esc lets go. Tied to ids,
 // so they survive refreshes, sorting and filtering; a mark whose item is gone from the server drops out.
-import {type ConsoleState, type ListScreenId} from '../core/state.js';
-import type {Controller} from '../controller.js';
+import type {ConsoleContext, ListDerived} from '../core/context.js';
+import type {ConsoleState, ListScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
-import {plural} from '../screens/spec.js';
+import {plural} from '../data/format.js';
+import type {ResourceDisplay} from '../screens/display.js';
 
 export const NO_MARKS: ReadonlySet<string> = new Set();
 
@@ -11,14 +12,13 @@ export function initialMarks(): ConsoleState['marks'] {
   return {devices: NO_MARKS, users: NO_MARKS, rules: NO_MARKS, activity: NO_MARKS};
 }
 
-export function setMarks(c: Controller, screen: ListScreenId, marks: ReadonlySet<string>): void {
+export function setMarks(c: ConsoleContext, screen: ListScreenId, marks: ReadonlySet<string>): void {
   c.set((s) => ({...s, marks: {...s.marks, [screen]: marks.size === 0 ? NO_MARKS : marks}}));
 }
 
 /** Space: the row under the cursor. The cursor moves on, as in k9s and mc, so Space Space Space marks a run. */
-export function toggleMark(c: Controller): void {
-  const list = c.activeList();
-  if (!list || list.selection.id === null) return;
+export function toggleMark(c: ConsoleContext, list: ListDerived): void {
+  if (list.selection.id === null) return;
   const screen = list.spec.id;
   const id = list.selection.id;
   const marks = new Set(c.state.marks[screen]);
@@ -30,9 +30,7 @@ export function toggleMark(c: Controller): void {
 }
 
 /** `*`: every row the filter shows; when they are all marked already, unmarks them. */
-export function markAllShown(c: Controller): void {
-  const list = c.activeList();
-  if (!list) return;
+export function markAllShown(c: ConsoleContext, list: ListDerived): void {
   const screen = list.spec.id;
   const ids: string[] = [];
   for (let i = 0; i < list.view.rows.length; i++) ids.push(list.view.idAt(i));
@@ -54,43 +52,33 @@ export function markAllShown(c: Controller): void {
 }
 
 /** Esc on a list with no filter left to clear. True when there were marks. */
-export function clearMarks(c: Controller, screen: ListScreenId): boolean {
-  const n = c.state.marks[screen].size;
+export function clearMarks(c: ConsoleContext, list: ListDerived): boolean {
+  const n = c.state.marks[list.spec.id].size;
   if (n === 0) return false;
-  setMarks(c, screen, NO_MARKS);
-  c.message({tone: 'info', text: `Unmarked ${plural(n, RESOURCE_NOUN[screen])}`});
+  setMarks(c, list.spec.id, NO_MARKS);
+  c.message({tone: 'info', text: `Unmarked ${plural(n, list.spec.noun)}`});
   return true;
-}
-
-export const RESOURCE_NOUN: Record<ListScreenId, string> = {devices: 'device', users: 'user', rules: 'rule', activity: 'event'};
-
-function idsOf(snapshot: Snapshot, screen: ListScreenId): Set<string> {
-  switch (screen) {
-    case 'devices':
-      return new Set(snapshot.devices.map((r) => r.id));
-    case 'users':
-      return new Set(snapshot.users.map((u) => u.id));
-    case 'rules':
-      return new Set(snapshot.rules.map((r) => r.id));
-    case 'activity':
-      return new Set();
-  }
 }
 
 /**
  * After a poll: marks whose item is gone from the server drop out, and the admin is told. Costs
  * nothing while nothing is marked.
  */
-export function pruneMarks(marks: ConsoleState['marks'], snapshot: Snapshot): {marks: ConsoleState['marks']; dropped: string | null} {
+export function pruneMarks(
+  marks: ConsoleState['marks'],
+  snapshot: Snapshot,
+  screens: Readonly<Record<ListScreenId, ResourceDisplay<unknown>>>,
+): {marks: ConsoleState['marks']; dropped: string | null} {
   let next = marks;
   const parts: string[] = [];
-  for (const screen of ['devices', 'users', 'rules'] as const) {
+  for (const screen of Object.keys(marks) as ListScreenId[]) {
     const current = marks[screen];
     if (current.size === 0) continue;
-    const present = idsOf(snapshot, screen);
+    const spec = screens[screen];
+    const present = new Set(spec.items(snapshot, {events: []}).map((item) => spec.getId(item)));
     const kept = new Set([...current].filter((id) => present.has(id)));
     if (kept.size === current.size) continue;
-    parts.push(plural(current.size - kept.size, `marked ${RESOURCE_NOUN[screen]}`));
+    parts.push(plural(current.size - kept.size, `marked ${spec.noun}`));
     next = {...next, [screen]: kept.size === 0 ? NO_MARKS : kept};
   }
   return {

@@ -1,11 +1,7 @@
 // Choosing the sort column from the keyboard. Every column sorts by its natural value (▲ is
 // ascending: A→Z, smallest, oldest); a column whose useful default is "most first" (traffic,
-// rates, counts, recency) starts descending (▼). `null` values sort last either way (list.ts).
-
-export interface SortSpec {
-  key: string;
-  desc: boolean;
-}
+// rates, counts, recency) starts descending (▼). `null` values sort last either way (radix-sort.ts).
+import type {SortSpec} from './columns.js';
 
 export interface SortableColumn {
   key: string;

@@ -1,17 +1,12 @@
 // Per-screen view state (filter, sort, selection by id, detail) and its pure transitions.
 import {buildListView, prepareIdIndex, moveSelection, reconcileSelection, type ListView} from './list-view.js';
 import {warmSortOrder} from './column-order.js';
-import {type ColumnSpec} from './columns.js';
-
-export interface SortState {
-  key: string;
-  desc: boolean;
-}
+import type {ColumnSpec, SortSpec} from './columns.js';
 
 export interface ListUiState {
   filter: string;
   filtering: boolean;
-  sort: SortState | null;
+  sort: SortSpec | null;
   selectedId: string | null;
   /** Index of the selection when last seen, to land nearby if the item disappears. */
   selectedIndex: number;
@@ -24,7 +19,7 @@ export interface ListUiState {
   reveal: boolean;
 }
 
-export function initialListState(sort: SortState | null): ListUiState {
+export function initialListState(sort: SortSpec | null): ListUiState {
   return {
     filter: '',
     filtering: false,

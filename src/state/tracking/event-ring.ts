@@ -14,7 +14,7 @@ export interface EventFilter {
   byYou?: boolean;
 }
 
-/** Lowercased once per event, as list.ts does for rows: a filter keystroke over 10,000 events builds no strings. */
+/** Lowercased once per event, as the list search does for rows (src/state/lists/search.ts): a filter keystroke over 10,000 events builds no strings. */
 const haystacks = new WeakMap<ActivityEvent, string>();
 
 function haystack(e: ActivityEvent): string {

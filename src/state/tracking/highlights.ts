@@ -9,7 +9,7 @@ import {type DeviceState} from '../data/snapshot.js';
 export const HIGHLIGHT_MS = 5_000;
 
 /**
- * The column keys of each list (src/state/resources/*.ts) that a change can mark. The traffic
+ * The column keys of each list (src/state/screens/<screen>/screen.ts) that a change can mark. The traffic
  * cells (rx, tx, rxRate, txRate) are not here: they move on every stats write, and their ↑/↓ come
  * from TrafficHistory.trend.
  */

@@ -1,4 +1,4 @@
-// How the Controller feeds and reads the change tracking of src/state/tracking/tracker.ts: the console's own
+// How the console feeds and reads the change tracking of src/state/tracking/tracker.ts: the console's own
 // writes noted for "by you" (by wrapping the client, so no write path can forget it), the rows of
 // recently deleted items kept on their list for a few seconds, marked, and the stale-devices view.
 import type {ConsoleClient} from '../core/context.js';

@@ -1,7 +1,7 @@
 // "See change as it happens" (issue #14): what changed between two consecutive polls, as events for
 // the Activity screen and the --activity-log file, and as per-row marks the lists use to highlight
-// new, changed and deleted rows for a few seconds. Plain TypeScript; the Controller feeds it every
-// good snapshot through ActivityTracker.observe().
+// new, changed and deleted rows for a few seconds. Plain TypeScript; the refresh pipeline
+// (src/state/data/refresh-pipeline.ts) feeds it every good snapshot through ActivityTracker.observe().
 import {type Snapshot} from '../data/snapshot.js';
 import {runSliced} from '../core/slices.js';
 import type {ActivityEvent} from './events.js';
@@ -11,7 +11,7 @@ import {Highlights} from './highlights.js';
 import {DeviceScan, diffSnapshots} from './snapshot-diff.js';
 import {EventRing} from './event-ring.js';
 
-// ---- the tracker the Controller holds ------------------------------------------------------------
+// ---- the tracker: what the refresh pipeline feeds and the lists read ----------------------------
 
 export interface ActivityTrackerOptions {
   capacity?: number;
@@ -40,7 +40,7 @@ export class ActivityTracker {
   private prepared: DeviceScan | null = null;
 
   /**
-   * Makes observe()'s pass over the devices ahead, in slices (the Controller calls it while the
+   * Makes observe()'s pass over the devices ahead, in slices (the refresh pipeline calls it while the
    * poll is in flight): at 50k devices it was one 20–30 ms task. Nothing changes until observe().
    */
   async prepare(next: Snapshot, now: number = next.fetchedAt): Promise<void> {

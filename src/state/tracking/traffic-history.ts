@@ -204,7 +204,7 @@ export class TrafficHistory {
   }
 
   /**
-   * Reads a poll's rows for record() ahead, in slices (the Controller calls it while the poll is
+   * Reads a poll's rows for record() ahead, in slices (the refresh pipeline calls it while the poll is
    * in flight): at 50k devices that read is the costly part. Nothing changes until record().
    */
   async prepare(snapshot: Snapshot, now: number = snapshot.fetchedAt): Promise<void> {

@@ -6,7 +6,7 @@
 // unselected row is cached per row object so React bails out of it on the next render.
 //
 // Scrolling: by default the component keeps its own `top` (first visible row) and moves it only
-// when the cursor enters the scroll-off margin (list.ts `computeWindow`). Pass `top` to control it
+// when the cursor enters the scroll-off margin (src/state/lists/list-view.ts `computeWindow`). Pass `top` to control it
 // from outside; `onTopChange` reports every change in both modes.
 
 import React, {memo, useEffect, useMemo, useState} from 'react';

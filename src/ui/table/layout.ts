@@ -1,7 +1,7 @@
 // Pure table layout: which columns fit a width, how wide each is, and the text of header and
 // row lines. No React here so it can be unit-tested and reused (e.g. a plain-text dump).
 
-import type {Tone} from '../../state/core/state.js';
+import type {Tone} from '../../state/core/tone.js';
 import {glyphs} from '../../state/core/glyphs.js';
 import {displayWidth, fitCell, padEnd, truncate} from '../text.js';
 import {color as colorOf} from '../theme.js';

@@ -1,7 +1,7 @@
 // A detail view: labelled lines and headings, scrolled; long values wrap under their label.
 import React from 'react';
 import {Box} from 'ink';
-import type {DetailLine} from '../../state/screens/spec.js';
+import type {DetailLine} from '../../state/screens/display.js';
 import {Text} from '../SafeText.js';
 import {displayWidth, padEnd, truncate, wrapLines} from '../text.js';
 import {color} from '../theme.js';

@@ -1,7 +1,7 @@
 // A resource list or its detail, on the generic table and detail views.
 import React, {useMemo} from 'react';
 import {Box} from 'ink';
-import type {ListDerived} from '../../state/controller.js';
+import type {ListDerived} from '../../state/core/context.js';
 import type {Snapshot} from '../../state/data/snapshot.js';
 import {Text} from '../SafeText.js';
 import {fitColumns, sortMarker, Table} from '../table/Table.js';

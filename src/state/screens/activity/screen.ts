@@ -2,7 +2,7 @@
 // newest first, filterable like the other lists. Read-only: events are observations, not objects.
 import type {ActivityEvent, ActivityKind} from '../../tracking/events.js';
 import {formatTimestamp} from '../../data/format.js';
-import type {Tone} from '../../core/state.js';
+import type {Tone} from '../../core/tone.js';
 import type {ResourceSpec} from '../spec.js';
 
 /** How a kind reads in the KIND column: short, the object type first so a sort groups them. */

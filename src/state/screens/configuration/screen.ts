@@ -3,7 +3,7 @@
 // the record is re-read right before writing; if it moved, the admin chooses re-apply or reload).
 import {ApiError, type Configuration, type ConfigurationUpdate} from '../../../api/index.js';
 import type {Action} from '../../input/keymap.js';
-import type {DialogModal, FormModal, Modal} from '../../core/modals.js';
+import type {DialogModal, FormModal} from '../../core/modals.js';
 import {defaultsSpecs, entryKey, parseEntryKey, sectionInitial, sectionUpdate, securitySpecs, type Section} from './sections.js';
 import {diffConfigurations, diffUpdate, explainOverride} from './diff.js';
 import {
@@ -19,16 +19,9 @@ import {
 } from './provider-forms.js';
 import {createForm, str, type FormState} from '../../interactions/form.js';
 import {formatKeepalive, formatList, formatSessionDuration, formatTimestamp, formatWhen, parseTime} from '../../data/format.js';
-import type {ActionContext, DetailLine} from '../spec.js';
-
-/** What the configuration actions need besides the ActionContext (the Controller has it all). */
-export interface ConfigurationHost extends ActionContext {
-  replaceModal(old: Modal, next: Modal): void;
-  removeModal(modal: Modal): void;
-  refresh(): void;
-  formFailed(form: FormModal, err: unknown): void;
-  store: {update(change: (s: ActionContext['state']) => ActionContext['state']): void};
-}
+import type {ConsoleContext} from '../../core/context.js';
+import {formFailed} from '../../interactions/form-actions.js';
+import type {DetailLine} from '../display.js';
 
 export function configurationLines(c: Configuration | null, now: number, reveal: boolean): DetailLine[] {
   if (c === null) return [{value: 'The configuration has not been loaded yet.'}];
@@ -127,13 +120,7 @@ function mapConfigErrors(
  * The review dialog: the diff, then on `y` the lost-update check and the write. `build` recomputes
  * the update on top of any base, which is what makes re-applying after a conflict possible.
  */
-function review(
-  host: ConfigurationHost,
-  title: string,
-  opened: Configuration,
-  build: (base: Configuration) => ConfigurationUpdate,
-  form: FormModal | null,
-): void {
+function review(host: ConsoleContext, title: string, opened: Configuration, build: (base: Configuration) => ConfigurationUpdate, form: FormModal | null): void {
   const lines = diffUpdate(opened, build(opened));
   const dialog: Omit<DialogModal, 'kind'> = {
     title,
@@ -146,12 +133,7 @@ function review(
   host.openDialog(dialog);
 }
 
-async function save(
-  host: ConfigurationHost,
-  opened: Configuration,
-  build: (base: Configuration) => ConfigurationUpdate,
-  form: FormModal | null,
-): Promise<void> {
+async function save(host: ConsoleContext, opened: Configuration, build: (base: Configuration) => ConfigurationUpdate, form: FormModal | null): Promise<void> {
   host.message({tone: 'info', text: 'Checking that the configuration has not changed meanwhile…'});
   const current = (await host.client.getConfiguration()).data;
   if (current.updated_at !== opened.updated_at) {
@@ -194,14 +176,14 @@ async function save(
   } catch (err) {
     // A 422 goes back onto the form, with every value kept; the dialog closes.
     if (err instanceof ApiError && err.kind === 'validation' && form) {
-      host.formFailed(form, err);
+      formFailed(host, form, err);
       return;
     }
     throw err;
   }
 }
 
-function openSection(host: ConfigurationHost, c: Configuration, section: Section): void {
+function openSection(host: ConsoleContext, c: Configuration, section: Section): void {
   host.openForm({
     title: section === 'defaults' ? 'Client defaults' : 'Security',
     notes:
@@ -223,7 +205,7 @@ function openSection(host: ConfigurationHost, c: Configuration, section: Section
   });
 }
 
-function openProvider(host: ConfigurationHost, c: Configuration, kind: ProviderKind, editId: string | null): void {
+function openProvider(host: ConsoleContext, c: Configuration, kind: ProviderKind, editId: string | null): void {
   let values: FormState['values'] = {};
   let op: ProviderOp | null = null;
   const build = (base: Configuration) => (op ? providerUpdate(base, op) : {});
@@ -272,13 +254,13 @@ function openProvider(host: ConfigurationHost, c: Configuration, kind: ProviderK
 }
 
 export const configurationResource = {
-  run(host: ConfigurationHost, action: Action): void {
+  run(host: ConsoleContext, action: Action): void {
     const state = host.state;
     const c = state.snapshot?.configuration ?? null;
     const entries = configurationEntries(c);
     const at = Math.max(0, entries.indexOf(state.configuration.entry));
     const go = (i: number) =>
-      host.store.update((s) => ({...s, configuration: {...s.configuration, entry: entries[Math.max(0, Math.min(entries.length - 1, i))] ?? 'defaults'}}));
+      host.set((s) => ({...s, configuration: {...s.configuration, entry: entries[Math.max(0, Math.min(entries.length - 1, i))] ?? 'defaults'}}));
     switch (action) {
       case 'up':
         return go(at - 1);
@@ -293,7 +275,7 @@ export const configurationResource = {
       case 'pageUp':
         return go(at - 5);
       case 'reveal':
-        host.store.update((s) => ({...s, configuration: {...s.configuration, reveal: !s.configuration.reveal}}));
+        host.set((s) => ({...s, configuration: {...s.configuration, reveal: !s.configuration.reveal}}));
         return;
       case 'edit':
       case 'new':
@@ -305,7 +287,7 @@ export const configurationResource = {
   },
 };
 
-function entryAction(host: ConfigurationHost, c: Configuration, key: string, action: 'edit' | 'new' | 'delete'): void {
+function entryAction(host: ConsoleContext, c: Configuration, key: string, action: 'edit' | 'new' | 'delete'): void {
   const entry = parseEntryKey(key);
   const providerKind: ProviderKind | null = entry.kind.startsWith('oidc') ? 'oidc' : entry.kind.startsWith('saml') ? 'saml' : null;
   const id = entry.kind === 'oidc' || entry.kind === 'saml' ? entry.id : null;

@@ -1,11 +1,12 @@
 // The new device's result screen: the client config with its private key, shown once; written to
 // a file (0600, never overwritten without asking), copied, or shown as a QR code.
 import {defaultConfigFileName, writeConfigFile} from '../../../wireguard/index.js';
-import {topModal, type PromptModal, type ResultModal} from '../../core/modals.js';
-import type {Controller} from '../../controller.js';
+import {topModal} from '../../core/state.js';
+import {type PromptModal, type ResultModal} from '../../core/modals.js';
+import type {ConsoleContext} from '../../core/context.js';
 import type {Action} from '../../input/keymap.js';
 
-export function resultAction(c: Controller, action: Action): void {
+export function resultAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
   if (m?.kind !== 'result') return;
   switch (action) {
@@ -61,7 +62,7 @@ export function resultAction(c: Controller, action: Action): void {
   }
 }
 
-export async function writeResult(c: Controller, result: ResultModal, config: string, path: string, overwrite: boolean): Promise<void> {
+export async function writeResult(c: ConsoleContext, result: ResultModal, config: string, path: string, overwrite: boolean): Promise<void> {
   const written = await writeConfigFile(path, config, {overwrite});
   const prompt = c.state.modals.find((x): x is PromptModal => x.kind === 'prompt') ?? null;
   if (written.ok) {

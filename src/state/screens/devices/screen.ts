@@ -2,15 +2,19 @@
 // the public key sent; the result screen shows the client config once).
 import {generateDeviceName} from '../../../common/names.js';
 import {configWarnings, generateKeyPair, renderClientConfig} from '../../../wireguard/index.js';
-import type {Tone} from '../../core/state.js';
+import type {Tone} from '../../core/tone.js';
 import {glyphs} from '../../core/glyphs.js';
 import {createForm, str} from '../../interactions/form.js';
-import {formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime} from '../../data/format.js';
+import {formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime, plural} from '../../data/format.js';
 import {DEVICE_EDIT_NOTE, DEVICE_ERROR_ALIASES, deviceCreateBody, deviceEditInitial, deviceEditSpecs, deviceFormInitial, deviceFormSpecs} from './forms.js';
 import {currentRate, deviceState, type DeviceRow, type DeviceState} from '../../data/snapshot.js';
 import type {TrafficHistory} from '../../tracking/traffic-history.js';
 import {sparkline} from '../../tracking/sparkline.js';
-import type {ActionContext, DetailLine, ResourceSpec} from '../spec.js';
+import type {ConsoleContext} from '../../core/context.js';
+import type {DetailLine} from '../display.js';
+import type {ResourceSpec} from '../spec.js';
+import {exportList} from '../../lists/export-action.js';
+import {toggleStaleView} from './stale.js';
 
 /** The state column's symbol: ● ○ · (or * o - on plain terminals). */
 export function stateGlyph(state: DeviceState): string {
@@ -24,12 +28,12 @@ function sinceDefault<T>(value: T, useDefault: boolean, format: (v: T) => string
 
 /** Sorts dotted quads numerically: `10.3.2.10` after `10.3.2.9`. */
 /** The owner picker's value is a user id; the form shows the email. */
-function emailOf(ctx: ActionContext, id: string): string {
+function emailOf(ctx: ConsoleContext, id: string): string {
   return ctx.snapshot.usersById.get(id)?.email ?? id;
 }
 
 /** Device creation, from the Devices list (with an owner picker) or from a user's detail. */
-export function openDeviceCreate(ctx: ActionContext, ownerId: string | null): void {
+export function openDeviceCreate(ctx: ConsoleContext, ownerId: string | null): void {
   const specs = deviceFormSpecs(ctx.snapshot.configuration, ownerId === null).map((s) =>
     s.key === 'owner' ? {...s, display: (v: string | boolean) => emailOf(ctx, String(v))} : s,
   );
@@ -266,39 +270,57 @@ export const devices: ResourceSpec<DeviceRow> = {
   },
   copyValue: (r) => ({label: 'public key', value: r.device.public_key}),
   actions: {
-    new: (ctx) => openDeviceCreate(ctx, null),
-    edit: (ctx, row) => {
-      ctx.openForm({
-        title: `Edit device ${row.device.name} (${row.ownerEmail})`,
-        notes: [DEVICE_EDIT_NOTE],
-        form: createForm(deviceEditSpecs(), deviceEditInitial(row.device)),
-        errorAliases: DEVICE_ERROR_ALIASES,
-        save: async (form) => {
-          const name = str(form.values, 'name').trim();
-          const description = str(form.values, 'description').trim();
-          await ctx.client.updateDevice(row.id, {name, description});
-          ctx.close();
-          ctx.afterWrite(`Device updated: ${name}`);
-        },
-      });
+    new: {
+      verb: 'creating devices',
+      where: ['list'],
+      needsItem: false,
+      disabledReason: (ctx) => (ctx.snapshot.users.length === 0 ? 'No users yet: a device belongs to a user, so add one first (2, then n)' : null),
+      run: (ctx) => openDeviceCreate(ctx, null),
     },
-    delete: (ctx, row) => {
-      ctx.openDialog({
-        title: `Delete device ${row.device.name} of ${row.ownerEmail}?`,
-        lines: [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
-        choices: [
-          {
-            action: 'confirm',
-            label: 'delete',
-            run: async () => {
-              await ctx.client.deleteDevice(row.id);
-              ctx.leaveDetail('devices');
-              ctx.afterWrite(`Deleted device ${row.device.name}`);
-            },
-          },
-          {action: 'cancel', label: 'cancel'},
-        ],
-      });
+    edit: {verb: 'editing devices', run: (ctx, row) => openDeviceEdit(ctx, row!)},
+    delete: {
+      verb: 'deleting devices',
+      run: (ctx, row) => askDelete(ctx, row!),
+      remove: (client, id) => client.deleteDevice(id),
+      label: (r) => `${r.device.name} (${r.ownerEmail})`,
+      question: (rows) => `Delete ${plural(rows.length, 'device')} of ${plural(new Set(rows.map((r) => r.device.user_id)).size, 'user')}?`,
     },
+    stale: {verb: 'showing stale devices', where: ['list'], needsItem: false, run: (ctx) => toggleStaleView(ctx)},
+    exportSecrets: {verb: 'exporting preshared keys', where: ['list'], needsItem: false, run: (ctx) => exportList(ctx, true)},
   },
 };
+
+function openDeviceEdit(ctx: ConsoleContext, row: DeviceRow): void {
+  ctx.openForm({
+    title: `Edit device ${row.device.name} (${row.ownerEmail})`,
+    notes: [DEVICE_EDIT_NOTE],
+    form: createForm(deviceEditSpecs(), deviceEditInitial(row.device)),
+    errorAliases: DEVICE_ERROR_ALIASES,
+    save: async (form) => {
+      const name = str(form.values, 'name').trim();
+      const description = str(form.values, 'description').trim();
+      await ctx.client.updateDevice(row.id, {name, description});
+      ctx.close();
+      ctx.afterWrite(`Device updated: ${name}`);
+    },
+  });
+}
+
+function askDelete(ctx: ConsoleContext, row: DeviceRow): void {
+  ctx.openDialog({
+    title: `Delete device ${row.device.name} of ${row.ownerEmail}?`,
+    lines: [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
+    choices: [
+      {
+        action: 'confirm',
+        label: 'delete',
+        run: async () => {
+          await ctx.client.deleteDevice(row.id);
+          ctx.leaveDetail('devices');
+          ctx.afterWrite(`Deleted device ${row.device.name}`);
+        },
+      },
+      {action: 'cancel', label: 'cancel'},
+    ],
+  });
+}

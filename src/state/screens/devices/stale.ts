@@ -2,6 +2,7 @@
 // N days (--stale-days, default 30). Candidates for clean-up, so the oldest come first.
 import {formatAge} from '../../data/format.js';
 import type {DeviceRow, Snapshot} from '../../data/snapshot.js';
+import type {ConsoleContext} from '../../core/context.js';
 
 export const DEFAULT_STALE_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -31,4 +32,20 @@ export function staleDevices(snapshot: Pick<Snapshot, 'devices'>, now: number, d
     }
   }
   return out.sort((a, b) => a.since - b.since);
+}
+
+/** `S` on Devices: only stale devices, oldest first; again: all devices with the sort as it was. */
+export function toggleStaleView(ctx: ConsoleContext): void {
+  const entering = !ctx.state.staleView;
+  const days = ctx.settings.staleDays ?? DEFAULT_STALE_DAYS;
+  ctx.set((s) => ({
+    ...s,
+    staleView: entering,
+    sortBeforeStale: entering ? s.lists.devices.sort : null,
+    lists: {...s.lists, devices: {...s.lists.devices, sort: entering ? null : s.sortBeforeStale, filter: '', filtering: false}},
+  }));
+  ctx.message({
+    tone: 'info',
+    text: entering ? `Stale devices: never connected, or no handshake for ${days} days (--stale-days), oldest first; S shows all` : 'All devices',
+  });
 }

@@ -3,7 +3,6 @@ import type {Rule, RuleWrite} from '../../../api/index.js';
 import {str, type FieldSpec, type Values} from '../../interactions/form.js';
 import {validateDestination, validatePortPair} from '../../data/validators.js';
 
-
 export function ruleFormSpecs(): FieldSpec[] {
   return [
     {

@@ -5,7 +5,9 @@ import {formatDate, formatWhen, parseTime} from '../../data/format.js';
 import {ruleBody, ruleFormInitial, ruleFormSpecs} from './forms.js';
 import {explainRank, ruleRank} from '../../data/rule-precedence.js';
 import {type Snapshot} from '../../data/snapshot.js';
-import type {ActionContext, ResourceSpec} from '../spec.js';
+import type {ConsoleContext} from '../../core/context.js';
+import {plural} from '../../data/format.js';
+import type {ResourceSpec} from '../spec.js';
 
 export function ruleSummary(rule: Rule): string {
   const ports = rule.port_type === null ? 'all ports' : `${rule.port_type.toUpperCase()} ${rule.port_range ?? ''}`.trim();
@@ -16,7 +18,7 @@ function scopeOf(s: Snapshot, userId: string | null): string {
   return userId === null ? 'everyone' : (s.usersById.get(userId)?.email ?? userId);
 }
 
-function openRuleForm(ctx: ActionContext, rule: Rule | null): void {
+function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
   const specs = ruleFormSpecs().map((s) => (s.key === 'user' ? {...s, display: (v: string | boolean) => scopeOf(ctx.snapshot, String(v) || null)} : s));
   ctx.openForm({
     title: rule ? `Edit rule ${ruleSummary(rule)}` : 'Add rule',
@@ -105,25 +107,33 @@ export const rules: ResourceSpec<Rule> = {
   ],
   copyValue: (r) => ({label: 'destination', value: r.destination}),
   actions: {
-    new: (ctx) => openRuleForm(ctx, null),
-    edit: (ctx, rule) => openRuleForm(ctx, rule),
-    delete: (ctx, rule) => {
-      ctx.openDialog({
-        title: `Delete rule ${ruleSummary(rule)}?`,
-        lines: [],
-        choices: [
-          {
-            action: 'confirm',
-            label: 'delete',
-            run: async () => {
-              await ctx.client.deleteRule(rule.id);
-              ctx.leaveDetail('rules');
-              ctx.afterWrite(`Deleted rule ${ruleSummary(rule)}`);
-            },
-          },
-          {action: 'cancel', label: 'cancel'},
-        ],
-      });
+    new: {verb: 'creating rules', where: ['list'], needsItem: false, run: (ctx) => openRuleForm(ctx, null)},
+    edit: {verb: 'editing rules', run: (ctx, rule) => openRuleForm(ctx, rule!)},
+    delete: {
+      verb: 'deleting rules',
+      run: (ctx, rule) => askDelete(ctx, rule!),
+      remove: (client, id) => client.deleteRule(id),
+      label: (rule) => ruleSummary(rule),
+      question: (rules) => `Delete ${plural(rules.length, 'rule')}?`,
     },
   },
 };
+
+function askDelete(ctx: ConsoleContext, rule: Rule): void {
+  ctx.openDialog({
+    title: `Delete rule ${ruleSummary(rule)}?`,
+    lines: [],
+    choices: [
+      {
+        action: 'confirm',
+        label: 'delete',
+        run: async () => {
+          await ctx.client.deleteRule(rule.id);
+          ctx.leaveDetail('rules');
+          ctx.afterWrite(`Deleted rule ${ruleSummary(rule)}`);
+        },
+      },
+      {action: 'cancel', label: 'cancel'},
+    ],
+  });
+}

@@ -3,7 +3,6 @@ import type {User, UserCreate, UserUpdate} from '../../../api/index.js';
 import {str, type FieldSpec, type Values} from '../../interactions/form.js';
 import {validateEmail, validatePassword} from '../../data/validators.js';
 
-
 export function userFormSpecs(mode: 'create' | 'edit'): FieldSpec[] {
   const specs: FieldSpec[] = [{key: 'email', label: 'Email', kind: 'text', placeholder: 'e.g. name@example.com', validate: (v) => validateEmail(String(v))}];
   if (mode === 'create') {

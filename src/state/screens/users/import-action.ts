@@ -1,18 +1,18 @@
-// The list actions that read or write files: onboarding users and devices from a CSV/TSV (`I` on
-// Users: path prompt → preview → folder prompt → progress → summary) and exporting the list as
-// shown (`x`, `X` with secrets). Functions of the Controller (src/state/controller.ts).
+// `I` on Users: onboarding users and their devices from a CSV/TSV file — path prompt, preview
+// (nothing sent yet), folder prompt for the client configs, progress, summary. The plan is
+// import-plan.ts, the run import-run.ts.
 import {promises as fs} from 'node:fs';
 import {expandPath} from '../../../wireguard/index.js';
 import type {DialogLine, PromptModal, ReportModal} from '../../core/modals.js';
-import type {Controller} from '../../controller.js';
+import type {ConsoleContext} from '../../core/context.js';
 import {detectFormat, IMPORT_MAX_BYTES, planImport, planSendsNothing, type ImportPlan, type ImportRow} from './import-plan.js';
 import {importJob, prepareConfigDir, rowsToApply, summarizeImport} from './import-run.js';
 import {runReport} from '../../interactions/report.js';
-import {plural} from '../spec.js';
+import {plural} from '../../data/format.js';
 
 // ---- import ------------------------------------------------------------------------------------
 
-export function openImport(c: Controller): void {
+export function openImport(c: ConsoleContext): void {
   c.push({
     kind: 'prompt',
     label: 'Import from file',
@@ -81,7 +81,7 @@ export function previewLines(plan: ImportPlan, path: string): DialogLine[] {
   return lines;
 }
 
-async function previewImport(c: Controller, path: string): Promise<void> {
+async function previewImport(c: ConsoleContext, path: string): Promise<void> {
   const read = await readImportFile(path);
   if (!read.ok) {
     c.message({tone: 'error', text: read.message});
@@ -113,7 +113,7 @@ async function previewImport(c: Controller, path: string): Promise<void> {
   });
 }
 
-function askConfigDir(c: Controller, plan: ImportPlan, preview: ReportModal): void {
+function askConfigDir(c: ConsoleContext, plan: ImportPlan, preview: ReportModal): void {
   const value = './firezone-configs';
   c.push({
     kind: 'prompt',

@@ -1,13 +1,17 @@
 // Users: columns, detail (with the user's devices and rules), and create / edit / role / delete.
 import type {User} from '../../../api/index.js';
-import type {Tone} from '../../core/state.js';
+import type {Tone} from '../../core/tone.js';
 import {createForm} from '../../interactions/form.js';
 import {formatAge, formatDate, formatSessionDuration, formatWhen, parseTime} from '../../data/format.js';
 import {userCreateBody, userFormSpecs, userUpdateBody} from './forms.js';
 import {deviceState, vpnStatus, VPN_STATUS_HELP, type Snapshot, type UserRow} from '../../data/snapshot.js';
 import {openDeviceCreate, stateGlyph, STATE_TONE} from '../devices/screen.js';
 import {ruleSummary} from '../rules/screen.js';
-import {plural, type ActionContext, type DetailLine, type ResourceSpec} from '../spec.js';
+import type {ConsoleContext} from '../../core/context.js';
+import {plural} from '../../data/format.js';
+import type {DetailLine} from '../display.js';
+import type {ResourceSpec} from '../spec.js';
+import {openImport} from './import-action.js';
 
 const VPN_TONE: Record<string, Tone> = {ENABLED: 'ok', DISABLED: 'danger', EXPIRED: 'warning'};
 
@@ -16,7 +20,7 @@ function sessionDuration(s: Snapshot): number {
 }
 
 /** Promote or demote, after asking; a self-change is refused by the server with its own message. */
-function askRole(ctx: ActionContext, user: User): void {
+function askRole(ctx: ConsoleContext, user: User): void {
   const role = user.role === 'admin' ? 'unprivileged' : 'admin';
   ctx.openDialog({
     title: role === 'admin' ? `Promote ${user.email} to admin?` : `Demote ${user.email} to unprivileged?`,
@@ -142,56 +146,76 @@ export const users: ResourceSpec<UserRow> = {
   },
   copyValue: (r) => ({label: 'email', value: r.user.email}),
   actions: {
-    new: (ctx) => {
-      ctx.openForm({
-        title: 'Add user',
-        notes: [],
-        form: createForm(userFormSpecs('create'), {role: 'unprivileged'}),
-        save: async (form) => {
-          const created = (await ctx.client.createUser(userCreateBody(form.values))).data;
-          ctx.close();
-          ctx.afterWrite(`User created successfully: ${created.email} (${created.role})`, {screen: 'users', id: created.id});
-        },
-      });
+    new: {verb: 'creating users', where: ['list'], needsItem: false, run: (ctx) => openUserCreate(ctx)},
+    newDevice: {verb: 'creating devices', where: ['detail'], run: (ctx, row) => openDeviceCreate(ctx, row!.user.id)},
+    edit: {verb: 'editing users', run: (ctx, row) => openUserEdit(ctx, row!)},
+    role: {verb: 'changing roles', run: (ctx, row) => askRole(ctx, row!.user)},
+    delete: {
+      verb: 'deleting users',
+      run: (ctx, row) => askDelete(ctx, row!),
+      remove: (client, id) => client.deleteUser(id),
+      label: (r) => r.user.email,
+      question: (rows) =>
+        `Delete ${plural(rows.length, 'user')}? This also deletes ${plural(
+          rows.reduce((n, r) => n + r.devices, 0),
+          'device',
+        )} and ${plural(
+          rows.reduce((n, r) => n + r.rules, 0),
+          'rule',
+        )}.`,
     },
-    edit: (ctx, row) => {
-      ctx.openForm({
-        title: `Edit ${row.user.email}`,
-        notes: ['Change the email or enter a new password below.'],
-        form: createForm(userFormSpecs('edit'), {email: row.user.email}),
-        save: async (form) => {
-          const body = userUpdateBody(form.values, row.user);
-          if (Object.keys(body).length === 0) {
-            ctx.close();
-            ctx.message({tone: 'info', text: 'Nothing changed'});
-            return;
-          }
-          await ctx.client.updateUser(row.user.id, body);
-          ctx.close();
-          ctx.afterWrite('User updated successfully.');
-        },
-      });
-    },
-    role: (ctx, row) => askRole(ctx, row.user),
-    delete: (ctx, row) => {
-      const u = row.user;
-      ctx.openDialog({
-        title: `Delete user ${u.email}? This also deletes ${plural(row.devices, 'device')} and ${plural(row.rules, 'rule')}.`,
-        lines: [{text: 'Their active VPN sessions drop at once.', tone: 'muted'}],
-        choices: [
-          {
-            action: 'confirm',
-            label: 'delete',
-            run: async () => {
-              await ctx.client.deleteUser(u.id);
-              ctx.leaveDetail('users');
-              ctx.afterWrite(`User deleted successfully: ${u.email}`);
-            },
-          },
-          {action: 'cancel', label: 'cancel'},
-        ],
-      });
-    },
-    newFromDetail: (ctx, row) => openDeviceCreate(ctx, row.user.id),
+    import: {verb: 'importing users', where: ['list'], needsItem: false, run: (ctx) => openImport(ctx)},
   },
 };
+
+function openUserCreate(ctx: ConsoleContext): void {
+  ctx.openForm({
+    title: 'Add user',
+    notes: [],
+    form: createForm(userFormSpecs('create'), {role: 'unprivileged'}),
+    save: async (form) => {
+      const created = (await ctx.client.createUser(userCreateBody(form.values))).data;
+      ctx.close();
+      ctx.afterWrite(`User created successfully: ${created.email} (${created.role})`, {screen: 'users', id: created.id});
+    },
+  });
+}
+
+function openUserEdit(ctx: ConsoleContext, row: UserRow): void {
+  ctx.openForm({
+    title: `Edit ${row.user.email}`,
+    notes: ['Change the email or enter a new password below.'],
+    form: createForm(userFormSpecs('edit'), {email: row.user.email}),
+    save: async (form) => {
+      const body = userUpdateBody(form.values, row.user);
+      if (Object.keys(body).length === 0) {
+        ctx.close();
+        ctx.message({tone: 'info', text: 'Nothing changed'});
+        return;
+      }
+      await ctx.client.updateUser(row.user.id, body);
+      ctx.close();
+      ctx.afterWrite('User updated successfully.');
+    },
+  });
+}
+
+function askDelete(ctx: ConsoleContext, row: UserRow): void {
+  const u = row.user;
+  ctx.openDialog({
+    title: `Delete user ${u.email}? This also deletes ${plural(row.devices, 'device')} and ${plural(row.rules, 'rule')}.`,
+    lines: [{text: 'Their active VPN sessions drop at once.', tone: 'muted'}],
+    choices: [
+      {
+        action: 'confirm',
+        label: 'delete',
+        run: async () => {
+          await ctx.client.deleteUser(u.id);
+          ctx.leaveDetail('users');
+          ctx.afterWrite(`User deleted successfully: ${u.email}`);
+        },
+      },
+      {action: 'cancel', label: 'cancel'},
+    ],
+  });
+}

@@ -1,0 +1,31 @@
+// What the UI measured of the frame, for handlers that page and clamp: the terminal size (hence the
+// body's rows), how far the open help can scroll and how many report lines fit. The UI reports
+// them through the Controller's `measured…` calls as it renders; handlers read them through
+// `ConsoleContext.layout`.
+import type {LayoutReadings} from './context.js';
+
+/**
+ * Rows the shell takes besides the body: header, tabs, info line, status bar, and the one spare
+ * row that keeps Ink 6 from clearing the whole screen on every frame (docs/terminal-notes.md).
+ */
+export const CHROME_ROWS = 4;
+
+export class Layout implements LayoutReadings {
+  private columns = 100;
+  private rows = 30;
+  helpMaxScroll = 0;
+  reportPage = 1;
+
+  setViewport(columns: number, rows: number): void {
+    this.columns = columns;
+    this.rows = rows;
+  }
+
+  get width(): number {
+    return this.columns;
+  }
+
+  bodyHeight(): number {
+    return Math.max(1, this.rows - 1 - CHROME_ROWS);
+  }
+}

@@ -1,0 +1,160 @@
+// A key press or a paste, from its name to the handler that acts on it (docs/architecture.md, "From
+// a key press to a new frame"). Where text goes, printable keys are typed; otherwise the keymap
+// finds the binding in the scope stack, read-only mode refuses writes once, here, and the scope's
+// handler runs. The handlers take the ConsoleContext and nothing else.
+import type {ConsoleContext} from '../core/context.js';
+import {topModal} from '../core/state.js';
+import {dialogAction} from '../interactions/dialog.js';
+import {askClose, formAction} from '../interactions/form-actions.js';
+import {editFocused, focusedSpec} from '../interactions/form.js';
+import {openPicker, pickerAction} from '../interactions/picker-actions.js';
+import {promptAction} from '../interactions/prompt.js';
+import {reportAction} from '../interactions/report.js';
+import {filterAction, listAction} from '../lists/actions.js';
+import {configurationResource} from '../screens/configuration/screen.js';
+import {resultAction} from '../screens/devices/result.js';
+import {globalAction, helpAction} from './global.js';
+import {bindingFor, displayKey, type Action, type Scope} from './keymap.js';
+import {acceptsText, available, scopes, typed, writeName} from './scopes.js';
+import {editText} from './textedit.js';
+
+/** Each scope's handler. */
+const HANDLERS: Record<Scope, (c: ConsoleContext, action: Action) => void> = {
+  form: formAction,
+  picker: pickerAction,
+  dialog: dialogAction,
+  result: resultAction,
+  prompt: promptAction,
+  report: reportAction,
+  help: helpAction,
+  filter: filterAction,
+  configuration: (c, action) => configurationResource.run(c, action),
+  detail: (c, action) => listAction(c, 'detail', action),
+  list: (c, action) => listAction(c, 'list', action),
+  global: globalAction,
+};
+
+/** One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. */
+export function keyPress(c: ConsoleContext, name: string, input: string): void {
+  if (name === 'ctrl+c') {
+    c.io.exit();
+    return;
+  }
+  // Where text goes, a printable key is text even if a binding uses it elsewhere (Space toggles
+  // a yes/no field, but types a space into a text field).
+  if (typed(name, input) && acceptsText(c.state) && typeInto(c, name, input)) return;
+  const stack = scopes(c.state);
+  const inner = bindingFor(stack.slice(0, 1), name);
+  if (!inner && typeInto(c, name, input)) return;
+  const binding = inner ?? bindingFor(stack.slice(1), name);
+  if (!binding) {
+    unbound(c, name, input);
+    return;
+  }
+  if (!available({...binding, writes: false}, c.state, c.settings.readOnly)) {
+    // A key that does something on another screen says so instead of doing nothing.
+    c.message({tone: 'info', text: `${displayKey(name)} does nothing here (${binding.help.replace(/^users: /, 'Users only: ')})`});
+    return;
+  }
+  if (binding.writes && c.settings.readOnly) {
+    c.message({tone: 'warning', text: `Read-only mode: ${writeName(binding, c.state)} is disabled (started with --read-only)`});
+    return;
+  }
+  HANDLERS[binding.scope](c, binding.action);
+}
+
+/** A bracketed paste: one insertion where text goes; in a list it opens the filter with it. */
+export function paste(c: ConsoleContext, text: string): void {
+  const m = topModal(c.state);
+  // A paste copied from a terminal or a password manager often ends in a line break: it is not
+  // part of a one-line value (a trailing space in a client secret would break sign-in).
+  const oneLine = text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/[\r\n\t]+/g, ' ');
+  if (m?.kind === 'form') {
+    const spec = focusedSpec(m.form);
+    if (spec?.kind === 'picker') {
+      openPicker(c, m, spec.key, oneLine.trim());
+      return;
+    }
+    const edited = editFocused(m.form, 'paste', spec?.multiline ? text : oneLine);
+    if (edited) c.replaceModal(m, {...m, form: edited});
+    else c.message({tone: 'warning', text: `Paste ignored: ${spec?.label ?? 'this field'} does not take text`});
+    return;
+  }
+  if (m?.kind === 'picker') {
+    c.replaceModal(m, {...m, filter: m.filter + oneLine, index: 0});
+    return;
+  }
+  if (m?.kind === 'prompt') {
+    const edited = editText({value: m.value, cursor: m.cursor}, 'paste', oneLine);
+    if (edited) c.replaceModal(m, {...m, value: edited.value, cursor: edited.cursor});
+    return;
+  }
+  const list = m === null && !c.state.help.open ? c.activeList() : null;
+  if (list && !list.state.detailId) {
+    // In the filter it is typed; on a list it opens the filter with it (a key from `wg show`).
+    const filtering = list.state.filtering;
+    c.updateList(list.spec.id, (st) => ({...st, filtering: true, filter: filtering ? st.filter + oneLine : oneLine.trim()}));
+    return;
+  }
+  c.message({tone: 'warning', text: 'Paste ignored: nothing here takes text'});
+}
+
+/** Text entry where the innermost scope has no binding for the key. True when handled. */
+function typeInto(c: ConsoleContext, name: string, input: string): boolean {
+  const s = c.state;
+  const m = topModal(s);
+  if (m?.kind === 'form') {
+    if (m.form.submitting) {
+      c.message({tone: 'info', text: 'Saving… the server has not answered yet; typing waits (Esc cancels the save)'});
+      return true;
+    }
+    const spec = focusedSpec(m.form);
+    if (!spec) return false;
+    if (spec.kind === 'picker' && typed(name, input)) {
+      // Typing on a picker field opens the picker with what was typed as its filter.
+      openPicker(c, m, spec.key, input);
+      return true;
+    }
+    const edited = editFocused(m.form, name, input);
+    if (edited) {
+      c.replaceModal(m, {...m, form: edited});
+      return true;
+    }
+    return false;
+  }
+  if (m?.kind === 'picker') {
+    if (name === 'backspace') c.replaceModal(m, {...m, filter: [...m.filter].slice(0, -1).join(''), index: 0});
+    else if (typed(name, input)) c.replaceModal(m, {...m, filter: m.filter + input, index: 0});
+    else return false;
+    return true;
+  }
+  if (m?.kind === 'prompt') {
+    const edited = editText({value: m.value, cursor: m.cursor}, name, input);
+    if (!edited) return false;
+    c.replaceModal(m, {...m, value: edited.value, cursor: edited.cursor});
+    return true;
+  }
+  if (m === null && !s.help.open && s.screen !== 'configuration' && s.lists[s.screen].filtering) {
+    const screen = s.screen;
+    // The same line editing as form fields (Backspace, Ctrl-U, Ctrl-W …), the cursor at the end.
+    const filter = s.lists[screen].filter;
+    if (!typed(name, input) && !['backspace', 'ctrl+u', 'ctrl+w'].includes(name)) return false;
+    const edited = editText({value: filter, cursor: [...filter].length}, name, input);
+    if (edited) c.updateList(screen, (st) => ({...st, filter: edited.value}));
+    return true;
+  }
+  return false;
+}
+
+/** A key nothing took. Printable keys on a form field that takes no text say why. */
+function unbound(c: ConsoleContext, name: string, input: string): void {
+  const m = topModal(c.state);
+  if (m?.kind !== 'form' || !typed(name, input)) return;
+  if (name === 'q') {
+    askClose(c, m, 'quit');
+    return;
+  }
+  const spec = focusedSpec(m.form);
+  const how = spec?.kind === 'toggle' ? 'Space toggles it' : spec?.kind === 'choice' ? '←/→ choose a value' : 'it takes no text';
+  c.message({tone: 'info', text: `${spec?.label.trim() ?? 'This field'}: ${how}`});
+}

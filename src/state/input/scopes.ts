@@ -1,0 +1,62 @@
+// Where a key press is resolved, and what the status bar offers there. The scope stack is the
+// innermost modal alone, else help › filter › configuration/detail/list › global; a binding is
+// available when its handler does something on this screen (the list's shared handling or the
+// screen's own action) and, for a write, when the console is not read-only.
+import {topModal} from '../core/state.js';
+import type {ConsoleState} from '../core/state.js';
+import {focusedSpec} from '../interactions/form.js';
+import {listActionVerb, listKeyAvailable} from '../lists/actions.js';
+import {SCREEN_SPECS} from '../screens/index.js';
+import {hintsFor, type Binding, type Scope} from './keymap.js';
+import {isPrintable} from './textedit.js';
+
+/** A key that types text: printable characters, not a named key such as `tab` or `enter`. */
+export function typed(name: string, input: string): boolean {
+  return name === input && isPrintable(input) && !/[\t\r\n]/.test(input);
+}
+
+/** The scopes a key is looked up in, innermost first. */
+export function scopes(state: ConsoleState): Scope[] {
+  const m = topModal(state);
+  if (m) return [m.kind === 'form' ? 'form' : m.kind];
+  if (state.help.open) return ['help', 'global'];
+  if (state.screen === 'configuration') return ['configuration', 'global'];
+  const st = state.lists[state.screen];
+  if (st.filtering) return ['filter'];
+  if (st.detailId) return ['detail', 'global'];
+  return ['list', 'global'];
+}
+
+/** Whether printable keys here are text (a field, a filter, a picker, a prompt), not commands. */
+export function acceptsText(state: ConsoleState): boolean {
+  const m = topModal(state);
+  if (m?.kind === 'form') {
+    const kind = focusedSpec(m.form)?.kind;
+    return kind === 'text' || kind === 'secret' || kind === 'picker';
+  }
+  return m?.kind === 'picker' || m?.kind === 'prompt' || (m === null && scopes(state)[0] === 'filter');
+}
+
+/** Whether a binding does something here: its handler exists, and writes are allowed. */
+export function available(b: Binding, state: ConsoleState, readOnly: boolean): boolean {
+  if (b.writes && readOnly) return false;
+  if (state.screen === 'configuration' || (b.scope !== 'list' && b.scope !== 'detail')) return true;
+  return listKeyAvailable(SCREEN_SPECS[state.screen], b.action, b.scope);
+}
+
+/** What a refused write would have done, in the admin's words. */
+export function writeName(b: Binding, state: ConsoleState): string {
+  if (state.screen === 'configuration') return 'changing the configuration';
+  if (topModal(state)) return 'saving';
+  if (b.scope === 'list' || b.scope === 'detail') return listActionVerb(SCREEN_SPECS[state.screen], b.action, b.scope) ?? 'writing';
+  return 'writing';
+}
+
+/** The status bar's key hints; while rows are marked, what acts on them comes first. */
+export function hints(state: ConsoleState, readOnly: boolean): string {
+  if (!state.snapshot && topModal(state) === null && !state.help.open) return hintsFor(['global'], (b) => available(b, state, readOnly));
+  const here = scopes(state);
+  const text = hintsFor(here, (b) => available(b, state, readOnly));
+  const marked = here[0] === 'list' && state.screen !== 'configuration' ? state.marks[state.screen].size : 0;
+  return marked > 0 ? `${marked} marked: d delete · Esc unmark  ${text}` : text;
+}

@@ -1,0 +1,86 @@
+// The list screens as the body draws them: each screen's columns (once per snapshot), its items
+// (the stale devices in the stale view; rows deleted a moment ago kept, marked, until they fade),
+// and the filtered, sorted view with its selection, memoised per (items, filter, sort).
+import type {ListDerived} from '../core/context.js';
+import type {ConsoleState, ListScreenId} from '../core/state.js';
+import type {Snapshot} from '../data/snapshot.js';
+import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
+import {DEFAULT_STALE_DAYS} from '../screens/devices/stale.js';
+import type {ActivityEvent} from '../tracking/events.js';
+import {GhostRows, StaleRows} from '../tracking/live-activity.js';
+import type {ActivityTracker} from '../tracking/tracker.js';
+import {effectiveSelection, ListViewCache} from './view-state.js';
+
+export class ScreenLists {
+  private readonly caches: Record<ListScreenId, ListViewCache<unknown>>;
+  private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ResourceColumn<unknown>[]>>();
+  private readonly ghosts = new GhostRows();
+  private readonly stale = new StaleRows();
+  private eventsCache: {version: number; events: readonly ActivityEvent[]} = {version: -1, events: []};
+
+  constructor(
+    private readonly screens: Readonly<Record<ListScreenId, ResourceDisplay<unknown>>>,
+    private readonly tracker: ActivityTracker,
+    /** The live clock, read when a cell is drawn (ages keep counting between polls). */
+    private readonly clock: () => number,
+    private readonly staleDays: number = DEFAULT_STALE_DAYS,
+  ) {
+    const cache = (spec: ResourceDisplay<unknown>) => new ListViewCache<unknown>((item) => spec.getId(item));
+    this.caches = {devices: cache(screens.devices), users: cache(screens.users), rules: cache(screens.rules), activity: cache(screens.activity)};
+  }
+
+  /** The view cache of a screen: the refresh pipeline prepares its id index, sorting ahead warms its orders. */
+  cache(screen: ListScreenId): ListViewCache<unknown> {
+    return this.caches[screen];
+  }
+
+  columns(screen: ListScreenId, snapshot: Snapshot): ResourceColumn<unknown>[] {
+    let perSnap = this.columnsCache.get(snapshot);
+    if (!perSnap) {
+      perSnap = new Map();
+      this.columnsCache.set(snapshot, perSnap);
+    }
+    let cols = perSnap.get(screen);
+    if (!cols) {
+      cols = this.screens[screen].columns(snapshot, this.clock);
+      perSnap.set(screen, cols);
+    }
+    return cols;
+  }
+
+  /** The Activity screen's events, newest first; the same array until new events arrive. */
+  private events(): readonly ActivityEvent[] {
+    const version = this.tracker.events.version;
+    if (this.eventsCache.version !== version) this.eventsCache = {version, events: this.tracker.events.list()};
+    return this.eventsCache.events;
+  }
+
+  /** A list's items: the stale devices in the stale view, and rows deleted a moment ago, marked, until they fade. */
+  items(screen: ListScreenId, state: ConsoleState): readonly unknown[] {
+    const snap = state.snapshot;
+    if (!snap) return [];
+    const spec = this.screens[screen];
+    if (screen === 'activity') return spec.items(snap, {events: this.events()});
+    if (screen === 'devices' && state.staleView) return this.stale.rows(snap, state.clock, this.staleDays);
+    return this.ghosts.items(screen, spec.items(snap, {events: []}), this.tracker, state.clock, (x) => spec.getId(x));
+  }
+
+  /** The list, its selection and open detail for a screen; memoised per (items, filter, sort). */
+  list(screen: ListScreenId, state: ConsoleState): ListDerived | null {
+    const snap = state.snapshot;
+    if (!snap) return null;
+    const spec = this.screens[screen];
+    const st = state.lists[screen];
+    const columns = this.columns(screen, snap);
+    const items = this.items(screen, state);
+    const view = this.caches[screen].get(items, st, columns);
+    const selection = effectiveSelection(view, st);
+    let detailItem: unknown = null;
+    if (st.detailId) {
+      // The view's index finds it without a scan; a detail filtered out of the view falls back to one.
+      const at = view.indexOf(st.detailId);
+      detailItem = at >= 0 ? view.rows[at] : (items.find((x: unknown) => spec.getId(x) === st.detailId) ?? null);
+    }
+    return {spec, state: st, columns, view, selection, detailItem, total: items.length};
+  }
+}

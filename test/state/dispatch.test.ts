@@ -1,0 +1,375 @@
+// The Controller without Ink: built directly with an in-memory client (no HTTP here; the client
+// itself is tested against the sandbox in test/api), keys driven by name through every scope the
+// keymap has, and the state read back from the store. What these hold is the dispatch: which
+// handler a key reaches, what read-only mode refuses, how modals stack, what a 422 leaves behind,
+// and that marks outlive a refresh.
+import {afterEach, describe, expect, it} from 'vitest';
+import {ApiError, type Configuration, type Device, type DeviceCreate, type Rule, type RuleWrite, type User, type UserCreate} from '../../src/api/index.js';
+import type {ConsoleClient, ConsoleSettings} from '../../src/state/core/context.js';
+import {topModal} from '../../src/state/core/state.js';
+import {Controller} from '../../src/state/controller.js';
+import {BINDINGS, type Scope} from '../../src/state/input/keymap.js';
+import {scopes} from '../../src/state/input/scopes.js';
+import {generateKeyPair} from '../../src/wireguard/index.js';
+import {configuration, device, iso, rule, user} from '../fixtures/data.js';
+
+/** The server the console talks to, in memory, with every call it got. */
+class FakeServer implements ConsoleClient {
+  devices: Device[] = [];
+  users: User[] = [];
+  rules: Rule[] = [];
+  config: Configuration = configuration();
+  readonly calls: string[] = [];
+  /** The next create of a user answers 422 with these field errors. */
+  rejectNextUser: Record<string, string[]> | null = null;
+  private nextId = 100;
+  private readonly serverKey = generateKeyPair().publicKey;
+
+  private result<T>(data: T) {
+    return Promise.resolve({data, issues: []});
+  }
+  listDevices() {
+    return this.result([...this.devices]);
+  }
+  listUsers() {
+    return this.result([...this.users]);
+  }
+  listRules() {
+    return this.result([...this.rules]);
+  }
+  getConfiguration() {
+    return this.result(this.config);
+  }
+  updateConfiguration() {
+    this.calls.push('updateConfiguration');
+    return this.result(this.config);
+  }
+  createDevice(body: DeviceCreate) {
+    this.calls.push(`createDevice ${body.name}`);
+    const d = device({
+      id: `d-${this.nextId++}`,
+      user_id: body.user_id,
+      name: body.name,
+      public_key: body.public_key,
+      preshared_key: null,
+      server_public_key: this.serverKey,
+    });
+    this.devices.push(d);
+    return this.result(d);
+  }
+  updateDevice(id: string) {
+    this.calls.push(`updateDevice ${id}`);
+    return this.result(this.devices.find((d) => d.id === id)!);
+  }
+  deleteDevice(id: string) {
+    this.calls.push(`deleteDevice ${id}`);
+    this.devices = this.devices.filter((d) => d.id !== id);
+    return Promise.resolve();
+  }
+  createUser(body: UserCreate) {
+    this.calls.push(`createUser ${body.email}`);
+    const errors = this.rejectNextUser;
+    if (errors) {
+      this.rejectNextUser = null;
+      return Promise.reject(
+        new ApiError({kind: 'validation', message: '422 Unprocessable Entity', method: 'POST', path: '/v0/users', status: 422, fieldErrors: errors}),
+      );
+    }
+    const u = user({id: `u-${this.nextId++}`, email: body.email, role: body.role ?? 'unprivileged'});
+    this.users.push(u);
+    return this.result(u);
+  }
+  updateUser(id: string) {
+    this.calls.push(`updateUser ${id}`);
+    return this.result(this.users.find((u) => u.id === id)!);
+  }
+  deleteUser(id: string) {
+    this.calls.push(`deleteUser ${id}`);
+    this.users = this.users.filter((u) => u.id !== id);
+    this.devices = this.devices.filter((d) => d.user_id !== id);
+    this.rules = this.rules.filter((r) => r.user_id !== id);
+    return Promise.resolve();
+  }
+  createRule(body: RuleWrite) {
+    this.calls.push(`createRule ${body.destination}`);
+    const r = rule({id: `r-${this.nextId++}`, ...body});
+    this.rules.push(r);
+    return this.result(r);
+  }
+  updateRule(id: string) {
+    this.calls.push(`updateRule ${id}`);
+    return this.result(this.rules.find((r) => r.id === id)!);
+  }
+  deleteRule(id: string) {
+    this.calls.push(`deleteRule ${id}`);
+    this.rules = this.rules.filter((r) => r.id !== id);
+    return Promise.resolve();
+  }
+}
+
+function seeded(): FakeServer {
+  const server = new FakeServer();
+  server.users = [user({id: 'u-1', email: 'ann@example.com'}), user({id: 'u-2', email: 'bob@example.com', role: 'admin'})];
+  server.devices = [
+    device({id: 'd-1', user_id: 'u-1', name: 'ann-laptop', latest_handshake: iso(Date.now() - 10_000)}),
+    device({id: 'd-2', user_id: 'u-1', name: 'ann-phone', ipv4: '10.3.2.3'}),
+    device({id: 'd-3', user_id: 'u-2', name: 'bob-desktop', ipv4: '10.3.2.4'}),
+  ];
+  server.rules = [rule({id: 'r-1', user_id: 'u-2', destination: '10.0.0.0/8'})];
+  return server;
+}
+
+const running: Controller[] = [];
+afterEach(() => {
+  for (const c of running.splice(0)) c.stop();
+});
+
+/** Resolves when `ready` holds, checking after every turn of the event loop; fails after 5 s. */
+async function until(ready: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+async function open(server: FakeServer, settings: Partial<ConsoleSettings> = {}) {
+  const io = {raw: [] as string[], exited: false};
+  const c = new Controller(
+    server,
+    {label: 'test', refreshSeconds: 0, readOnly: false, insecure: false, demo: false, ...settings},
+    {writeRaw: (data) => io.raw.push(data), exit: () => (io.exited = true)},
+  );
+  running.push(c);
+  c.start();
+  await until(() => c.state.snapshot !== null, 'the first poll');
+  /** Presses keys by their normalised names; a printable name is also its input. */
+  const press = (...names: string[]) => {
+    for (const name of names) c.key(name, [...name].length === 1 ? name : '');
+  };
+  const type = (text: string) => press(...[...text]);
+  /** A poll after the one shown now, applied. */
+  const polled = async () => {
+    const before = c.state.snapshot;
+    c.refresh();
+    await until(() => c.state.snapshot !== before, 'a refresh');
+  };
+  return {c, io, press, type, polled, message: () => c.state.message?.text ?? ''};
+}
+
+describe('the Controller, driven by key names without Ink', () => {
+  it('routes each scope of the keymap to its handler', async () => {
+    const {c, press, type, message} = await open(seeded());
+    const seen = new Set<Scope>();
+    const note = () => scopes(c.state).forEach((s) => seen.add(s));
+
+    // global: screens and help
+    note();
+    press('2');
+    expect(c.state.screen).toBe('users');
+    press('tab');
+    expect(c.state.screen).toBe('rules');
+    press('?');
+    note();
+    expect(c.state.help.open).toBe(true);
+    c.measuredHelp(3);
+    press('j', 'j', 'j', 'j');
+    expect(c.state.help.scroll).toBe(3); // clamped to what the UI measured
+    press('esc');
+    expect(c.state.help.open).toBe(false);
+
+    // list, filter, detail
+    press('1');
+    note();
+    expect(c.activeList()!.selection.id).toBe('d-1');
+    press('j');
+    expect(c.activeList()!.selection.id).toBe('d-2');
+    press('/');
+    note();
+    type('bob');
+    expect(c.state.lists.devices.filter).toBe('bob');
+    press('enter');
+    expect(c.activeList()!.selection.id).toBe('d-3');
+    press('esc');
+    expect(c.state.lists.devices.filter).toBe('');
+    press('enter');
+    note();
+    expect(c.state.lists.devices.detailId).toBe('d-3');
+    press('v');
+    expect(c.state.lists.devices.reveal).toBe(true);
+    press('esc');
+    expect(c.state.lists.devices.detailId).toBeNull();
+
+    // a user's detail: its device cursor opens the device, and Esc comes back to the user
+    press('2', 'enter', 'j', 'enter');
+    expect(c.state.screen).toBe('devices');
+    press('esc');
+    expect(c.state.screen).toBe('users');
+    press('esc');
+
+    // configuration
+    press('4');
+    note();
+    const entry = c.state.configuration.entry;
+    press('j');
+    expect(c.state.configuration.entry).not.toBe(entry);
+
+    // form › picker: a new device's owner is picked by typing on the field
+    press('1', 'n');
+    note();
+    expect(topModal(c.state)?.kind).toBe('form');
+    type('bob');
+    note();
+    expect(topModal(c.state)).toMatchObject({kind: 'picker', filter: 'bob'});
+    press('enter');
+    const form = topModal(c.state);
+    expect(form?.kind === 'form' && form.form.values.owner).toBe('u-2');
+
+    // form › dialog: Esc on a changed form asks, n goes back to it, y discards
+    press('esc');
+    note();
+    expect(c.state.modals.map((m) => m.kind)).toEqual(['form', 'dialog']);
+    press('n');
+    expect(c.state.modals.map((m) => m.kind)).toEqual(['form']);
+    press('esc', 'y');
+    await until(() => c.state.modals.length === 0, 'the discarded form to close');
+    expect(message()).toBe('Changes discarded');
+
+    // prompt: x asks where to export
+    press('x');
+    note();
+    expect(topModal(c.state)).toMatchObject({kind: 'prompt', label: 'Export to file'});
+    press('esc');
+    expect(c.state.modals).toEqual([]);
+
+    // result: a device made here shows its client config once; Q flips to the QR code, Esc asks first
+    press('n');
+    type('bob');
+    press('enter', 'ctrl+s');
+    await until(() => topModal(c.state)?.kind === 'result', 'the new device result');
+    note();
+    expect(topModal(c.state)).toMatchObject({kind: 'result', refused: null});
+    press('Q');
+    expect(topModal(c.state)).toMatchObject({kind: 'result', view: 'qr'});
+    press('esc', 'y');
+    await until(() => c.state.modals.length === 0, 'the result to close');
+
+    // report: marks, then d deletes them after one question
+    press('home', ' ', ' ', 'd');
+    expect(topModal(c.state)).toMatchObject({kind: 'dialog', title: 'Delete 2 devices of 1 user?'});
+    press('y');
+    await until(() => topModal(c.state)?.kind === 'report', 'the report');
+    note();
+    await until(() => {
+      const m = topModal(c.state);
+      return m?.kind === 'report' && m.phase === 'finished';
+    }, 'the bulk delete to finish');
+    press('esc');
+    expect(c.state.modals).toEqual([]);
+
+    // every scope of the keymap was reached
+    expect([...seen].sort()).toEqual([...new Set(BINDINGS.map((b) => b.scope))].sort());
+  });
+
+  it('refuses every write in read-only mode, by the verb of the screen, and sends nothing', async () => {
+    const server = seeded();
+    const {c, press, message} = await open(server, {readOnly: true});
+    const refused = (keys: string[], verb: string) => {
+      press(...keys);
+      expect(message()).toBe(`Read-only mode: ${verb} is disabled (started with --read-only)`);
+      expect(c.state.modals).toEqual([]);
+    };
+    refused(['n'], 'creating devices');
+    refused(['e'], 'editing devices');
+    refused(['d'], 'deleting devices');
+    refused(['2', 'n'], 'creating users');
+    refused(['R'], 'changing roles');
+    refused(['I'], 'importing users');
+    refused(['enter', 'n'], 'creating devices');
+    refused(['e'], 'editing users');
+    refused(['esc', '3', 'n'], 'creating rules');
+    refused(['4', 'e'], 'changing the configuration');
+    // marks and bulk delete: marking is not a write, deleting them is
+    press('1', ' ', 'd');
+    expect(message()).toBe('Read-only mode: deleting devices is disabled (started with --read-only)');
+    expect(c.state.marks.devices.size).toBe(1);
+    // reading goes on: move, filter, sort, open, copy
+    press('esc', 'j', '>', 'enter', 'c');
+    expect(c.state.lists.devices.detailId).not.toBeNull();
+    expect(message()).toMatch(/^Copied public key/);
+    expect(c.hints()).not.toMatch(/\bdelete\b|\bedit\b/);
+    expect(server.calls).toEqual([]);
+  });
+
+  it('keeps the form and everything typed when the server answers 422, the error on its field', async () => {
+    const server = seeded();
+    server.rejectNextUser = {email: ['has already been taken']};
+    const {c, press, type, message} = await open(server);
+    press('2', 'n');
+    type('ann@example.com');
+    press('tab', 'right');
+    press('ctrl+s');
+    await until(() => message() !== 'Saving…', 'the answer');
+    const m = topModal(c.state);
+    expect(m?.kind).toBe('form');
+    if (m?.kind !== 'form') return;
+    expect(m.form.values).toMatchObject({email: 'ann@example.com', role: 'admin'});
+    expect(m.form.errors.email).toEqual(['has already been taken']);
+    expect(m.form.submitting).toBe(false);
+    expect(message()).toBe('Email: has already been taken');
+    expect(server.calls).toEqual(['createUser ann@example.com']);
+    // the cursor is back on the field in error: corrected and saved again, it goes through and
+    // the list's cursor lands on the new user
+    expect(m.form.specs[m.form.focus]!.key).toBe('email');
+    press('ctrl+u');
+    type('cy@example.com');
+    press('ctrl+s');
+    await until(() => c.state.modals.length === 0, 'the form to close');
+    await until(() => c.activeList()!.selection.id === server.users.at(-1)!.id, 'the new user under the cursor');
+  });
+
+  it('keeps marks through refreshes, and drops (saying so) those whose item is gone', async () => {
+    const server = seeded();
+    const {c, press, polled, message} = await open(server);
+    press(' ', ' ');
+    expect([...c.state.marks.devices].sort()).toEqual(['d-1', 'd-2']);
+    await polled();
+    press('>');
+    await polled();
+    expect([...c.state.marks.devices].sort()).toEqual(['d-1', 'd-2']);
+    server.devices = server.devices.filter((d) => d.id !== 'd-1');
+    await polled();
+    expect([...c.state.marks.devices]).toEqual(['d-2']);
+    expect(message()).toBe('1 marked device no longer exists on the server and was unmarked');
+  });
+
+  it("bulk delete asks the screen's question and sends the screen's delete for each marked item", async () => {
+    const server = seeded();
+    const {c, press} = await open(server);
+    press('2', '*');
+    expect(c.state.marks.users.size).toBe(2);
+    press('d');
+    expect(topModal(c.state)).toMatchObject({kind: 'dialog', title: 'Delete 2 users? This also deletes 3 devices and 1 rule.'});
+    press('y');
+    await until(() => {
+      const m = topModal(c.state);
+      return m?.kind === 'report' && m.phase === 'finished';
+    }, 'the bulk delete');
+    expect(server.calls.sort()).toEqual(['deleteUser u-1', 'deleteUser u-2']);
+    expect(c.state.marks.users.size).toBe(0);
+  });
+
+  it('says why a key does nothing: another screen’s key, and an action the screen cannot take yet', async () => {
+    const server = seeded();
+    server.users = [];
+    server.devices = [];
+    const {c, press, message} = await open(server);
+    press('n');
+    expect(message()).toBe('No users yet: a device belongs to a user, so add one first (2, then n)');
+    expect(c.state.modals).toEqual([]);
+    press('R');
+    expect(message()).toBe('R does nothing here (Users only: promote to admin / demote to unprivileged)');
+    press('5', ' ');
+    expect(c.state.marks.activity.size).toBe(0);
+  });
+});

@@ -1,0 +1,153 @@
+// The refresh pipeline (src/state/data/refresh-pipeline.ts) and sorting ahead (src/state/lists/warm-sort.ts),
+// apart from the Controller that sequences them: what a poll fetches, in which order its passes
+// are made ahead, that nothing shows until it is observed, and that a long list is ordered a
+// column per timer step until it is done.
+import {afterEach, describe, expect, it, vi} from 'vitest';
+import {ApiError} from '../../src/api/index.js';
+import type {FetchedData} from '../../src/state/data/snapshot.js';
+import {RefreshPipeline} from '../../src/state/data/refresh-pipeline.js';
+import type {ListViewCache} from '../../src/state/lists/view-state.js';
+import {WARM_SORT_MIN_ITEMS, WarmSorter} from '../../src/state/lists/warm-sort.js';
+import type {ResourceColumn} from '../../src/state/screens/display.js';
+import {ActivityTracker} from '../../src/state/tracking/tracker.js';
+import {TrafficHistory} from '../../src/state/tracking/traffic-history.js';
+import {device, user} from '../fixtures/data.js';
+
+const T0 = Date.UTC(2026, 0, 1, 12);
+
+function lists(devices = [device({id: 'd-1', user_id: 'u-1', name: 'laptop'})]) {
+  const calls: string[] = [];
+  const client = {
+    listDevices: async () => (calls.push('listDevices'), {data: devices, issues: []}),
+    listUsers: async () => (calls.push('listUsers'), {data: [user({id: 'u-1'})], issues: []}),
+    listRules: async () => (calls.push('listRules'), {data: [], issues: []}),
+    getConfiguration: async () => {
+      calls.push('getConfiguration');
+      throw new ApiError({kind: 'forbidden', message: '403 Forbidden', method: 'GET', path: '/v0/configuration', status: 403});
+    },
+  };
+  return {client, calls};
+}
+
+function recordingPasses(log: string[]) {
+  return {
+    tracker: {
+      prepare: async (s: {fetchedAt: number}, now?: number) => void log.push(`tracker.prepare ${s.fetchedAt} ${now}`),
+      observe: (s: {fetchedAt: number}, now?: number) => (log.push(`tracker.observe ${s.fetchedAt} ${now}`), []),
+    },
+    history: {
+      prepare: async (s: {fetchedAt: number}) => void log.push(`history.prepare ${s.fetchedAt}`),
+      record: (s: {fetchedAt: number}) => void log.push(`history.record ${s.fetchedAt}`),
+    },
+    deviceIndex: {prepareIndex: async (rows: readonly unknown[]) => void log.push(`index ${rows.length}`)},
+  };
+}
+
+describe('the refresh pipeline', () => {
+  it('fetches, derives against the snapshot shown, and makes every pass ahead before the poll resolves', async () => {
+    const {client, calls} = lists();
+    const log: string[] = [];
+    let now = T0;
+    const pipeline = new RefreshPipeline(client, recordingPasses(log), null, () => now);
+    const first = await pipeline.poll(null);
+    expect(calls.sort()).toEqual(['getConfiguration', 'listDevices', 'listRules', 'listUsers']);
+    expect(first.fetchedAt).toBe(T0);
+    expect(first.devices.map((r) => r.ownerEmail)).toEqual(['ann@example.com']);
+    // the configuration failed: an issue, not a failed poll
+    expect(first.issues.map((i) => i.path)).toEqual(['/v0/configuration']);
+    expect(log).toEqual([`tracker.prepare ${T0} ${T0}`, `history.prepare ${T0}`, 'index 1']);
+    // applying writes what the passes found, for the same snapshot and time
+    pipeline.observe(first);
+    expect(log.slice(3)).toEqual([`tracker.observe ${T0} ${T0}`, `history.record ${T0}`]);
+    // the next poll derives against the last: an unchanged device keeps its row object
+    now = T0 + 5000;
+    const second = await pipeline.poll(first);
+    expect(second.devices[0]).toBe(first.devices[0]);
+  });
+
+  it('takes the first poll fetched before the console loaded, once', async () => {
+    const {client, calls} = lists();
+    const early: FetchedData = {devices: [device({id: 'd-9', user_id: 'u-1'})], users: [user({id: 'u-1'})], rules: [], configuration: null, issues: []};
+    const pipeline = new RefreshPipeline(client, recordingPasses([]), Promise.resolve(early), () => T0);
+    expect((await pipeline.poll(null)).devices.map((r) => r.id)).toEqual(['d-9']);
+    expect(calls).toEqual([]);
+    expect((await pipeline.poll(null)).devices.map((r) => r.id)).toEqual(['d-1']);
+    expect(calls).toContain('listDevices');
+  });
+
+  it('changes nothing the screen reads until the poll is observed', async () => {
+    const tracker = new ActivityTracker();
+    const history = new TrafficHistory();
+    const deviceIndex = {prepareIndex: async () => {}};
+    const rows = [device({id: 'd-1', user_id: 'u-1', rx_bytes: 0, tx_bytes: 0, latest_handshake: new Date(T0).toISOString()})];
+    let now = T0;
+    const pipeline = new RefreshPipeline(lists(rows).client, {tracker, history, deviceIndex}, null, () => now);
+    const a = await pipeline.poll(null);
+    pipeline.observe(a);
+    const moved = [{...rows[0]!, name: 'renamed', rx_bytes: 5_000_000, tx_bytes: 1_000}];
+    now = T0 + 2000;
+    const b = await new RefreshPipeline(lists(moved).client, {tracker, history, deviceIndex}, null, () => now).poll(a);
+    const events = tracker.events.version;
+    const traffic = history.version;
+    expect(tracker.events.list()).toHaveLength(0);
+    pipeline.observe(b);
+    expect(tracker.events.version).not.toBe(events);
+    expect(tracker.events.list().map((e) => e.kind)).toEqual(['device.renamed']);
+    expect(history.version).not.toBe(traffic);
+  });
+});
+
+describe('sorting ahead of time', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function fakeCache(stepsToDone: number) {
+    const steps: number[] = [];
+    const cache = {warm: (items: readonly unknown[], _columns: unknown, budget?: number) => (steps.push(budget ?? -1), steps.length >= stepsToDone)};
+    return {cache: cache as unknown as ListViewCache<unknown>, steps};
+  }
+
+  it('orders a long list a step per timer turn until every column is done, then stops', () => {
+    vi.useFakeTimers();
+    const {cache, steps} = fakeCache(3);
+    const sorter = new WarmSorter(() => cache);
+    const items = Array.from({length: WARM_SORT_MIN_ITEMS}, (_, i) => i);
+    const columns: ResourceColumn<unknown>[] = [];
+    sorter.notice('devices', items, columns);
+    expect(steps).toEqual([]); // not in the caller's turn: keys go first
+    vi.advanceTimersToNextTimer();
+    expect(steps).toHaveLength(1);
+    vi.runAllTimers();
+    expect(steps).toHaveLength(3);
+    expect(steps.every((b) => b > 0 && b < 50)).toBe(true);
+    // the same items again start nothing; new items start again
+    sorter.notice('devices', items, columns);
+    vi.runAllTimers();
+    expect(steps).toHaveLength(3);
+    sorter.notice('devices', [...items], columns);
+    vi.runAllTimers();
+    expect(steps.length).toBeGreaterThan(3);
+  });
+
+  it('leaves a short list to be sorted when asked, and stop() cancels a pending step', () => {
+    vi.useFakeTimers();
+    const {cache, steps} = fakeCache(1);
+    const sorter = new WarmSorter(() => cache);
+    sorter.notice(
+      'users',
+      Array.from({length: WARM_SORT_MIN_ITEMS - 1}, (_, i) => i),
+      [],
+    );
+    vi.runAllTimers();
+    expect(steps).toEqual([]);
+    sorter.notice(
+      'devices',
+      Array.from({length: WARM_SORT_MIN_ITEMS}, (_, i) => i),
+      [],
+    );
+    sorter.stop();
+    vi.runAllTimers();
+    expect(steps).toEqual([]);
+  });
+});
