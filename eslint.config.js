@@ -100,7 +100,14 @@ export default tseslint.config(
   }),
   ...layer('state', {
     forbid: ['ui'],
-    patterns: NO_UI_PACKAGES,
+    patterns: [
+      ...NO_UI_PACKAGES,
+      // Handlers take the ConsoleContext (src/state/core/context.ts); only the UI builds the Controller.
+      {
+        regex: '(^|/)controller(\\.js)?$',
+        message: 'Only the UI imports the Controller (the composition root): depend on ConsoleContext from src/state/core/context.ts.',
+      },
+    ],
     why: 'src/state/ is plain logic under the UI: it must not import src/ui/.',
   }),
   ...layer('wireguard', {

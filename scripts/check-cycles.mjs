@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const srcDir = path.join(root, 'src');
+// The folder to check: src/ of this checkout, or the one given (test/release/cycles.test.ts).
+const srcDir = path.resolve(process.argv[2] ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src'));
+const root = path.dirname(srcDir);
 
 function sourceFiles(dir) {
   const out = [];
@@ -113,10 +114,10 @@ function cycleIn(component) {
 
 const rel = (f) => path.relative(root, f);
 if (components.length > 0) {
-  console.error(`Import cycles in src/ (type-only imports count; docs/architecture.md, "Layers and import boundaries"):`);
+  console.error(`Import cycles in ${rel(srcDir)}/ (type-only imports count; docs/architecture.md, "Layers and import boundaries"):`);
   for (const component of components) {
     console.error(`  ${cycleIn(component).map(rel).join(' → ')}${component.length > 2 ? `  (${component.length} files in this knot)` : ''}`);
   }
   process.exit(1);
 }
-console.log(`No import cycles among ${files.length} files of src/.`);
+console.log(`No import cycles among ${files.length} files of ${rel(srcDir)}/.`);
