@@ -2,7 +2,7 @@
 // undici, zod, React and Ink are loaded (they take ~250 ms to load, and the server can answer
 // meanwhile). The client (client.ts) takes each response over and reads it exactly as it reads
 // one of its own: same status handling, error shapes, size limit, decoding and timeout. After
-// this poll, undici carries every request. See docs/architecture.md, "Start-up".
+// this poll, undici carries every request. See docs/architecture.md, "Performance notes", Start-up.
 import {request as httpRequest, type ClientRequest, type IncomingMessage} from 'node:http';
 import {request as httpsRequest} from 'node:https';
 import {
