@@ -363,13 +363,19 @@ describe('the Controller, driven by key names without Ink', () => {
     const server = seeded();
     server.users = [];
     server.devices = [];
-    const {c, press, message} = await open(server);
+    const {c, press, polled, message} = await open(server);
     press('n');
     expect(message()).toBe('No users yet: a device belongs to a user, so add one first (2, then n)');
     expect(c.state.modals).toEqual([]);
     press('R');
     expect(message()).toBe('R does nothing here (Users only: promote to admin / demote to unprivileged)');
-    press('5', ' ');
+    // events are observations, not objects to act on: no marks on Activity
+    server.users = [user({id: 'u-9', email: 'new@example.com'})];
+    await polled();
+    press('5');
+    expect(c.activeList()!.view.rows).toHaveLength(1);
+    press(' ');
     expect(c.state.marks.activity.size).toBe(0);
+    expect(message()).toBe('Space does nothing here (mark / unmark the row (marks stay through refreshes, sorting and filtering))');
   });
 });
