@@ -8,7 +8,7 @@ import {type ConsoleState} from '../state/core/state.js';
 import type {Controller} from '../state/controller.js';
 import {isDirty} from '../state/interactions/form.js';
 import {configurationLines} from '../state/screens/configuration/screen.js';
-import {DEFAULT_STALE_DAYS} from '../state/screens/devices/stale.js';
+import {DEFAULT_STALE_DAYS} from '../state/data/stale.js';
 import {FormView} from './FormView.js';
 import {HelpOverlay} from './HelpOverlay.js';
 import {Text} from './SafeText.js';

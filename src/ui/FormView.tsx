@@ -1,5 +1,5 @@
 // Renders a FormState. Display only: every key, text editing included, goes through the
-// App's form scope (state/form.ts, state/textedit.ts).
+// App's form scope (src/state/interactions/form.ts, src/state/input/textedit.ts).
 import React from 'react';
 import {Box} from 'ink';
 import {glyphs} from '../state/core/glyphs.js';

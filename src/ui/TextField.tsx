@@ -3,7 +3,7 @@ import {glyphs} from '../state/core/glyphs.js';
 import {Text} from './SafeText.js';
 import {color} from './theme.js';
 
-/** A one-line text value with a block cursor; the editing itself is state/textedit.ts. */
+/** A one-line text value with a block cursor; the editing itself is src/state/input/textedit.ts. */
 export function TextField({
   value,
   cursor,

@@ -10,6 +10,8 @@ import {topModal} from '../../src/state/core/state.js';
 import {Controller} from '../../src/state/controller.js';
 import {BINDINGS, type Scope} from '../../src/state/input/keymap.js';
 import {scopes} from '../../src/state/input/scopes.js';
+import {sharedListAction} from '../../src/state/lists/actions.js';
+import {SCREEN_SPECS} from '../../src/state/screens/index.js';
 import {generateKeyPair} from '../../src/wireguard/index.js';
 import {configuration, device, iso, rule, user} from '../fixtures/data.js';
 
@@ -377,5 +379,24 @@ describe('the Controller, driven by key names without Ink', () => {
     press(' ');
     expect(c.state.marks.activity.size).toBe(0);
     expect(message()).toBe('Space does nothing here (mark / unmark the row (marks stay through refreshes, sorting and filtering))');
+  });
+
+  it('tells an admin whose token sees no users why no device can be added', async () => {
+    const server = seeded();
+    server.listUsers = () => Promise.reject(new ApiError({kind: 'forbidden', message: '403 Forbidden', method: 'GET', path: '/v0/users', status: 403}));
+    const {c, press, message} = await open(server);
+    press('n');
+    expect(message()).toBe('Cannot add a device: this token cannot list users (its user is not an admin), so there is no owner to pick');
+    expect(c.state.modals).toEqual([]);
+  });
+
+  it('has no screen action that the shared list handling would shadow', () => {
+    for (const spec of Object.values(SCREEN_SPECS)) {
+      for (const [action, own] of Object.entries(spec.actions)) {
+        for (const where of own?.where ?? (['list', 'detail'] as const)) {
+          expect(sharedListAction(action as Parameters<typeof sharedListAction>[0], where), `${spec.id}.${action} in ${where}`).toBe(false);
+        }
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {buildSnapshot} from '../../src/state/data/snapshot.js';
-import {staleDevices} from '../../src/state/screens/devices/stale.js';
+import {staleDevices} from '../../src/state/data/stale.js';
 import {device, iso, user} from '../fixtures/data.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);

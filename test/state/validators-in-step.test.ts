@@ -92,7 +92,7 @@ async function createAndRemove(path: string, body: unknown, fields: readonly str
 let emails = 0;
 const freshEmail = () => `in-step-${++emails}@example.com`;
 
-// What the console sends for a text input (mirroring src/state/screens/devices/forms.ts and configuration.ts):
+// What the console sends for a text input (mirroring the screens' forms.ts and src/state/screens/configuration/sections.ts):
 // strings trimmed, comma lists through parseList, integers as parsed — or, when the console cannot
 // parse the text, the trimmed text itself, so the server judges the same characters.
 const asInteger = (text: string): number | string | null => (text.trim() === '' ? null : (parseInteger(text) ?? text.trim()));

@@ -12,7 +12,7 @@ import {promptAction} from '../interactions/prompt.js';
 import {reportAction} from '../interactions/report.js';
 import {filterAction, listAction} from '../lists/actions.js';
 import {configurationResource} from '../screens/configuration/screen.js';
-import {resultAction} from '../screens/devices/result.js';
+import {resultAction} from '../interactions/device-result.js';
 import {globalAction, helpAction} from './global.js';
 import {bindingFor, displayKey, type Action, type Scope} from './keymap.js';
 import {acceptsText, available, scopes, typed, writeName} from './scopes.js';

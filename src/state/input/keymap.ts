@@ -1,4 +1,4 @@
-// The one keymap table. Key handling (src/state/controller.ts), the status-bar hints, the `?`
+// The one keymap table. Key handling (src/state/input/dispatch.ts), the status-bar hints, the `?`
 // help and the README's key table are all generated from BINDINGS, so they cannot drift apart.
 // Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
 

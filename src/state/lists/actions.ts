@@ -88,6 +88,11 @@ function stepDetail(c: ConsoleContext, list: ListDerived, delta: 1 | -1): void {
 
 const SHARED: Record<ActionPlace, Partial<Record<Action, Shared>>> = {list: ON_LIST, detail: IN_DETAIL};
 
+/** Whether every list handles `action` there itself (a screen's own action of that name would never run). */
+export function sharedListAction(action: Action, where: ActionPlace): boolean {
+  return SHARED[where][action] !== undefined;
+}
+
 /** Whether `action` does something on this screen's list or detail: shared handling, or the screen's own action. */
 export function listKeyAvailable(spec: AnySpec, action: Action, where: ActionPlace): boolean {
   if (SHARED[where][action]) {

@@ -5,7 +5,7 @@ import type {ListDerived} from '../core/context.js';
 import type {ConsoleState, ListScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
 import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
-import {DEFAULT_STALE_DAYS} from '../screens/devices/stale.js';
+import {DEFAULT_STALE_DAYS} from '../data/stale.js';
 import type {ActivityEvent} from '../tracking/events.js';
 import {GhostRows, StaleRows} from '../tracking/live-activity.js';
 import type {ActivityTracker} from '../tracking/tracker.js';

@@ -2,8 +2,9 @@
 // that the generic list handling does not take (moving, filtering, sorting, marking, copying,
 // exporting) runs the screen's action of that name, if it has one; the help, the status-bar hints
 // and read-only refusals read the same table, so a screen's keys are exactly its actions. Adding an
-// action to a screen: a binding in the keymap table and an entry here in that screen's folder
-// (docs/architecture.md, "Adding an action").
+// action to a screen: a binding in the keymap table and an entry in the `actions` of that screen's
+// screen.ts (docs/architecture.md, "Adding an action"). An action named like one the lists share
+// would never run; test/state/dispatch.test.ts checks that no screen has one.
 import type {Action} from '../input/keymap.js';
 import type {ConsoleClient, ConsoleContext} from '../core/context.js';
 import type {ResourceDisplay} from './display.js';

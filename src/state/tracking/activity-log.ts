@@ -1,7 +1,7 @@
 // `--activity-log PATH` (issue #14): every activity event appended as one JSON line, an audit trail
 // that outlives the session. Owner-only (0600), append-only, one write(2) per line straight from
 // the event (no buffer in the process), so a crash loses at most the line being written and never
-// leaves earlier lines half-written. Events are built secret-free (src/state/tracking/tracker.ts); the
+// leaves earlier lines half-written. Events are built secret-free (src/state/tracking/snapshot-diff.ts); the
 // file gets exactly what the Activity screen shows.
 import {closeSync, constants, fchmodSync, fdatasyncSync, fstatSync, openSync, writeSync} from 'node:fs';
 import type {ActivityEvent} from './events.js';

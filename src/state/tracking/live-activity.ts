@@ -7,7 +7,7 @@ import type {LocalWrite} from './local-writes.js';
 import type {MarkedType} from './highlights.js';
 import type {User} from '../../api/index.js';
 import type {DeviceRow, Snapshot, UserRow} from '../data/snapshot.js';
-import {staleDevices} from '../screens/devices/stale.js';
+import {staleDevices} from '../data/stale.js';
 
 /**
  * The client with every successful write noted in the tracker. Reads, setToken and cancelWrites go

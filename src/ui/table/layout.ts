@@ -181,7 +181,7 @@ export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withC
   let mark: string | undefined;
   for (let k = 0; k < fitted.length; k++) {
     const {column, width} = fitted[k]!;
-    // A cell's ↑/↓ (src/state/tracking/tracker.ts) takes the first cell of the gap after it, so no column moves.
+    // A cell's ↑/↓ (cellChange, src/state/tracking/highlights.ts) takes the first cell of the gap after it, so no column moves.
     if (k > 0) plain += mark === undefined ? ' '.repeat(COLUMN_GAP) : `${mark}${' '.repeat(COLUMN_GAP - 1)}`;
     mark = after?.(column.key);
     const text = fitCell(column.cell(row), width, column.align ?? 'left');

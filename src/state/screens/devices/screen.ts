@@ -26,7 +26,6 @@ function sinceDefault<T>(value: T, useDefault: boolean, format: (v: T) => string
   return `${format(value)}${useDefault ? '  (default)' : ''}`;
 }
 
-/** Sorts dotted quads numerically: `10.3.2.10` after `10.3.2.9`. */
 /** The owner picker's value is a user id; the form shows the email. */
 function emailOf(ctx: ConsoleContext, id: string): string {
   return ctx.snapshot.usersById.get(id)?.email ?? id;
@@ -274,7 +273,13 @@ export const devices: ResourceSpec<DeviceRow> = {
       verb: 'creating devices',
       where: ['list'],
       needsItem: false,
-      disabledReason: (ctx) => (ctx.snapshot.users.length === 0 ? 'No users yet: a device belongs to a user, so add one first (2, then n)' : null),
+      disabledReason: (ctx) => {
+        if (ctx.snapshot.users.length > 0) return null;
+        // A token of a non-admin sees no users at all (0.7.36 answers 403 to /v0/users).
+        return ctx.snapshot.issues.some((issue) => issue.path === '/v0/users')
+          ? 'Cannot add a device: this token cannot list users (its user is not an admin), so there is no owner to pick'
+          : 'No users yet: a device belongs to a user, so add one first (2, then n)';
+      },
       run: (ctx) => openDeviceCreate(ctx, null),
     },
     edit: {verb: 'editing devices', run: (ctx, row) => openDeviceEdit(ctx, row!)},

@@ -1,10 +1,10 @@
 // The new device's result screen: the client config with its private key, shown once; written to
 // a file (0600, never overwritten without asking), copied, or shown as a QR code.
-import {defaultConfigFileName, writeConfigFile} from '../../../wireguard/index.js';
-import {topModal} from '../../core/state.js';
-import {type PromptModal, type ResultModal} from '../../core/modals.js';
-import type {ConsoleContext} from '../../core/context.js';
-import type {Action} from '../../input/keymap.js';
+import {defaultConfigFileName, writeConfigFile} from '../../wireguard/index.js';
+import {topModal} from '../core/state.js';
+import {type PromptModal, type ResultModal} from '../core/modals.js';
+import type {ConsoleContext} from '../core/context.js';
+import type {Action} from '../input/keymap.js';
 
 export function resultAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
