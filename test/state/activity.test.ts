@@ -7,24 +7,17 @@ import {EventRing} from '../../src/state/tracking/event-ring.js';
 import {LOCAL_WRITE_TTL_MS} from '../../src/state/tracking/local-writes.js';
 import {type ActivityEvent} from '../../src/state/tracking/events.js';
 import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
-import {device, iso, rule, user} from '../fixtures/data.js';
+import {configuration as baseConfiguration, device, iso, rule, user} from '../fixtures/data.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
+/** The shared fixture with a secret in each kind of provider (the diff must never show them). */
 function configuration(overrides: Partial<Configuration> = {}): Configuration {
-  return {
+  return baseConfiguration({
     id: 'c-1',
-    allow_unprivileged_device_configuration: true,
-    allow_unprivileged_device_management: true,
     default_client_allowed_ips: ['0.0.0.0/0'],
     default_client_dns: ['1.1.1.1'],
     default_client_endpoint: 'vpn.example.com',
-    default_client_mtu: 1280,
-    default_client_persistent_keepalive: 25,
-    disable_vpn_on_oidc_error: false,
-    local_auth_enabled: true,
-    vpn_session_duration: 0,
-    logo: {},
     openid_connect_providers: [
       {
         id: 'google',
@@ -54,7 +47,7 @@ function configuration(overrides: Partial<Configuration> = {}): Configuration {
     inserted_at: iso(0),
     updated_at: iso(0),
     ...overrides,
-  };
+  });
 }
 
 interface World {

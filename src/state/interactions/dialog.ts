@@ -1,8 +1,7 @@
 // The one dialog: explicit choices, each bound to a key of the keymap's dialog scope; the chosen
 // action runs with the dialog busy, and an error lands in the status bar.
-import {errorText} from '../core/state.js';
-import {topModal} from '../core/state.js';
-import {type DialogModal} from '../core/modals.js';
+import {errorText, topModal, type ListScreenId} from '../core/state.js';
+import type {DialogLine, DialogModal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
 import type {Action} from '../input/keymap.js';
 
@@ -28,4 +27,27 @@ export function dialogAction(c: ConsoleContext, action: Action): void {
       c.message({tone: 'error', text: errorText(err)});
     }
   })();
+}
+
+/** The question before deleting one item: `y` sends the delete, leaves the item's detail and refreshes. */
+export function confirmDelete(
+  c: ConsoleContext,
+  question: {title: string; lines?: readonly DialogLine[]; screen: ListScreenId; send: () => Promise<unknown>; done: string},
+): void {
+  c.openDialog({
+    title: question.title,
+    lines: question.lines ?? [],
+    choices: [
+      {
+        action: 'confirm',
+        label: 'delete',
+        run: async () => {
+          await question.send();
+          c.leaveDetail(question.screen);
+          c.afterWrite(question.done);
+        },
+      },
+      {action: 'cancel', label: 'cancel'},
+    ],
+  });
 }

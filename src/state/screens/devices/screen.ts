@@ -12,6 +12,7 @@ import type {TrafficHistory} from '../../tracking/traffic-history.js';
 import {sparkline} from '../../tracking/sparkline.js';
 import type {ConsoleContext} from '../../core/context.js';
 import type {DetailLine} from '../display.js';
+import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
 import {exportList} from '../../lists/export-action.js';
 import {toggleStaleView} from './stale.js';
@@ -312,20 +313,11 @@ function openDeviceEdit(ctx: ConsoleContext, row: DeviceRow): void {
 }
 
 function askDelete(ctx: ConsoleContext, row: DeviceRow): void {
-  ctx.openDialog({
+  confirmDelete(ctx, {
     title: `Delete device ${row.device.name} of ${row.ownerEmail}?`,
     lines: [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
-    choices: [
-      {
-        action: 'confirm',
-        label: 'delete',
-        run: async () => {
-          await ctx.client.deleteDevice(row.id);
-          ctx.leaveDetail('devices');
-          ctx.afterWrite(`Deleted device ${row.device.name}`);
-        },
-      },
-      {action: 'cancel', label: 'cancel'},
-    ],
+    screen: 'devices',
+    send: () => ctx.client.deleteDevice(row.id),
+    done: `Deleted device ${row.device.name}`,
   });
 }

@@ -7,6 +7,7 @@ import {explainRank, ruleRank} from '../../data/rule-precedence.js';
 import {type Snapshot} from '../../data/snapshot.js';
 import type {ConsoleContext} from '../../core/context.js';
 import {plural} from '../../data/format.js';
+import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
 
 export function ruleSummary(rule: Rule): string {
@@ -120,20 +121,10 @@ export const rules: ResourceSpec<Rule> = {
 };
 
 function askDelete(ctx: ConsoleContext, rule: Rule): void {
-  ctx.openDialog({
+  confirmDelete(ctx, {
     title: `Delete rule ${ruleSummary(rule)}?`,
-    lines: [],
-    choices: [
-      {
-        action: 'confirm',
-        label: 'delete',
-        run: async () => {
-          await ctx.client.deleteRule(rule.id);
-          ctx.leaveDetail('rules');
-          ctx.afterWrite(`Deleted rule ${ruleSummary(rule)}`);
-        },
-      },
-      {action: 'cancel', label: 'cancel'},
-    ],
+    screen: 'rules',
+    send: () => ctx.client.deleteRule(rule.id),
+    done: `Deleted rule ${ruleSummary(rule)}`,
   });
 }

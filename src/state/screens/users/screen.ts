@@ -10,6 +10,7 @@ import {ruleSummary} from '../rules/screen.js';
 import type {ConsoleContext} from '../../core/context.js';
 import {plural} from '../../data/format.js';
 import type {DetailLine} from '../display.js';
+import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
 import {openImport} from './import-action.js';
 
@@ -202,20 +203,11 @@ function openUserEdit(ctx: ConsoleContext, row: UserRow): void {
 
 function askDelete(ctx: ConsoleContext, row: UserRow): void {
   const u = row.user;
-  ctx.openDialog({
+  confirmDelete(ctx, {
     title: `Delete user ${u.email}? This also deletes ${plural(row.devices, 'device')} and ${plural(row.rules, 'rule')}.`,
     lines: [{text: 'Their active VPN sessions drop at once.', tone: 'muted'}],
-    choices: [
-      {
-        action: 'confirm',
-        label: 'delete',
-        run: async () => {
-          await ctx.client.deleteUser(u.id);
-          ctx.leaveDetail('users');
-          ctx.afterWrite(`User deleted successfully: ${u.email}`);
-        },
-      },
-      {action: 'cancel', label: 'cancel'},
-    ],
+    screen: 'users',
+    send: () => ctx.client.deleteUser(u.id),
+    done: `User deleted successfully: ${u.email}`,
   });
 }
