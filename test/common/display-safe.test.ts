@@ -30,6 +30,18 @@ describe('displaySafe', () => {
     ).toBe(printable);
   });
 
+  it('keeps a zero-width joiner only between two pictographs, and escapes it beside plain text', () => {
+    // Inside an emoji it is part of the character; beside plain text it hides a boundary (a name
+    // that looks like another), so it must show.
+    expect(displaySafe('👨\u200d💻')).toBe('👨\u200d💻');
+    expect(displaySafe('❤️\u200d🔥')).toBe('❤️\u200d🔥');
+    for (const s of ['👨\u200dabc', 'abc\u200d💻', 'a\u200db', '\u200d👨', '👨\u200d', '👨\u200d\u200d💻']) {
+      const safe = displaySafe(s);
+      expect(plainSafe(s).escaped, JSON.stringify(s)).toBeGreaterThan(0);
+      expect(safeSegments(safe).some((g) => g.escape && g.text === '\\u200d'), JSON.stringify(s)).toBe(true);
+    }
+  });
+
   it('names the usual controls and spells out the rest', () => {
     expect(displaySafe('a\x1bb')).toBe(`a${O}\\e${C}b`);
     expect(plainSafe('a\nb\tc\x00\x07\x08\r').text).toBe('a\\nb\\tc\\0\\a\\b\\r');

@@ -661,6 +661,11 @@ describe('rules', () => {
     expect((await post({destination: '10.50.10.0/24', action: 'drop', port_type: 'tcp', port_range: '70-90'})).status).toBe(422);
     expect((await post({destination: '10.50.10.0/24', action: 'drop', port_type: 'udp', port_range: '70-90'})).status).toBe(201);
     expect((await post({destination: '10.50.10.0/24', action: 'drop', port_type: 'tcp', port_range: '81-90'})).status).toBe(201);
+    // Ranges that only share an end port still overlap (the constraint's int4range is inclusive).
+    for (const port_range of ['80-85', '75-80', '80', '90-95', '60-81']) {
+      expect((await post({destination: '10.50.10.0/24', action: 'drop', port_type: 'tcp', port_range})).status, port_range).toBe(422);
+    }
+    expect((await post({destination: '10.50.10.0/24', action: 'drop', port_type: 'tcp', port_range: '91-95'})).status).toBe(201);
   });
 
   it('echoes /32 and the given user_id on write, normalises on read', async () => {

@@ -77,7 +77,7 @@ describe('device stats and user fields', () => {
 });
 
 describe('tokens', () => {
-  it('mints and revokes tokens; expired rows are no_resource_found', async () => {
+  it('mints and revokes tokens: a revoked token is no_resource_found, one minted already expired is invalid_token (its JWT exp has passed too)', async () => {
     const minted = await control('POST', '/_sandbox/tokens', {body: {user_id: 'admin@sandbox.test', expires_in_days: 1}});
     expect(minted.status).toBe(201);
     const {token, id} = minted.json as {token: string; id: string};

@@ -1,5 +1,7 @@
 import {describe, expect, it} from 'vitest';
-import {bearerToken} from '../../src/sandbox/auth/auth.js';
+import {authenticate, bearerToken} from '../../src/sandbox/auth/auth.js';
+import type {SandboxCore} from '../../src/sandbox/core.js';
+import {Store, type ConfigRow, type TokenRow, type UserRow} from '../../src/sandbox/store.js';
 import {signJwt, signToken, verifyToken} from '../../src/sandbox/auth/jwt.js';
 
 const SECRET = 'dGVzdC1ndWFyZGlhbi1zZWNyZXQta2V5LWJhc2U2NA==';
@@ -67,5 +69,32 @@ describe('Bearer header (Guardian VerifyHeader)', () => {
     [[], null],
   ])('%j → %s', (values, expected) => {
     expect(bearerToken(values)).toBe(expected);
+  });
+});
+
+describe('the token row decides, not only the JWT', () => {
+  it('refuses a token whose row has expired while its JWT is still within exp: no_resource_found', () => {
+    const store = new Store({} as ConfigRow);
+    const user: UserRow = {
+      id: '0b9bd7d4-8f6e-4c37-a0c5-0b6b0bb0e0a1',
+      email: 'admin@example.com',
+      role: 'admin',
+      passwordHash: null,
+      disabledAt: null,
+      lastSignedInAt: null,
+      lastSignedInMethod: null,
+      insertedAt: 0,
+      updatedAt: 0,
+    };
+    store.users.set(user.id, user);
+    const nowMicros = Date.now() * 1000;
+    const row: TokenRow = {id: '8c6a1c2e-3c0e-4f55-9a1e-0d2b7b7d9a11', userId: user.id, expiresAt: nowMicros - 1_000_000, insertedAt: 0};
+    store.tokens.set(row.id, row);
+    const jwt = signToken(SECRET, {api: row.id, exp: Math.floor(Date.now() / 1000) + 3600, sub: user.id});
+    const core = {store} as unknown as SandboxCore;
+    expect(authenticate(core, SECRET, [`Bearer ${jwt}`])).toEqual({kind: 'error', type: 'no_resource_found'});
+    // The same token with its row still live is let in.
+    row.expiresAt = nowMicros + 3_600_000_000;
+    expect(authenticate(core, SECRET, [`Bearer ${jwt}`]).kind).toBe('ok');
   });
 });

@@ -146,6 +146,13 @@ describe('diffSnapshots: devices', () => {
     expect(events[1]!.detail).toEqual(['description: (none) → ThinkPad']);
   });
 
+  it('a description changed alone is an event, also while the traffic moves', () => {
+    const events = between({devices: [online({rx_bytes: 10})]}, {devices: [online({rx_bytes: 20, description: 'ThinkPad', updated_at: iso(T0)})]});
+    expect(kinds(events)).toEqual(['device.updated']);
+    expect(events[0]!.detail).toEqual(['description: (none) → ThinkPad']);
+    expect(kinds(between({devices: [device({description: 'old'})]}, {devices: [device({description: null})]}))).toEqual(['device.updated']);
+  });
+
   it('only traffic moving is no event', () => {
     expect(between({devices: [online({rx_bytes: 10, tx_bytes: 10})]}, {devices: [online({rx_bytes: 20, tx_bytes: 30, updated_at: iso(T0)})]})).toEqual([]);
   });

@@ -33,6 +33,13 @@ describe('parseDelimited', () => {
     ]);
   });
 
+  it('takes a quote inside an unquoted field as text, as spreadsheets write it (12" tablet)', () => {
+    const {records, error} = parseDelimited('email,devices\nann@x.io,12" tablet;desk "B"\n', 'csv');
+    expect(error).toBeNull();
+    expect(records[1]!.fields).toEqual(['ann@x.io', '12" tablet;desk "B"']);
+    expect(parseDelimited('email\tdevices\nann@x.io\t12" tablet\n', 'tsv').records[1]!.fields).toEqual(['ann@x.io', '12" tablet']);
+  });
+
   it('reads TSV, where commas are data', () => {
     expect(parseDelimited('email\tdevices\na@x.io\tlaptop, the old one\n', 'tsv').records[1]!.fields).toEqual(['a@x.io', 'laptop, the old one']);
   });

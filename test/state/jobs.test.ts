@@ -33,6 +33,21 @@ describe('Job', () => {
     expect(progress.at(-1)).toBe(50);
   });
 
+  it('without a concurrency given, keeps exactly 4 requests in flight (a 0.7.36 server rewrites WireGuard and nftables on each write)', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    await new Job(
+      Array.from({length: 20}, (_, i) => i),
+      async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await tick();
+        inFlight--;
+      },
+    ).run();
+    expect(peak).toBe(4);
+  });
+
   it('a failing item is reported with its reason and the rest go on', async () => {
     const outcome = await new Job([1, 2, 3, 4], async (i) => {
       if (i % 2 === 0) throw new Error(`no ${i}`);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {buildListView, computeWindow, moveSelection, reconcileSelection, type ListView} from '../../src/state/lists/list-view.js';
 import {type ColumnSpec} from '../../src/state/lists/columns.js';
@@ -28,6 +29,29 @@ const ids = (v: ListView<Dev>) => v.rows.map((d) => d.id);
 
 describe('buildListView: filter', () => {
   const items = [dev('1', 'Laptop-ANN', 'ann@example.com'), dev('2', 'phone', 'Bob@Example.com'), dev('3', 'router', 'carl@x.org')];
+
+  it('gives the same rows whatever was typed before: a shorter or different text is not searched in the last matches', () => {
+    const same = [dev('1', 'laptop', 'x'), dev('2', 'tablet', 'x'), dev('3', 'phone', 'x'), dev('4', 'lab-pc', 'x')];
+    expect(ids(view(same, 'lap'))).toEqual(['1']);
+    expect(ids(view(same, 'a'))).toEqual(['1', '2', '4']);
+    expect(ids(view(same, 'la'))).toEqual(['1', '4']);
+    expect(ids(view(same, 'lab'))).toEqual(['4']);
+    expect(ids(view(same, 'ab'))).toEqual(['2', '4']);
+  });
+
+  it('typing, backspacing and retyping on one list gives what a fresh list gives (property)', () => {
+    const word = fc.stringMatching(/^[abl]{0,4}$/);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({unit: fc.constantFrom('a', 'b', 'l', 'x'), maxLength: 6}), fc.constant(0)), {minLength: 3, maxLength: 6}),
+        fc.array(word, {minLength: 1, maxLength: 12}),
+        (names, typed) => {
+          const list = names.map(([name], i) => dev(String(i), name, 'x'));
+          for (const text of typed) expect(ids(view(list, text)), text).toEqual(ids(view([...list], text)));
+        },
+      ),
+    );
+  });
 
   it('is a case-insensitive substring over every searchable column', () => {
     expect(ids(view(items, 'laptop'))).toEqual(['1']);

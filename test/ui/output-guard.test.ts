@@ -27,6 +27,22 @@ describe("OutputGuard: only the console's own sequences reach the terminal", () 
     expect(g.stats.dropped[kind]).toBeGreaterThan(0);
   });
 
+  it('drops a control that comes alone in a chunk (the fast path for plain text must not pass it)', () => {
+    for (const [chunk, want] of [
+      ['a\x7fb', 'ab'],
+      ['\x7f', ''],
+      ['name\x85', 'name'],
+      ['x\x9by', 'xy'],
+      ['tab\there', 'tabhere'],
+      ['bell\x07', 'bell'],
+    ] as const) {
+      const g = new OutputGuard();
+      expect(g.filter(chunk), JSON.stringify(chunk)).toBe(want);
+    }
+    // Line breaks and plain text are the console's own: they pass as they are.
+    expect(new OutputGuard().filter('a\r\nb')).toBe('a\r\nb');
+  });
+
   it('an escape string split across two writes is dropped whole', () => {
     const drops: string[] = [];
     const g = new OutputGuard((k) => drops.push(k));
