@@ -60,8 +60,9 @@ function describeInvalidKey(s: string, what: string): string {
  * Clamps an X25519 secret the way `wg genkey` does (curve25519_clamp_secret): clear the low
  * three bits, clear bit 255, set bit 254. X25519 clamps during scalar multiplication anyway,
  * so the public key is unchanged; clamping only makes the bytes identical to wg's output.
+ * (node:crypto's X25519 keys come out clamped already, so this is only observable on other bytes.)
  */
-function clamp(secret: Buffer): Buffer {
+export function clamp(secret: Buffer): Buffer {
   const out = Buffer.from(secret);
   out[0] = out[0]! & 248;
   out[31] = (out[31]! & 127) | 64;

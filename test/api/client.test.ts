@@ -340,15 +340,20 @@ describe('bounded responses', () => {
     }
   });
 
-  it('a body just under the limit is read', async () => {
-    const body = JSON.stringify({data: []}).padEnd(1000, ' ');
+  it.each([
+    [999, 'read'],
+    [1000, 'read'],
+    [1001, 'refused'],
+  ] as const)('a body of %i bytes with a 1000-byte limit is %s', async (size, outcome) => {
+    const body = JSON.stringify({data: []}).padEnd(size, ' ');
     const server = createServer((_req, res) => {
       res.writeHead(200, {'content-type': 'application/json'}).end(body);
     });
     const origin = await listen(server);
     const client = new FirezoneClient({baseUrl: origin, token: 'x', maxBodyBytes: 1000});
     try {
-      expect((await client.listDevices()).data).toEqual([]);
+      if (outcome === 'read') expect((await client.listDevices()).data).toEqual([]);
+      else expect((await caught(client.listDevices())).kind).toBe('too_large');
     } finally {
       await client.close();
       server.close();

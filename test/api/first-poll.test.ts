@@ -107,9 +107,15 @@ describe('the first poll gives what the client gives', () => {
     const endless = await endlessServer(200);
     const options = {baseUrl: endless.origin, token: 'x', maxBodyBytes: 1024 * 1024};
     const firstPoll = FirstPoll.start(options, {})!;
-    // The client is still "loading": nothing reads the responses but the first poll itself.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const pushed = endless.sent();
+    // The client is still "loading": nothing reads the responses but the first poll itself, which
+    // stops reading past the limit, so the server's pushing comes to a stop (socket buffers full).
+    let pushed = -1;
+    const deadline = Date.now() + 10_000;
+    while (pushed !== endless.sent() || pushed < 1024 * 1024) {
+      if (Date.now() > deadline) throw new Error(`the server never stopped pushing (${endless.sent()} bytes)`);
+      pushed = endless.sent();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const client = new FirezoneClient({...options, firstPoll});
     try {
       expect(pushed).toBeLessThan(64 * 1024 * 1024);
@@ -145,14 +151,21 @@ describe('taking over the requests', () => {
     server.close();
   });
 
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+  /** Until the server has seen `n` requests (they are recorded as they arrive). */
+  const seenAtLeast = async (n: number) => {
+    const deadline = Date.now() + 5000;
+    while (seen.length < n) {
+      if (Date.now() > deadline) throw new Error(`the server saw ${seen.length} requests, not ${n}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
 
   it('sends each list once, with the headers the client would send', async () => {
     seen.length = 0;
     const firstPoll = FirstPoll.start({baseUrl: `${origin}/v0/`, token: 'tok'}, {})!;
     const client = new FirezoneClient({baseUrl: origin, token: 'tok', firstPoll});
     for (const call of [client.listDevices(), client.listUsers(), client.listRules(), client.getConfiguration()]) await outcome(call);
-    await settle();
+    await seenAtLeast(FIRST_POLL_ROUTES.length);
     expect(seen.map((s) => s.path).sort()).toEqual(FIRST_POLL_ROUTES.map((r) => `/v0${r}`).sort());
     for (const {headers} of seen) {
       expect(headers).toMatchObject({authorization: 'Bearer tok', accept: 'application/json'});

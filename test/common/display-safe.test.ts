@@ -38,7 +38,10 @@ describe('displaySafe', () => {
     for (const s of ['👨\u200dabc', 'abc\u200d💻', 'a\u200db', '\u200d👨', '👨\u200d', '👨\u200d\u200d💻']) {
       const safe = displaySafe(s);
       expect(plainSafe(s).escaped, JSON.stringify(s)).toBeGreaterThan(0);
-      expect(safeSegments(safe).some((g) => g.escape && g.text === '\\u200d'), JSON.stringify(s)).toBe(true);
+      expect(
+        safeSegments(safe).some((g) => g.escape && g.text === '\\u200d'),
+        JSON.stringify(s),
+      ).toBe(true);
     }
   });
 

@@ -1,5 +1,5 @@
 // Demo seed shape, determinism and invariants; stats simulation; startup options.
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 import type {SandboxCore} from '../../src/sandbox/core.js';
 import {castInet, inetOverlaps} from '../../src/sandbox/inet.js';
@@ -214,15 +214,23 @@ describe('stats simulation', () => {
   });
 
   it('runs on a timer that close() stops', async () => {
-    const live = await startSandbox({port: 0, seed: 'demo', statsIntervalSeconds: 0.2});
+    // Only the interval is faked: the HTTP server keeps its real timers and sockets.
+    vi.useFakeTimers({toFake: ['setInterval', 'clearInterval']});
     try {
-      const before = data<Array<{id: string; updated_at: string}>>(await send(live.url, 'GET', '/v0/devices', {token: live.adminToken}));
-      await new Promise((r) => setTimeout(r, 500));
-      const after = data<Array<{id: string; updated_at: string}>>(await send(live.url, 'GET', '/v0/devices', {token: live.adminToken}));
-      const moved = after.filter((d, i) => d.updated_at !== before[i]!.updated_at);
-      expect(moved.length).toBeGreaterThan(0);
+      const live = await startSandbox({port: 0, seed: 'demo', statsIntervalSeconds: 0.2});
+      try {
+        const devices = async () => data<Array<{id: string; updated_at: string}>>(await send(live.url, 'GET', '/v0/devices', {token: live.adminToken}));
+        const before = await devices();
+        expect(vi.getTimerCount()).toBe(1);
+        vi.advanceTimersByTime(200);
+        const after = await devices();
+        expect(after.filter((d, i) => d.updated_at !== before[i]!.updated_at).length).toBeGreaterThan(0);
+      } finally {
+        await live.close();
+      }
+      expect(vi.getTimerCount()).toBe(0);
     } finally {
-      await live.close();
+      vi.useRealTimers();
     }
   });
 });

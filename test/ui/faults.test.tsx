@@ -149,8 +149,10 @@ describe('fault matrix', {timeout: 30_000}, () => {
     await app.press('save');
     const failed = await app.waitFor(/Cannot reach .* \(POST \/v0\/users\)/);
     expect(failed).toContain(email);
-    // live updates are held while the form is open; nothing retries the POST behind the admin's back
-    await new Promise((r) => setTimeout(r, 1500));
+    // live updates are held while the form is open; nothing retries the POST behind the admin's
+    // back: two seconds of the console's own clock go by (the header counts them) with one POST
+    await app.waitFor('on hold');
+    await app.waitFor(/updated [2-9]s ago/);
     expect(requests.filter((r) => r === 'POST /v0/users')).toHaveLength(1);
     await fault('none');
     await app.press('save');

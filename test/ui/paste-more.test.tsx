@@ -58,7 +58,7 @@ describe('paste', () => {
     await waitFor(ui.lastFrame, 'Connect to a Firezone server');
     ui.stdin.write('https://vpn.example.com\t');
     ui.stdin.write('\x1b[200~tok.en-123\n\x1b[201~');
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => (ui.lastFrame()?.includes('paste the token (hidden)') ? '' : 'pasted'), 'pasted');
     ui.stdin.write('\x13');
     await waitFor(() => (calls.length > 0 ? 'called' : ''), 'called');
     expect(calls).toEqual([{url: 'https://vpn.example.com', token: 'tok.en-123'}]);

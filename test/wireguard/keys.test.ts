@@ -1,6 +1,6 @@
 import {generateKeyPairSync} from 'node:crypto';
 import {describe, expect, it} from 'vitest';
-import {generateKeyPair, generatePresharedKey, InvalidKeyError, isValidKey, publicKeyFromPrivate} from '../../src/wireguard/keys.js';
+import {clamp, generateKeyPair, generatePresharedKey, InvalidKeyError, isValidKey, publicKeyFromPrivate} from '../../src/wireguard/keys.js';
 
 const hexToB64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
@@ -24,7 +24,15 @@ describe('generateKeyPair', () => {
     }
   });
 
-  it('clamps the private key like wg genkey (low 3 bits clear, bit 255 clear, bit 254 set)', () => {
+  it('clamp() clears the low 3 bits and bit 255 and sets bit 254, like curve25519_clamp_secret, and touches nothing else', () => {
+    const ones = Buffer.alloc(32, 0xff);
+    expect([...clamp(ones)]).toEqual([0xf8, ...Array(30).fill(0xff), 0x7f]);
+    const zeros = Buffer.alloc(32, 0);
+    expect([...clamp(zeros)]).toEqual([0, ...Array(30).fill(0), 0x40]);
+    expect(zeros.every((b) => b === 0)).toBe(true); // the input is not changed
+  });
+
+  it('hands out private keys in clamped form, as wg genkey prints them (node:crypto clamps too)', () => {
     for (let i = 0; i < 200; i++) {
       const raw = Buffer.from(generateKeyPair().privateKey, 'base64');
       expect(raw[0]! & 7).toBe(0);
