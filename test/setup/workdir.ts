@@ -6,7 +6,6 @@
 import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {isMainThread} from 'node:worker_threads';
 import {afterAll} from 'vitest';
 
 const original = process.cwd();
@@ -15,12 +14,9 @@ for (const dir of ['home', 'config', 'state', 'cwd']) mkdirSync(join(work, dir),
 process.env.HOME = join(work, 'home');
 process.env.XDG_CONFIG_HOME = join(work, 'config');
 process.env.XDG_STATE_HOME = join(work, 'state');
-// A worker thread cannot change directory: that is only the mutation run (Stryker's vitest runner
-// uses threads), whose working directory is a sandbox copy that Stryker removes afterwards.
-const moves = isMainThread;
-if (moves) process.chdir(join(work, 'cwd'));
+process.chdir(join(work, 'cwd'));
 
 afterAll(() => {
-  if (moves) process.chdir(original);
+  process.chdir(original);
   rmSync(work, {recursive: true, force: true});
 });
