@@ -4,6 +4,7 @@ import {render} from 'ink';
 import {FirezoneClient, type RequestEvent} from './api/index.js';
 import {HELP_TEXT, parseCommandLine, UsageError, type ConsoleFlags} from './config/args.js';
 import {ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection, type Resolution} from './config/profile.js';
+import {PrivateFileError} from './common/private-file.js';
 import {DebugLog} from './config/debuglog.js';
 import {isPlainHttpToNetwork} from './config/transport.js';
 import type {EarlyStart} from './early.js';
@@ -137,7 +138,14 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   }
   configureColor(process.env);
   configureGlyphs(process.env);
-  const debug = flags.debug ? await DebugLog.open(process.env) : null;
+  let debug: DebugLog | null = null;
+  try {
+    if (flags.debug) debug = await DebugLog.open(process.env);
+  } catch (err) {
+    throw new ConfigError(
+      `cannot open the debug log: ${err instanceof PrivateFileError ? err.message : ((err as NodeJS.ErrnoException).code ?? (err as Error).message)}`,
+    );
+  }
   // Opened before the terminal is taken: an admin who asked for an audit trail gets an error, not a console without one.
   const activityLogPath = flags.activityLog ?? (resolution?.kind === 'connection' ? resolution.connection.activityLog : null);
   let activityLog: ActivityLog | null = null;
@@ -145,7 +153,11 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     try {
       activityLog = ActivityLog.open(expandPath(activityLogPath));
     } catch (err) {
-      throw new ConfigError(`cannot open the activity log ${activityLogPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ConfigError(
+        err instanceof PrivateFileError
+          ? `cannot open the activity log: ${err.message}`
+          : `cannot open the activity log ${activityLogPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
 

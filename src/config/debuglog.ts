@@ -1,7 +1,7 @@
 // `--debug`: a plain-text log of requests and lifecycle events for bug reports. It never
 // receives headers or bodies, so it cannot contain the token or key material.
-import {promises as fs} from 'node:fs';
-import type {FileHandle} from 'node:fs/promises';
+import {closeSync, promises as fs, writeSync} from 'node:fs';
+import {openPrivateAppend} from '../common/private-file.js';
 import {homedir} from 'node:os';
 import {join} from 'node:path';
 import type {RequestEvent} from '../api/index.js';
@@ -12,23 +12,32 @@ export function debugLogPath(env: NodeJS.ProcessEnv): string {
 }
 
 export class DebugLog {
-  private constructor(
-    private readonly file: FileHandle,
-    readonly path: string,
-  ) {}
+  private fd: number | null;
 
+  private constructor(
+    fd: number,
+    readonly path: string,
+  ) {
+    this.fd = fd;
+  }
+
+  /** Opens it owner-only, never through a link (src/common/private-file.ts); its folder is made 0700. */
   static async open(env: NodeJS.ProcessEnv): Promise<DebugLog> {
     const path = debugLogPath(env);
     await fs.mkdir(join(path, '..'), {recursive: true, mode: 0o700});
-    const file = await fs.open(path, 'a', 0o600);
-    await file.chmod(0o600);
-    const log = new DebugLog(file, path);
+    const log = new DebugLog(openPrivateAppend(path), path);
     log.line(`start fz-console ${process.env.FZ_CONSOLE_VERSION ?? 'dev'} node ${process.version} pid ${process.pid}`);
     return log;
   }
 
+  /** One line; a failed write is dropped (a debug log must never stop the console). */
   line(text: string): void {
-    void this.file.appendFile(`${new Date().toISOString()} ${text}\n`).catch(() => undefined);
+    if (this.fd === null) return;
+    try {
+      writeSync(this.fd, `${new Date().toISOString()} ${text}\n`);
+    } catch {
+      // a full disk or a closed descriptor: the line is lost, the console goes on
+    }
   }
 
   request(e: RequestEvent): void {
@@ -36,6 +45,9 @@ export class DebugLog {
   }
 
   async close(): Promise<void> {
-    await this.file.close();
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    closeSync(fd);
   }
 }

@@ -2,7 +2,7 @@
 // are terminals): each is one line on stderr naming the problem, exit status 2, no stack trace,
 // no hang; a profile's tokenCommand runs once; the token never shows.
 import {execFileSync} from 'node:child_process';
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -73,6 +73,33 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
     execFileSync('mkfifo', ['-m', '600', fifo]);
     r = await start(`FZ_URL=${sandbox.url} FZ_API_TOKEN_FILE=${fifo}`);
     expect(r).toEqual({status: 2, output: [`fz-console: Token file ${fifo} is a named pipe (FIFO), not a regular file`]});
+  });
+
+  it('--activity-log through a symbolic link, to a FIFO, or shared with others is refused at start; the link target is untouched', async () => {
+    const target = join(dir, 'bashrc');
+    writeFileSync(target, 'alias ll="ls -l"\n');
+    chmodSync(target, 0o644);
+    const link = join(dir, 'audit-link.jsonl');
+    symlinkSync(target, link);
+    let r = await start(connect(), `--activity-log ${link}`);
+    expect(r).toEqual({
+      status: 2,
+      output: [`fz-console: cannot open the activity log: ${link} is a symbolic link: name the file itself (logs are never written through a link)`],
+    });
+    expect(readFileSync(target, 'utf8')).toBe('alias ll="ls -l"\n');
+    expect(statSync(target).mode & 0o777).toBe(0o644);
+    const fifo = join(dir, 'audit-fifo');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    r = await start(connect(), `--activity-log ${fifo}`);
+    expect(r).toEqual({
+      status: 2,
+      output: [`fz-console: cannot open the activity log: ${fifo} is a named pipe (FIFO) with nobody reading it, not a regular file`],
+    });
+    r = await start(connect(), `--activity-log ${target}`);
+    expect(r).toEqual({
+      status: 2,
+      output: [`fz-console: cannot open the activity log: ${target} can be read or written by others (mode 0644): chmod 600 it, or name another file`],
+    });
   });
 
   it('a token with a line break or a character outside Latin-1 is named at start, never shown', async () => {

@@ -1,4 +1,5 @@
-import {chmodSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
+import {chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
@@ -70,10 +71,10 @@ describe('ActivityLog', () => {
     ]);
   });
 
-  it('appends to an existing file (a second session) and tightens a looser mode', () => {
+  it('appends to an existing owner-only file (a second session) as it is', () => {
     const path = join(dir, 'activity.jsonl');
-    writeFileSync(path, `${JSON.stringify({earlier: true})}\n`, {mode: 0o644});
-    chmodSync(path, 0o644);
+    writeFileSync(path, `${JSON.stringify({earlier: true})}\n`, {mode: 0o600});
+    chmodSync(path, 0o400 | 0o200);
     const log = ActivityLog.open(path);
     log.append([event()]);
     log.close();
@@ -82,11 +83,48 @@ describe('ActivityLog', () => {
     expect(lines(path)[0]).toEqual({earlier: true});
   });
 
-  it('refuses what is not a regular file, and a missing folder', () => {
-    expect(() => ActivityLog.open(dir)).toThrow();
+  it('never chmods a file it did not create: one that others can read is refused and left as it was', () => {
+    const path = join(dir, 'shared.jsonl');
+    writeFileSync(path, 'theirs\n');
+    chmodSync(path, 0o644);
+    expect(() => ActivityLog.open(path)).toThrow(`${path} can be read or written by others (mode 0644): chmod 600 it, or name another file`);
+    expect(statSync(path).mode & 0o777).toBe(0o644);
+    expect(readFileSync(path, 'utf8')).toBe('theirs\n');
+  });
+
+  it('never writes through a symbolic link: a link planted to a dotfile is refused, the dotfile untouched', () => {
+    const target = join(dir, 'bashrc');
+    writeFileSync(target, 'alias ll="ls -l"\n');
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(dir, 'audit.jsonl'));
+    expect(() => ActivityLog.open(join(dir, 'audit.jsonl'))).toThrow(/is a symbolic link: name the file itself/);
+    expect(readFileSync(target, 'utf8')).toBe('alias ll="ls -l"\n');
+    expect(statSync(target).mode & 0o777).toBe(0o644);
+    // a dangling link is not followed to create its target either
+    symlinkSync(join(dir, 'created-through-link'), join(dir, 'dangling.jsonl'));
+    expect(() => ActivityLog.open(join(dir, 'dangling.jsonl'))).toThrow(/symbolic link/);
+    expect(existsSync(join(dir, 'created-through-link'))).toBe(false);
+  });
+
+  it('refuses a FIFO at once (opening one for writing would wait for a reader), a folder and a missing folder', () => {
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    const started = Date.now();
+    expect(() => ActivityLog.open(fifo)).toThrow(/named pipe \(FIFO\)/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(() => ActivityLog.open(dir)).toThrow(/is a folder/);
     expect(() => ActivityLog.open(join(dir, 'no/such/file'))).toThrow(/ENOENT/);
-    symlinkSync('/dev/null', join(dir, 'link'));
-    expect(() => ActivityLog.open(join(dir, 'link'))).toThrow(/not a regular file/);
+  });
+
+  it('creates a new file 0600 whatever the umask', () => {
+    const old = process.umask(0o000);
+    try {
+      const log = ActivityLog.open(join(dir, 'fresh.jsonl'));
+      log.close();
+    } finally {
+      process.umask(old);
+    }
+    expect(statSync(join(dir, 'fresh.jsonl')).mode & 0o777).toBe(0o600);
   });
 
   it('hostile text stays one valid line that cannot drive a terminal', () => {

@@ -3,10 +3,9 @@
 // the event (no buffer in the process), so a crash loses at most the line being written and never
 // leaves earlier lines half-written. Events are built secret-free (src/state/tracking/snapshot-diff.ts); the
 // file gets exactly what the Activity screen shows.
-import {closeSync, constants, fchmodSync, fdatasyncSync, fstatSync, openSync, writeSync} from 'node:fs';
+import {closeSync, fdatasyncSync, writeSync} from 'node:fs';
+import {openPrivateAppend} from '../../common/private-file.js';
 import type {ActivityEvent} from './events.js';
-
-const MODE = 0o600;
 
 /** The JSON of one event. Field names are the file's format: change them only with a note in the README. */
 export interface ActivityLogLine {
@@ -57,22 +56,14 @@ export class ActivityLog {
   }
 
   /**
-   * Opens (creating if needed) for appending, mode 0600 from the first byte; an existing file with
-   * a looser mode is tightened to 0600. Throws (ENOENT, EACCES, EISDIR, …) so the console can refuse
+   * Opens (creating if needed) for appending, mode 0600 from the first byte; never through a
+   * symbolic link, never a FIFO or device, never chmodding a file it did not create (an existing
+   * one must already be owner-only: src/common/private-file.ts). Throws so the console can refuse
    * to start with a message rather than run without the audit trail the admin asked for.
    * `sync` (default true) makes each batch durable with fdatasync, not just written.
    */
   static open(path: string, options: {sync?: boolean} = {}): ActivityLog {
-    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOCTTY, MODE);
-    try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), {code: 'EINVAL'});
-      if ((stat.mode & 0o777) !== MODE) fchmodSync(fd, MODE);
-    } catch (err) {
-      closeSync(fd);
-      throw err;
-    }
-    return new ActivityLog(fd, path, options.sync ?? true);
+    return new ActivityLog(openPrivateAppend(path), path, options.sync ?? true);
   }
 
   /**
