@@ -199,11 +199,20 @@ describe('error kinds', () => {
     await client.close();
   });
 
-  it('server: 0.7.36 answers a token that is not a JWT at all with an empty 500', async () => {
+  it('invalid_token: 0.7.36 answers a token without dots with a 401 (Guardian rescues the JOSE badarg)', async () => {
     const client = new FirezoneClient({baseUrl: sandbox.url, token: 'not-a-jwt-but-a-long-secret-string'});
     const err = await caught(client.listDevices());
-    expect(err.kind).toBe('server');
+    expect(err.kind).toBe('invalid_token');
+    expect(err.status).toBe(401);
     expect(err.message).not.toContain('not-a-jwt');
+    await client.close();
+  });
+
+  it('server: 0.7.36 answers three parts it cannot decode with an empty 500 (#1715)', async () => {
+    const client = new FirezoneClient({baseUrl: sandbox.url, token: '!!!.e30.not-a-signature'});
+    const err = await caught(client.listDevices());
+    expect(err.kind).toBe('server');
+    expect(err.message).not.toContain('not-a-signature');
     await client.close();
   });
 

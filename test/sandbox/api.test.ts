@@ -214,10 +214,13 @@ describe('authentication', () => {
     expect((await send(sb.url, 'GET', '/v0/users', {token: unknownRow})).text).toBe('{"errors":{"auth":"no_resource_found"}}');
   });
 
-  it('crashes (empty 500) on a signed token without an api claim and on undecodable tokens', async () => {
+  it('crashes (empty 500) on a signed token without an api claim and on three undecodable parts; a token without dots is 401 invalid_token', async () => {
     const session = signJwt(SECRET, {sub: adminId, exp: Math.floor(Date.now() / 1000) + 3600});
     expect((await send(sb.url, 'GET', '/v0/users', {token: session})).status).toBe(500);
-    expect((await send(sb.url, 'GET', '/v0/users', {token: 'not-a-jwt'})).status).toBe(500);
+    expect((await send(sb.url, 'GET', '/v0/users', {token: '!!!.e30.sig'})).status).toBe(500);
+    const garbage = await send(sb.url, 'GET', '/v0/users', {token: 'garbage'});
+    expect(garbage.status).toBe(401);
+    expect(garbage.json).toEqual({errors: {auth: 'invalid_token'}});
   });
 
   it('accepts the bearer scheme case-insensitively, with a colon, unanchored', async () => {

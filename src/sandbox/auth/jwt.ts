@@ -67,7 +67,10 @@ function decodeJsonSegment(segment: string): unknown {
 /** JOSE `verify_strict(key, ["HS512"], token)` then Guardian's `exp`/`nbf` checks (no drift, `iss`/`typ` unchecked). */
 export function verifyToken(secret: string, token: string, nowSeconds = Math.floor(Date.now() / 1000)): VerifyResult {
   const parts = token.split('.');
-  if (parts.length !== 3) return {kind: 'crash', reason: 'JOSE badarg: not a compact JWS'};
+  // JOSE's do_expand raises {badarg,[Token]} for anything but three parts, inside Guardian's
+  // Token.Jwt.peek/2, which rescues it: `decode_token` returns {:error, :invalid_token} (a 401, not
+  // the empty 500 of an exception that escapes Guardian; docs/firezone-0.7.36.md, "The bearer JWT").
+  if (parts.length !== 3) return {kind: 'invalid', reason: 'invalid_token'};
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
   const header = decodeJsonSegment(headerPart);
   if (!isParamsMap(header) || typeof header.alg !== 'string') return {kind: 'crash', reason: 'JOSE: undecodable protected header'};
