@@ -79,6 +79,7 @@ export class Controller implements ConsoleContext {
   private clockTimer: ReturnType<typeof setInterval> | null = null;
   private logFailed = false;
   private nextModalKey = 1;
+  private currentRead = 0;
 
   constructor(
     client: ConsoleClient,
@@ -129,8 +130,12 @@ export class Controller implements ConsoleContext {
     }
   }
 
+  get inputRead(): number {
+    return this.currentRead;
+  }
+
   push<M extends Modal>(modal: M): M {
-    const keyed = {...modal, key: this.nextModalKey++};
+    const keyed = {...modal, key: this.nextModalKey++, openedInRead: this.currentRead};
     this.set((s) => ({...s, modals: [...s.modals, keyed]}));
     return keyed;
   }
@@ -209,6 +214,11 @@ export class Controller implements ConsoleContext {
   }
 
   // ---- for the UI -------------------------------------------------------------------------------
+
+  /** The keys that follow came in terminal read `read` (src/ui/keys.ts). */
+  beginRead(read: number): void {
+    this.currentRead = read;
+  }
 
   /** One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. */
   key(name: string, input: string): void {

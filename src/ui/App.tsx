@@ -1,7 +1,7 @@
 // The console shell: header, tabs, body, info line and status bar around one controller
-// (src/state/controller.ts). The only useInput of the console routes every key to it.
+// (src/state/controller.ts). The console reads its own input (src/ui/keys.ts) and routes every event to it.
 import React, {useEffect, useState, useSyncExternalStore} from 'react';
-import {Box, useApp, useInput, useStdout} from 'ink';
+import {Box, useApp, useStdout} from 'ink';
 import {SCREENS, type ConsoleState} from '../state/core/state.js';
 import {type ConsoleClient, type ConsoleSettings} from '../state/core/context.js';
 import {Controller, type ConsoleIO} from '../state/controller.js';
@@ -12,7 +12,7 @@ import {sparkline} from '../state/tracking/sparkline.js';
 import {bodyFor} from './Body.js';
 import {Header} from './Header.js';
 import {helpCapacity, helpColumnWidth, helpLines} from './HelpOverlay.js';
-import {InputRouter} from './keys.js';
+import {InputRouter, useTerminalInput} from './keys.js';
 import {Text} from './SafeText.js';
 import {StatusBar} from './StatusBar.js';
 import {MIN_COLUMNS, MIN_ROWS, useTerminalSize} from './terminal.js';
@@ -33,9 +33,11 @@ export interface AppProps {
   reloadToken?: () => Promise<string | null>;
   /** `--activity-log`: where the events are appended. */
   activityLog?: ConsoleIO['activityLog'];
+  /** How long a lone ESC waits for the rest of a sequence (src/ui/keys.ts; tests: 0). */
+  escapeDelayMs?: number;
 }
 
-export function App({client, settings, writeRaw, firstData, reloadToken, activityLog}: AppProps): React.JSX.Element {
+export function App({client, settings, writeRaw, firstData, reloadToken, activityLog, escapeDelayMs}: AppProps): React.JSX.Element {
   const {exit} = useApp();
   const {stdout} = useStdout();
   const size = useTerminalSize();
@@ -59,7 +61,7 @@ export function App({client, settings, writeRaw, firstData, reloadToken, activit
     return () => controller.stop();
   }, [controller]);
   const state = useSyncExternalStore(controller.store.subscribe, controller.store.get);
-  useInput((input, key) => router.handle(input, key));
+  useTerminalInput((events, read) => router.handle(events, read), escapeDelayMs);
 
   // Test hook for the crash path (test/e2e): the terminal must come back and the error be printed after it.
   if (process.env.FZ_CONSOLE_TEST_CRASH === 'render' && state.snapshot) throw new Error('injected render error (FZ_CONSOLE_TEST_CRASH=render)');

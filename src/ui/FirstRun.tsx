@@ -5,11 +5,11 @@
 // typed or pasted right after Tab arrives in the same tick as the Tab, and must land in the token
 // field, not in the URL field the last render showed.
 import React, {useReducer, useRef} from 'react';
-import {Box, useApp, useInput} from 'ink';
+import {Box, useApp} from 'ink';
 import {createForm, editFocused, focusFirstError, hasErrors, moveFocus, str, validateForm, type FieldSpec, type FormState} from '../state/interactions/form.js';
 import {FormView} from './FormView.js';
 import {useTerminalSize} from './terminal.js';
-import {keyName, PasteBuffer, splitChunk} from './keys.js';
+import {useTerminalInput} from './keys.js';
 import {Text} from './SafeText.js';
 import {color} from './theme.js';
 
@@ -22,6 +22,8 @@ export interface FirstRunProps {
   /** Opens an existing profile; resolves to an error message or null. */
   onProfile?: (name: string) => Promise<string | null>;
   onDemo: () => void;
+  /** How long a lone ESC waits for the rest of a sequence (tests: 0). */
+  escapeDelayMs?: number;
 }
 
 /** The connect form, on the shared form engine (src/state/interactions/form.ts). */
@@ -57,7 +59,7 @@ interface FirstRunState {
 
 const initial = (): FirstRunState => ({mode: 'choose', form: createForm(connectSpecs(), {}), error: null, busy: false, confirmReplace: false});
 
-export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDemo}: FirstRunProps): React.JSX.Element {
+export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDemo, escapeDelayMs}: FirstRunProps): React.JSX.Element {
   const {exit} = useApp();
   const size = useTerminalSize();
   const state = useRef<FirstRunState>(initial());
@@ -122,24 +124,24 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
     }
   };
 
-  const paste = useRef(new PasteBuffer());
-  useInput((input, key) => {
-    // A pasted token arrives whole (bracketed paste); a trailing line break is not part of it.
-    const pasted = paste.current.feed(input, key);
-    if (typeof pasted === 'string') {
-      const s = state.current;
-      if (s.mode === 'form' && !s.busy) {
-        const edited = editFocused(s.form, 'paste', pasted.replace(/^[\r\n]+|[\r\n]+$/g, ''));
-        if (edited) set({form: edited});
+  useTerminalInput((events) => {
+    for (const event of events) {
+      if (event.type === 'paste') {
+        // A pasted token arrives whole (bracketed paste); a trailing line break is not part of it.
+        const s = state.current;
+        if (s.mode === 'form' && !s.busy) {
+          const edited = editFocused(s.form, 'paste', event.text.replace(/^[\r\n]+|[\r\n]+$/g, ''));
+          if (edited) set({form: edited});
+        }
+      } else if (event.type === 'text') {
+        // A typed run goes into a field whole; on the menu each character is a choice.
+        if (state.current.mode === 'form') handleKey(event.text, event.text);
+        else for (const ch of event.text) handleKey(ch, ch);
+      } else if (event.type === 'key') {
+        handleKey(event.input, event.name);
       }
-      return;
     }
-    if (pasted) return;
-    const name = keyName(input, key);
-    // Several keys in one event (fast typing, a paste after Tab): each applies in order.
-    if (input.length > 1 && name === input) for (const k of splitChunk(input)) handleKey(k.input, k.name);
-    else handleKey(input, name);
-  });
+  }, escapeDelayMs);
 
   const s = state.current;
   if (s.mode === 'choose') {

@@ -1,115 +1,78 @@
-// From Ink's key events to the controller: key names, several keys in one event, bracketed paste
-// and Esc glued to the next key. The only `useInput` of the console calls `InputRouter.handle`.
-import type {Key} from 'ink';
+// From the terminal's bytes to the controller. The console reads stdin itself (Ink's own input
+// parser is not used: it crashed on a colour code typed and ran keys out of a paste) and decodes it
+// with InputDecoder (src/state/input/decoder.ts); this file holds the React side: raw mode, the
+// reads, the Esc timer, and the router that hands each event to the controller.
+import {useEffect, useRef} from 'react';
+import {useStdin} from 'ink';
 import type {Controller} from '../state/controller.js';
+import {InputDecoder, type InputEvent} from '../state/input/decoder.js';
 
-/** Normalises Ink's (input, key) pair into one name: `j`, `G`, `enter`, `ctrl+c`, `shift+tab`. */
-export function keyName(input: string, key: Key): string {
-  if (key.upArrow) return 'up';
-  if (key.downArrow) return 'down';
-  if (key.leftArrow) return 'left';
-  if (key.rightArrow) return 'right';
-  if (key.pageUp) return 'pageup';
-  if (key.pageDown) return 'pagedown';
-  if ((key as Key & {home?: boolean}).home) return 'home';
-  if ((key as Key & {end?: boolean}).end) return 'end';
-  if (key.return) return 'enter';
-  if (key.escape) return 'esc';
-  if (key.tab) return key.shift ? 'shift+tab' : 'tab';
-  // Ink 6 reports the usual backspace byte (0x7f) as `delete`.
-  if (key.backspace || key.delete) return 'backspace';
-  if (key.ctrl && input.length === 1) return `ctrl+${input.toLowerCase()}`;
-  return input;
-}
+/** How long a lone ESC waits for the rest of a sequence (over SSH a sequence can arrive in two reads). */
+export const ESCAPE_DELAY_MS = 50;
 
 /**
- * Splits a multi-character input chunk (fast typing, tmux send-keys, an unbracketed paste) into
- * keys. Ink 6 delivers such a chunk as one event with no key flags set, so "\t\t" would otherwise
- * read as text. Runs of printable characters stay together.
+ * Reads stdin in raw mode and calls `onEvents` with each read's events and the read's number (the
+ * number lets a dialog tell keys that arrived with the one that opened it from keys typed after).
+ * A held ESC becomes the Esc key after `escapeDelayMs` of silence.
  */
-export function splitChunk(input: string): Array<{input: string; name: string}> {
-  const keys: Array<{input: string; name: string}> = [];
-  let run = '';
-  const flush = () => {
-    if (run !== '') keys.push({input: run, name: run});
-    run = '';
-  };
-  for (const ch of input) {
-    const code = ch.charCodeAt(0);
-    if (code >= 0x20 && code !== 0x7f) {
-      run += ch;
-      continue;
-    }
-    flush();
-    if (ch === '\t') keys.push({input: ch, name: 'tab'});
-    else if (ch === '\r' || ch === '\n') keys.push({input: ch, name: 'enter'});
-    else if (code === 0x7f || code === 0x08) keys.push({input: ch, name: 'backspace'});
-    else if (code === 0x1b) keys.push({input: ch, name: 'esc'});
-    else keys.push({input: String.fromCharCode(code + 96), name: `ctrl+${String.fromCharCode(code + 96)}`});
-  }
-  flush();
-  return keys;
-}
-
-// Bracketed paste (enabled by cli.tsx with ESC[?2004h): Ink hands the markers over as input.
-const PASTE_START = '[200~';
-const PASTE_END = '[201~';
-
-/**
- * Collects a bracketed paste from Ink's events: `feed` returns the pasted text when the closing
- * marker arrives, true while the paste is being received, false for ordinary input.
- */
-export class PasteBuffer {
-  private text: string | null = null;
-
-  feed(input: string, key: Key): string | boolean {
-    if (this.text !== null) {
-      const end = input.indexOf(PASTE_END);
-      if (end >= 0) {
-        const text = this.text + input.slice(0, end);
-        this.text = null;
-        return text;
+export function useTerminalInput(onEvents: (events: InputEvent[], read: number) => void, escapeDelayMs = ESCAPE_DELAY_MS): void {
+  const {stdin, isRawModeSupported} = useStdin();
+  const handler = useRef(onEvents);
+  handler.current = onEvents;
+  useEffect(() => {
+    const decoder = new InputDecoder();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let reads = 0;
+    const deliver = (events: InputEvent[], read: number) => {
+      if (events.length > 0) handler.current(events, read);
+    };
+    const onData = (data: string | Buffer) => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      const read = ++reads;
+      deliver(decoder.feed(typeof data === 'string' ? data : data.toString('utf8')), read);
+      if (decoder.waiting) {
+        timer = setTimeout(() => {
+          timer = null;
+          deliver(decoder.flush(), read);
+        }, escapeDelayMs);
       }
-      // Ink strips the text of lone Enter/Tab events; put them back.
-      this.text += key.return && input === '' ? '\r' : key.tab && input === '' ? '\t' : input;
-      return true;
-    }
-    if (input === PASTE_START || input.endsWith(PASTE_START)) {
-      this.text = '';
-      return true;
-    }
-    return false;
-  }
+    };
+    // Raw mode straight on the stream: Ink's setRawMode would start Ink's own reader too.
+    if (isRawModeSupported) stdin.setRawMode(true);
+    stdin.setEncoding('utf8');
+    stdin.on('data', onData);
+    return () => {
+      stdin.off('data', onData);
+      // Nobody reads now: stop the flow (the next reader, or the exit, takes it from here).
+      if (stdin.listenerCount('data') === 0) stdin.pause();
+      if (timer) clearTimeout(timer);
+    };
+  }, [stdin, isRawModeSupported, escapeDelayMs]);
 }
 
+/** Hands decoded events to the controller: keys by name, pastes as data, typed runs as text where text goes. */
 export class InputRouter {
-  private readonly paste = new PasteBuffer();
-
   constructor(private readonly controller: Controller) {}
 
-  handle(input: string, key: Key): void {
-    const pasted = this.paste.feed(input, key);
-    if (typeof pasted === 'string') {
-      this.controller.paste(pasted);
-      return;
-    }
-    if (pasted) return;
-    const name = keyName(input, key);
-    if (input.length > 1 && name === input) {
-      for (const k of splitChunk(input)) {
-        // Text entry takes printable runs whole; everywhere else each character is a command.
-        if (k.name === k.input && !this.controller.acceptsText()) for (const ch of k.input) this.controller.key(ch, ch);
-        else this.controller.key(k.name, k.input);
+  handle(events: readonly InputEvent[], read: number): void {
+    this.controller.beginRead(read);
+    for (const event of events) {
+      switch (event.type) {
+        case 'paste':
+          this.controller.paste(event.text);
+          break;
+        case 'text':
+          // Text entry takes a typed run whole; everywhere else each character is a command.
+          if (this.controller.acceptsText()) this.controller.key(event.text, event.text);
+          else for (const ch of event.text) this.controller.key(ch, ch);
+          break;
+        case 'key':
+          this.controller.key(event.name, event.input);
+          break;
+        case 'unknown':
+          break;
       }
-      return;
     }
-    if (key.meta && !key.escape && input.length === 1) {
-      // ESC and the next key arriving together parse as Alt+key. The console binds no Alt
-      // chords, so it is what the admin typed: Esc, then the key.
-      this.controller.key('esc', '');
-      this.controller.key(keyName(input, {...key, meta: false}), input);
-      return;
-    }
-    this.controller.key(name, input);
   }
 }

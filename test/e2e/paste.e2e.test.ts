@@ -61,4 +61,43 @@ describe.skipIf(!enabled)('bracketed paste end to end (tmux)', {timeout: 60_000}
     t.keys('q');
     await t.waitFor('SHELL-READY$');
   });
+
+  it('raw bytes from the terminal: a colour code or a split CSI never crashes; a paste that carries its own end marker confirms nothing', async () => {
+    const demo = await startSandboxProcess(['--seed', 'demo', '--stats-interval', '0']);
+    const t = Terminal.start({width: 120, height: 40, env: {FZ_URL: demo.url, FZ_API_TOKEN: demo.adminToken, NO_COLOR: '1'}});
+    term = t;
+    const hex = (text: string) => t.tmux('send-keys', '-t', t.name, '-H', ...[...Buffer.from(text, 'latin1')].map((b) => b.toString(16).padStart(2, '0')));
+    const devices = async () =>
+      ((await (await fetch(`${demo.url}/v0/devices`, {headers: {authorization: `Bearer ${demo.adminToken}`}})).json()) as {data: unknown[]}).data.length;
+    try {
+      t.run(`node ${BIN} --refresh 0`);
+      await t.waitFor(/1\/\d+ devices/);
+      // Colour codes typed raw (Ink's parser died on these), then a split Ctrl-Down: ignored.
+      hex('\x1b[31m\x1b[0m\x1b[1;5m');
+      hex('\x1b[1;');
+      hex('5B');
+      t.keys('/');
+      t.type('lap');
+      await t.waitFor('/lap');
+      t.keys('Escape');
+      await t.waitFor(/1\/\d+ devices/);
+      // In a device's detail a paste is ignored; the bytes after its (forged) end marker arrive in
+      // the same read as `d`: the question opens, and the `y` that came with it does not answer it.
+      const before = await devices();
+      t.keys('Enter');
+      await t.waitFor('Preshared key');
+      hex('\x1b[200~x\x1b[201~dy\x1b[201~');
+      await t.waitFor('Not done: that key came in with the keys that opened this question');
+      expect(t.screen()).toMatch(/Delete device/);
+      t.keys('n');
+      await t.waitFor('Cancelled');
+      expect(await devices()).toBe(before);
+      t.keys('q');
+      await t.waitFor('SHELL-READY$');
+    } finally {
+      t.kill();
+      term = null;
+      await demo.stop();
+    }
+  });
 });

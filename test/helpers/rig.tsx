@@ -207,6 +207,9 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rig> {
       writeRaw={options.writeRaw}
       firstData={options.firstData}
       reloadToken={options.reloadToken}
+      // A lone ESC is the Esc key at the next timer turn: the rig writes keys a scheduler turn
+      // apart, faster than a person, and must not have two of them read as one Alt chord.
+      escapeDelayMs={0}
       {...(options.activityLog ? {activityLog: options.activityLog} : {})}
     />,
   );

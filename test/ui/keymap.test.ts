@@ -1,29 +1,10 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import type {Key} from 'ink';
 import {actionFor, BINDINGS, keymapMarkdown} from '../../src/state/input/keymap.js';
-import {keyName} from '../../src/ui/keys.js';
 
 const README = new URL('../../README.md', import.meta.url);
 const START = /<!-- keymap:start[^>]*-->\n/;
 const END = '<!-- keymap:end -->';
-
-const noKey: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-} as Key;
 
 describe('keymap', () => {
   it('the README key table is generated from the keymap (UPDATE_README=1 rewrites it)', () => {
@@ -51,32 +32,10 @@ describe('keymap', () => {
     }
   });
 
-  it('normalises Ink key events (Ink 6 reports backspace as delete)', () => {
-    expect(keyName('', {...noKey, delete: true})).toBe('backspace');
-    expect(keyName('', {...noKey, tab: true, shift: true})).toBe('shift+tab');
-    expect(keyName('c', {...noKey, ctrl: true})).toBe('ctrl+c');
-    expect(keyName('G', noKey)).toBe('G');
-    expect(keyName('', {...noKey, escape: true, meta: true})).toBe('esc');
-  });
-
   it('scopes are searched in order', () => {
     expect(actionFor(['list', 'global'], 'j')).toBe('down');
     expect(actionFor(['filter'], 'j')).toBeUndefined();
     expect(actionFor(['dialog'], 'esc')).toBe('cancel');
     expect(actionFor(['list', 'global'], '?')).toBe('help');
-  });
-});
-
-describe('splitChunk', () => {
-  it('splits control characters out of a chunk and keeps printable runs together', async () => {
-    const {splitChunk} = await import('../../src/ui/keys.js');
-    expect(splitChunk('\t\tab\x13\x7f\r')).toEqual([
-      {input: '\t', name: 'tab'},
-      {input: '\t', name: 'tab'},
-      {input: 'ab', name: 'ab'},
-      {input: 's', name: 'ctrl+s'},
-      {input: '\x7f', name: 'backspace'},
-      {input: '\r', name: 'enter'},
-    ]);
   });
 });

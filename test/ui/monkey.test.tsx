@@ -115,7 +115,12 @@ describe('monkey', () => {
     // Writes would only prove that random keys can delete the demo data; the monkey is about
     // the console surviving, so the exit key is disarmed and everything else is live.
     const ui = render(
-      <App client={client} settings={{label: 'monkey', refreshSeconds: 1, readOnly: false, insecure: false, demo: true}} writeRaw={() => undefined} />,
+      <App
+        client={client}
+        settings={{label: 'monkey', refreshSeconds: 1, readOnly: false, insecure: false, demo: true}}
+        writeRaw={() => undefined}
+        escapeDelayMs={0}
+      />,
     );
     const history: string[] = [];
     try {
@@ -123,13 +128,18 @@ describe('monkey', () => {
       for (let i = 0; i < KEYS; i++) {
         // Now and then walk back out of forms and dialogs so every screen keeps being reached.
         if (i % 150 === 149) {
-          for (const k of ['\x1b', 'y', '\x1b', '\x1b']) ui.stdin.write(k);
-          await new Promise((r) => setImmediate(r));
+          // Each Esc alone, then a timer turn: a terminal sends Esc with silence after it (an ESC
+          // followed at once by a key is that key with Alt).
+          for (const k of ['\x1b', 'y', '\x1b', '\x1b']) {
+            ui.stdin.write(k);
+            await new Promise((r) => setTimeout(r, 0));
+          }
         }
         let key = pick(random);
         if (key === 'q' || key === '\x03') key = 'j';
         history.push(key);
         ui.stdin.write(key);
+        if (key === '\x1b') await new Promise((r) => setTimeout(r, 0));
         if (i % 4 === 0) await new Promise((r) => setImmediate(r));
         if (i % 50 === 0) {
           await new Promise((r) => setTimeout(r, 0));

@@ -93,6 +93,8 @@ export interface ConsoleContext {
   readonly settings: ConsoleSettings;
   readonly io: ConsoleIO;
   readonly layout: LayoutReadings;
+  /** The terminal read the key being handled came in (0: not from the terminal). */
+  readonly inputRead: number;
   /** Changes the state synchronously (every key sees what the previous one did). */
   set(change: (s: ConsoleState) => ConsoleState): void;
   /** The status line; info and success fade after a few seconds, warnings and errors stay. */

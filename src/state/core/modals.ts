@@ -7,6 +7,8 @@ import type {Tone} from './tone.js';
 /** Set when a modal is opened; modals are found by it, since updates replace the objects. */
 export interface ModalBase {
   key?: number;
+  /** The terminal read whose keys opened it (src/ui/keys.ts); 0 when it was not opened by a key. */
+  openedInRead?: number;
 }
 
 export interface DialogLine {

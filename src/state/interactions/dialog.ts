@@ -1,7 +1,7 @@
 // The one dialog: explicit choices, each bound to a key of the keymap's dialog scope; the chosen
 // action runs with the dialog busy, and an error lands in the status bar.
 import {errorText, topModal, type ListScreenId} from '../core/state.js';
-import type {DialogLine, DialogModal} from '../core/modals.js';
+import type {DialogLine, DialogModal, Modal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
 import type {Action} from '../input/keymap.js';
 
@@ -15,6 +15,7 @@ export function dialogAction(c: ConsoleContext, action: Action): void {
     if (action === 'cancel') c.message({tone: 'info', text: 'Cancelled'});
     return;
   }
+  if (typedAhead(c, m)) return;
   const run = choice.run;
   const busy: DialogModal = {...m, busy: 'Working…'};
   c.replaceModal(m, busy);
@@ -50,4 +51,15 @@ export function confirmDelete(
       {action: 'cancel', label: 'cancel'},
     ],
   });
+}
+
+/**
+ * Type-ahead never answers a question: a key that came in the same terminal read as the key that
+ * opened the dialog (a fast `dy`, or the tail of a paste that carried its own end marker) was typed
+ * before the admin saw the question. Says so, and the dialog waits for a key typed after it.
+ */
+export function typedAhead(c: ConsoleContext, m: Modal): boolean {
+  if (c.inputRead === 0 || m.openedInRead !== c.inputRead) return false;
+  c.message({tone: 'warning', text: 'Not done: that key came in with the keys that opened this question (typed ahead or pasted); press it again to answer'});
+  return true;
 }

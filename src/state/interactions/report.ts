@@ -3,6 +3,7 @@
 import {topModal} from '../core/state.js';
 import {type DialogLine, type ReportModal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
+import {typedAhead} from './dialog.js';
 import type {Job} from './jobs.js';
 import {type JobOutcome} from './jobs.js';
 import type {Action} from '../input/keymap.js';
@@ -85,6 +86,7 @@ export function reportAction(c: ConsoleContext, action: Action): void {
     case 'end':
       return scrollTo(max);
     case 'confirm':
+      if (m.phase === 'preview' && m.confirm && typedAhead(c, m)) return;
       if (m.phase === 'preview' && m.confirm) m.confirm.run();
       else if (m.phase === 'preview') c.message({tone: 'info', text: 'Nothing to apply: Esc closes the preview'});
       else c.message({tone: 'info', text: m.phase === 'finished' ? 'Done: Esc closes the report' : 'Running: Esc stops it'});
