@@ -131,6 +131,8 @@ describe('TrafficHistory', () => {
       rxRate: 1000 + i,
       txRate: 10,
       sample: {rx: 0, tx: 0, at: T0},
+      // online: only an online device has a current rate to record
+      handshakeAt: T0,
     }));
     const s = {devices: rows, fetchedAt: T0} as unknown as Snapshot;
     for (let p = 0; p < 130; p++) h.record(s, T0 + p);

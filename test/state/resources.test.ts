@@ -42,9 +42,21 @@ describe('buildSnapshot', () => {
     const a = snap([device({rx_bytes: 5000, updated_at: iso(T0 - 60_000)})]);
     const b = snap([device({rx_bytes: 10, updated_at: iso(T0)})], a);
     expect(b.devices[0]!.rxRate).toBeNull();
-    const c = snap([device({rx_bytes: 70, tx_bytes: 0, updated_at: iso(T0 + 60_000)})], b);
+    const c = snap([device({rx_bytes: 70, tx_bytes: 0, updated_at: iso(T0 + 60_000), latest_handshake: iso(T0 + 60_000)})], b);
     expect(currentRate(c.devices[0]!, 'rx', T0 + 60_000)).toBe(1);
     expect(currentRate(c.devices[0]!, 'rx', T0 + 60_000 + 181_000)).toBeNull();
+  });
+
+  it('an idle or never-connected device has no current rate, however fresh its last sample: its last rate is history', () => {
+    const a = snap([device({rx_bytes: 0, updated_at: iso(T0), latest_handshake: iso(T0)})]);
+    const b = snap([device({rx_bytes: 60_000, updated_at: iso(T0 + 60_000), latest_handshake: iso(T0)})], a);
+    expect(b.devices[0]!.rxRate).toBe(1000);
+    // online (handshake 60 s ago): the rate
+    expect(currentRate(b.devices[0]!, 'rx', T0 + 60_000)).toBe(1000);
+    // idle (handshake more than 3 minutes ago), the sample 2 minutes old: no rate, sorts last, '–'
+    expect(currentRate(b.devices[0]!, 'rx', T0 + 181_000)).toBeNull();
+    const never = snap([device({rx_bytes: 60_000, updated_at: iso(T0 + 60_000), latest_handshake: null})], snap([device({rx_bytes: 0, updated_at: iso(T0)})]));
+    expect(currentRate(never.devices[0]!, 'rx', T0 + 60_000)).toBeNull();
   });
 
   it('a changed effective default (no updated_at change) gives a fresh row', () => {

@@ -70,9 +70,14 @@ export function deviceState(row: Pick<DeviceRow, 'handshakeAt'>, nowMs: number):
   return nowMs - row.handshakeAt <= ONLINE_WINDOW_MS ? 'online' : 'idle';
 }
 
+/**
+ * The device's rate now, or null when there is none to tell: only an online device with a fresh
+ * sample has one. An idle device's last rate is history, not "now" (it would sort a device that
+ * stopped minutes ago to the top of RX/S and count in the header's totals).
+ */
 export function currentRate(row: DeviceRow, which: 'rx' | 'tx', nowMs: number): number | null {
   const rate = which === 'rx' ? row.rxRate : row.txRate;
-  if (rate === null) return null;
+  if (rate === null || deviceState(row, nowMs) !== 'online') return null;
   return nowMs - row.sample.at > RATE_STALE_MS ? null : rate;
 }
 

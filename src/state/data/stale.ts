@@ -25,6 +25,9 @@ export function staleDevices(snapshot: Pick<Snapshot, 'devices'>, now: number, d
   const out: StaleDevice[] = [];
   for (const row of snapshot.devices) {
     if (row.handshakeAt === null) {
+      // Never connected, but created within the stale period: new, not stale (a device made a few
+      // minutes ago has had no chance to connect yet).
+      if (row.createdAt >= cutoff) continue;
       out.push({row, ownerEmail: row.ownerEmail, reason: 'never', since: row.createdAt, age: `never connected · created ${formatAge(row.createdAt, now)} ago`});
     } else if (row.handshakeAt < cutoff) {
       out.push({row, ownerEmail: row.ownerEmail, reason: 'idle', since: row.handshakeAt, age: `last handshake ${formatAge(row.handshakeAt, now)} ago`});

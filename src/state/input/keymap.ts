@@ -126,7 +126,7 @@ export const BINDINGS: readonly Binding[] = [
     scope: 'list',
     action: 'stale',
     keys: ['S'],
-    help: 'devices: only stale devices (never connected, or no handshake for --stale-days, default 30), oldest first; again: all',
+    help: 'devices: only stale devices (no handshake for --stale-days, default 30, or never connected in that time), oldest first; again: all',
   },
   {scope: 'list', action: 'exportSecrets', keys: ['X'], help: 'devices: export including preshared keys (asks first; the file is 0600)'},
 

@@ -24,7 +24,7 @@ export function listInfo(list: ListDerived, snapshot: Snapshot, width: number, m
     sorted && !fitColumns(list.columns, width).some((f) => f.column.key === sorted.key)
       ? `  · sorted by ${sorted.header.trim() || sorted.key} ${sortMarker(state.sort!.desc)} (hidden column)`
       : '';
-  const noun = stale ? `stale ${spec.noun}s (never connected, or no handshake for ${stale.days} days; S shows all)` : `${spec.noun}s`;
+  const noun = stale ? `stale ${spec.noun}s (no handshake for ${stale.days} days, or never connected since; S shows all)` : `${spec.noun}s`;
   return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${noun}${marked > 0 ? ` · ${marked} marked` : ''}${hidden}`;
 }
 

@@ -14,6 +14,8 @@ export function toggleStaleView(ctx: ConsoleContext): void {
   }));
   ctx.message({
     tone: 'info',
-    text: entering ? `Stale devices: never connected, or no handshake for ${days} days (--stale-days), oldest first; S shows all` : 'All devices',
+    text: entering
+      ? `Stale devices: no handshake for ${days} days (--stale-days), or never connected and created before that; oldest first; S shows all`
+      : 'All devices',
   });
 }
