@@ -168,8 +168,8 @@ export class Controller implements ConsoleContext {
     this.push({kind: 'result', ...modal});
   }
 
-  copy(label: string, value: string): void {
-    copyToClipboard(this, label, value);
+  copy(label: string, value: string, options: {lines?: boolean} = {}): void {
+    copyToClipboard(this, label, value, options);
   }
 
   refresh(): void {

@@ -427,4 +427,19 @@ describe('the Controller, driven by key names without Ink', () => {
     await until(() => server.calls.length > 0, 'the delete');
     expect(server.calls).toEqual(['deleteDevice d-1']);
   });
+
+  it('c on the new device copies its client config line by line, as the file holds it', async () => {
+    const {c, io, press, type} = await open(seeded());
+    press('n');
+    type('bob');
+    press('enter', 'ctrl+s');
+    await until(() => topModal(c.state)?.kind === 'result', 'the new device result');
+    const result = topModal(c.state);
+    if (result?.kind !== 'result' || result.config === null) throw new Error('no config');
+    press('c');
+    const copied = Buffer.from(/52;c;([A-Za-z0-9+/=]+)/.exec(io.raw.at(-1) ?? '')![1]!, 'base64').toString('utf8');
+    expect(copied).toBe(result.config);
+    expect(copied.split('\n').length).toBeGreaterThan(5);
+    expect(copied).not.toContain('\\n');
+  });
 });

@@ -113,8 +113,8 @@ export interface ConsoleContext {
   openDialog(modal: Omit<DialogModal, 'kind'>): void;
   openResult(modal: Omit<ResultModal, 'kind'>): void;
 
-  /** Copies to the clipboard with OSC 52, control characters shown as escapes; says so in the status line. */
-  copy(label: string, value: string): void;
+  /** Copies to the clipboard with OSC 52, control characters shown as escapes (line breaks kept with `lines`); says so in the status line. */
+  copy(label: string, value: string, options?: {lines?: boolean}): void;
   /** Polls now. */
   refresh(): void;
   /** `p`: pauses or resumes live updates; returns whether they are paused now (null before they started). */

@@ -4,8 +4,15 @@ import {plainSafe} from '../../common/display-safe.js';
 import {osc52Copy} from '../../wireguard/index.js';
 import type {ConsoleContext} from '../core/context.js';
 
-export function copyToClipboard(c: Pick<ConsoleContext, 'io' | 'message'>, label: string, value: string): void {
-  const {text, escaped} = plainSafe(value);
+/**
+ * `lines`: a multi-line value (a client config) keeps its line breaks, each line made safe on its
+ * own; otherwise a line break is shown as `\n` like any control character (a one-line value with a
+ * line break in it is data to see, not to paste as two lines).
+ */
+export function copyToClipboard(c: Pick<ConsoleContext, 'io' | 'message'>, label: string, value: string, options: {lines?: boolean} = {}): void {
+  const parts = options.lines ? value.split(/\r?\n/).map((line) => plainSafe(line)) : [plainSafe(value)];
+  const text = parts.map((p) => p.text).join('\n');
+  const escaped = parts.reduce((n, p) => n + p.escaped, 0);
   const result = osc52Copy(text, process.env);
   if (!result.ok) {
     c.message({tone: 'error', text: result.message});

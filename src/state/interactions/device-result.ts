@@ -25,7 +25,8 @@ export function resultAction(c: ConsoleContext, action: Action): void {
       return;
     }
     case 'copyConfig':
-      if (m.config !== null) c.copy('the client config', m.config);
+      // Line by line, as the file would hold it: pasted into a terminal or an editor, it is the config.
+      if (m.config !== null) c.copy('the client config', m.config, {lines: true});
       return;
     case 'qr':
       if (m.config !== null) c.replaceModal(m, {...m, view: m.view === 'qr' ? 'config' : 'qr'});
