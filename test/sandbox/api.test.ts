@@ -223,6 +223,26 @@ describe('authentication', () => {
     expect(garbage.json).toEqual({errors: {auth: 'invalid_token'}});
   });
 
+  it('answers a bad token on a request with a body at once, without reading the body (up to 8 MB each)', async () => {
+    const {request} = await import('node:http');
+    const answer = await new Promise<{status: number; body: string}>((resolve, reject) => {
+      const req = request(
+        `${sb.url}/v0/users`,
+        {method: 'POST', headers: {authorization: 'Bearer garbage', 'content-type': 'application/json', 'content-length': String(7_900_000)}},
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (body += d));
+          res.on('end', () => resolve({status: res.statusCode ?? 0, body}));
+        },
+      );
+      req.on('error', (e) => (String(e).includes('ECONNRESET') ? undefined : reject(e)));
+      // 1 KB of the announced 7.9 MB, and no more: the answer must not wait for the rest.
+      req.write('{"user":{"email":"' + 'x'.repeat(1000));
+    });
+    expect(answer).toEqual({status: 401, body: '{"errors":{"auth":"invalid_token"}}'});
+  });
+
   it('accepts the bearer scheme case-insensitively, with a colon, unanchored', async () => {
     for (const authorization of [`BEARER ${sb.adminToken}`, `bearer: ${sb.adminToken}`, `xxBearer ${sb.adminToken}`]) {
       expect((await send(sb.url, 'GET', '/v0/users', {headers: {authorization}})).status).toBe(200);
