@@ -76,6 +76,6 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   const stale = state.screen === 'devices' && state.staleView ? {days: controller.settings.staleDays ?? DEFAULT_STALE_DAYS} : null;
   return {
     body: <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} marks={marks} changes={controller} />,
-    info: listInfo(list, snapshot, width, marks.size, stale),
+    info: listInfo(list, snapshot, width, marks.size, stale, state.clock),
   };
 }

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {buildSnapshot, currentRate, deviceState, vpnStatus, type Snapshot} from '../../src/state/data/snapshot.js';
+import {buildSnapshot, currentRate, deviceState, stateCounts, vpnStatus, type Snapshot} from '../../src/state/data/snapshot.js';
 import {ruleRank, sortRulesByPrecedence} from '../../src/state/data/rule-precedence.js';
 import {device, iso, rule, user} from '../fixtures/data.js';
 
@@ -45,6 +45,18 @@ describe('buildSnapshot', () => {
     const c = snap([device({rx_bytes: 70, tx_bytes: 0, updated_at: iso(T0 + 60_000), latest_handshake: iso(T0 + 60_000)})], b);
     expect(currentRate(c.devices[0]!, 'rx', T0 + 60_000)).toBe(1);
     expect(currentRate(c.devices[0]!, 'rx', T0 + 60_000 + 181_000)).toBeNull();
+  });
+
+  it('counts devices online, idle and never connected at a given time', () => {
+    const s = snap([
+      device({id: 'a', latest_handshake: iso(T0 - 60_000)}),
+      device({id: 'b', latest_handshake: iso(T0 - 170_000)}),
+      device({id: 'c', latest_handshake: iso(T0 - 3_600_000)}),
+      device({id: 'd', latest_handshake: null}),
+    ]);
+    expect(stateCounts(s.devices, T0)).toEqual({online: 2, idle: 1, never: 1});
+    // 20 s later b's handshake is past the 3-minute window
+    expect(stateCounts(s.devices, T0 + 20_000)).toEqual({online: 1, idle: 2, never: 1});
   });
 
   it('an idle or never-connected device has no current rate, however fresh its last sample: its last rate is history', () => {

@@ -18,6 +18,10 @@ describe('App', () => {
     expect(frame).toContain('DEMO');
     expect(frame).toContain(`1/${devices.length} devices`);
     expect(frame).toMatch(/@/);
+    // how many are connected, at a glance: the three counts add up to every device
+    const counts = /(\d+) online · (\d+) idle · (\d+) never connected/.exec(await app.waitFor(/never connected/));
+    expect(counts!.slice(1).reduce((n, c) => n + Number(c), 0)).toBe(devices.length);
+    expect(Number(counts![1])).toBeGreaterThan(0);
     await app.press('screen2');
     await app.waitFor('EMAIL');
     expect(app.frame()).toMatch(/ENABLED|DISABLED|EXPIRED/);

@@ -70,6 +70,29 @@ export function deviceState(row: Pick<DeviceRow, 'handshakeAt'>, nowMs: number):
   return nowMs - row.handshakeAt <= ONLINE_WINDOW_MS ? 'online' : 'idle';
 }
 
+/** Devices by state at `now`: online (handshake within 3 minutes), idle, never connected. */
+export interface StateCounts {
+  online: number;
+  idle: number;
+  never: number;
+}
+
+const stateCountCache = new WeakMap<readonly DeviceRow[], {second: number; counts: StateCounts}>();
+
+/**
+ * How many of `rows` are online, idle and never connected at `now`. A pass over every row, so it
+ * is made once per list and clock second, not on every frame.
+ */
+export function stateCounts(rows: readonly DeviceRow[], nowMs: number): StateCounts {
+  const second = Math.floor(nowMs / 1000);
+  const cached = stateCountCache.get(rows);
+  if (cached && cached.second === second) return cached.counts;
+  const counts: StateCounts = {online: 0, idle: 0, never: 0};
+  for (const row of rows) counts[deviceState(row, nowMs)]++;
+  stateCountCache.set(rows, {second, counts});
+  return counts;
+}
+
 /**
  * The device's rate now, or null when there is none to tell: only an online device with a fresh
  * sample has one. An idle device's last rate is history, not "now" (it would sort a device that

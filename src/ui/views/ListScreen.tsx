@@ -2,14 +2,21 @@
 import React, {useMemo} from 'react';
 import {Box} from 'ink';
 import type {ListDerived} from '../../state/core/context.js';
-import type {Snapshot} from '../../state/data/snapshot.js';
+import {stateCounts, type Snapshot} from '../../state/data/snapshot.js';
 import {Text} from '../SafeText.js';
 import {fitColumns, sortMarker, Table} from '../table/Table.js';
 import {color} from '../theme.js';
 import {changeDecorator, type ChangeSources} from '../table/changes.js';
 import {DetailView} from './DetailView.js';
 
-export function listInfo(list: ListDerived, snapshot: Snapshot, width: number, marked = 0, stale: {days: number} | null = null): string {
+export function listInfo(
+  list: ListDerived,
+  snapshot: Snapshot,
+  width: number,
+  marked = 0,
+  stale: {days: number} | null = null,
+  now: number = snapshot.fetchedAt,
+): string {
   const {spec, state, view, selection} = list;
   if (state.detailId) {
     const noun = `${spec.noun[0]!.toUpperCase()}${spec.noun.slice(1)}`;
@@ -25,7 +32,13 @@ export function listInfo(list: ListDerived, snapshot: Snapshot, width: number, m
       ? `  · sorted by ${sorted.header.trim() || sorted.key} ${sortMarker(state.sort!.desc)} (hidden column)`
       : '';
   const noun = stale ? `stale ${spec.noun}s (no handshake for ${stale.days} days, or never connected since; S shows all)` : `${spec.noun}s`;
-  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${noun}${marked > 0 ? ` · ${marked} marked` : ''}${hidden}`;
+  // Devices say at a glance how many are connected: of all devices, whatever the filter shows.
+  let states = '';
+  if (spec.id === 'devices' && !stale) {
+    const c = stateCounts(snapshot.devices, now);
+    states = ` · ${c.online} online · ${c.idle} idle · ${c.never} never connected`;
+  }
+  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${noun}${marked > 0 ? ` · ${marked} marked` : ''}${states}${hidden}`;
 }
 
 export function ListScreen({
