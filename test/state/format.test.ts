@@ -13,6 +13,14 @@ describe('format', () => {
     expect(formatRate(null)).toBe('–');
     expect(formatRate(0)).toBe('0 B/s');
     expect(formatRate(2048)).toBe('2.00 KiB/s');
+    // every rate fits the 12-cell rate columns: one decimal from 100 up
+    expect(formatRate(1006.78 * 1024)).toBe('1006.8 KiB/s');
+    expect(formatRate(1023.99 * 1024 * 1024)).toBe('1024.0 MiB/s');
+    for (let exp = 0; exp < 60; exp += 0.37) expect(formatRate(2 ** exp).length, String(2 ** exp)).toBeLessThanOrEqual(12);
+    // a count no server can mean is not shown as one
+    expect(formatBytes(-1)).toBe('?');
+    expect(formatBytes(Number.NaN)).toBe('?');
+    expect(formatRate(-5)).toBe('?');
   });
   it('ages', () => {
     const now = 1_000_000_000;

@@ -2,22 +2,38 @@
 
 const IEC_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
-/** Firezone's web UI format: IEC, two decimals, nil counts as 0 ("0.00 B", "1.09 KiB"). */
-export function formatBytes(bytes: number | null | undefined): string {
-  let value = bytes ?? 0;
+/** A value in its IEC unit: 1115 → [1.09, 'KiB']. */
+function scaled(bytes: number): [number, string] {
+  let value = bytes;
   let unit = 0;
-  while (Math.abs(value) >= 1024 && unit < IEC_UNITS.length - 1) {
+  while (value >= 1024 && unit < IEC_UNITS.length - 1) {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(2)} ${IEC_UNITS[unit]}`;
+  return [value, IEC_UNITS[unit]!];
 }
 
-/** Rates: same units per second; `–` when no rate is known yet. */
+/**
+ * Firezone's web UI format: IEC, two decimals, nil counts as 0 ("0.00 B", "1.09 KiB"). A count no
+ * server can mean (negative, not a number) reads `?`: the console does not know it.
+ */
+export function formatBytes(bytes: number | null | undefined): string {
+  const b = bytes ?? 0;
+  if (!Number.isFinite(b) || b < 0) return '?';
+  const [value, unit] = scaled(b);
+  return `${value.toFixed(2)} ${unit}`;
+}
+
+/**
+ * Rates: same units per second, `–` when no rate is known. One decimal from 100 up, so the widest
+ * ("1023.9 KiB/s") fits the 12-cell RX/S and TX/S columns instead of being cut.
+ */
 export function formatRate(bytesPerSecond: number | null | undefined): string {
   if (bytesPerSecond === null || bytesPerSecond === undefined) return '–';
+  if (!Number.isFinite(bytesPerSecond) || bytesPerSecond < 0) return '?';
   if (bytesPerSecond === 0) return '0 B/s';
-  return `${formatBytes(bytesPerSecond)}/s`;
+  const [value, unit] = scaled(bytesPerSecond);
+  return `${value.toFixed(value >= 100 ? 1 : 2)} ${unit}/s`;
 }
 
 /** Compact age: `42s`, `3m`, `5h`, `12d`, `never`. Future times (clock skew) read as `0s`. */
