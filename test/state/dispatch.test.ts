@@ -442,4 +442,19 @@ describe('the Controller, driven by key names without Ink', () => {
     expect(copied.split('\n').length).toBeGreaterThan(5);
     expect(copied).not.toContain('\\n');
   });
+
+  it('a paste that holds control characters is refused with the true reason, into a field and a prompt', async () => {
+    const {c, press, message} = await open(seeded());
+    press('2', 'n');
+    c.paste('ann\x1b[31m\x01@example.com');
+    expect(message()).toBe('Paste ignored: it holds 2 control characters (such as ESC), which Email does not take; nothing was inserted');
+    const form = topModal(c.state);
+    expect(form?.kind === 'form' && form.form.values.email).toBe('');
+    press('tab');
+    c.paste('admin');
+    expect(message()).toBe('Paste ignored: Role does not take text');
+    press('esc', 'x');
+    c.paste('a\x07b.csv');
+    expect(message()).toBe('Paste ignored: it holds 1 control character, which Export to file does not take; nothing was inserted');
+  });
 });

@@ -77,7 +77,7 @@ export function paste(c: ConsoleContext, text: string): void {
     }
     const edited = editFocused(m.form, 'paste', spec?.multiline ? text : oneLine);
     if (edited) c.replaceModal(m, {...m, form: edited});
-    else c.message({tone: 'warning', text: `Paste ignored: ${spec?.label ?? 'this field'} does not take text`});
+    else c.message({tone: 'warning', text: pasteRefused(spec?.label.trim() ?? 'this field', spec?.multiline ? text : oneLine, spec?.kind)});
     return;
   }
   if (m?.kind === 'picker') {
@@ -87,6 +87,7 @@ export function paste(c: ConsoleContext, text: string): void {
   if (m?.kind === 'prompt') {
     const edited = editText({value: m.value, cursor: m.cursor}, 'paste', oneLine);
     if (edited) c.replaceModal(m, {...m, value: edited.value, cursor: edited.cursor});
+    else c.message({tone: 'warning', text: pasteRefused(m.label, oneLine, 'text')});
     return;
   }
   const list = m === null && !c.state.help.open ? c.activeList() : null;
@@ -157,4 +158,19 @@ function unbound(c: ConsoleContext, name: string, input: string): void {
   const spec = focusedSpec(m.form);
   const how = spec?.kind === 'toggle' ? 'Space toggles it' : spec?.kind === 'choice' ? '←/→ choose a value' : 'it takes no text';
   c.message({tone: 'info', text: `${spec?.label.trim() ?? 'This field'}: ${how}`});
+}
+
+/**
+ * Why a paste went nowhere, truly: a field that takes no text, or text holding control characters
+ * (an escape sequence copied from a terminal), which no field takes. Nothing is lost without a word.
+ */
+function pasteRefused(label: string, text: string, kind: string | undefined): string {
+  if (kind !== undefined && kind !== 'text' && kind !== 'secret') return `Paste ignored: ${label} does not take text`;
+  // eslint-disable-next-line no-control-regex -- control characters are what is counted
+  const controls = text.match(/[\x00-\x08\x0b-\x1f\x7f]/g)?.length ?? 0;
+  if (controls > 0) {
+    const esc = text.includes('\x1b') ? ' (such as ESC)' : '';
+    return `Paste ignored: it holds ${controls} control character${controls === 1 ? '' : 's'}${esc}, which ${label} does not take; nothing was inserted`;
+  }
+  return `Paste ignored: ${label} does not take it`;
 }
