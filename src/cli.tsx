@@ -118,6 +118,29 @@ function restoreTerminal(): void {
   }
 }
 
+/**
+ * Ctrl-Z: gives the terminal back as a shell expects it (cooked mode, main screen, cursor shown),
+ * stops with SIGTSTP like any job, and on `fg` (SIGCONT) takes it again and repaints the whole
+ * frame (the alternate screen comes back empty).
+ */
+function suspendToShell(repaint: () => void): void {
+  if (!terminalTaken) return;
+  restoreTerminal();
+  process.once('SIGCONT', () => {
+    try {
+      if (process.stdin.isTTY) process.stdin.setRawMode(true);
+      process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON);
+      terminalTaken = true;
+      // The size may have changed while stopped: the layout follows, then the frame is drawn whole.
+      process.stdout.emit('resize');
+      repaint();
+    } catch {
+      // the terminal went away while stopped: the hangup handler ends the process
+    }
+  });
+  process.kill(process.pid, 'SIGTSTP');
+}
+
 async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write(
@@ -189,6 +212,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
           client={active.client}
           settings={active.settings}
           writeRaw={writeRaw}
+          suspend={suspendToShell}
           {...(active.firstData ? {firstData: active.firstData} : {})}
           {...(active.reloadToken ? {reloadToken: active.reloadToken} : {})}
           {...(activityLog ? {activityLog} : {})}

@@ -27,6 +27,8 @@ export interface AppProps {
   settings: AppSettings;
   /** The console's own sequences (OSC 52) past the output guard; tests inject a recorder. */
   writeRaw?: (data: string) => void;
+  /** Ctrl-Z: stop to the shell with the terminal restored, then call `repaint` on resume (the CLI's; absent in tests). */
+  suspend?: (repaint: () => void) => void;
   /** The first poll's data when it was fetched before the UI loaded (cli.tsx, early.ts). */
   firstData?: Promise<FetchedData>;
   /** Re-reads a profile's tokenFile/tokenCommand after the server rejected the token. */
@@ -37,9 +39,10 @@ export interface AppProps {
   escapeDelayMs?: number;
 }
 
-export function App({client, settings, writeRaw, firstData, reloadToken, activityLog, escapeDelayMs}: AppProps): React.JSX.Element {
+export function App({client, settings, writeRaw, suspend, firstData, reloadToken, activityLog, escapeDelayMs}: AppProps): React.JSX.Element {
   const {exit} = useApp();
-  const {stdout} = useStdout();
+  // Ink's write() clears its frame and writes the last one again whole: the repaint after `fg`.
+  const {stdout, write} = useStdout();
   const size = useTerminalSize();
   const [controller] = useState(
     () =>
@@ -49,6 +52,7 @@ export function App({client, settings, writeRaw, firstData, reloadToken, activit
         {
           writeRaw: (data) => (writeRaw ? writeRaw(data) : stdout.write(data)),
           exit,
+          ...(suspend ? {suspend: () => suspend(() => write(''))} : {}),
           ...(reloadToken ? {reloadToken} : {}),
           ...(activityLog ? {activityLog} : {}),
         },

@@ -8,6 +8,7 @@ import React, {useReducer, useRef} from 'react';
 import {Box, useApp} from 'ink';
 import {createForm, editFocused, focusFirstError, hasErrors, moveFocus, str, validateForm, type FieldSpec, type FormState} from '../state/interactions/form.js';
 import {FormView} from './FormView.js';
+import {pasteRefused} from '../state/input/textedit.js';
 import {useTerminalSize} from './terminal.js';
 import {useTerminalInput} from './keys.js';
 import {Text} from './SafeText.js';
@@ -130,8 +131,11 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
         // A pasted token arrives whole (bracketed paste); a trailing line break is not part of it.
         const s = state.current;
         if (s.mode === 'form' && !s.busy) {
-          const edited = editFocused(s.form, 'paste', event.text.replace(/^[\r\n]+|[\r\n]+$/g, ''));
-          if (edited) set({form: edited});
+          const text = event.text.replace(/^[\r\n]+|[\r\n]+$/g, '');
+          const edited = editFocused(s.form, 'paste', text);
+          const spec = s.form.specs[s.form.focus];
+          if (edited) set({form: edited, error: null});
+          else set({error: pasteRefused(spec?.label ?? 'this field', text, spec?.kind)});
         }
       } else if (event.type === 'text') {
         // A typed run goes into a field whole; on the menu each character is a choice.

@@ -100,4 +100,52 @@ describe.skipIf(!enabled)('bracketed paste end to end (tmux)', {timeout: 60_000}
       await demo.stop();
     }
   });
+
+  it('the line editor in a real terminal: the caret moves, Alt-B is a word move (not Esc then b), Ctrl-_ undoes; Ctrl-Z stops to the shell and fg comes back', async () => {
+    const demo = await startSandboxProcess(['--seed', 'demo', '--stats-interval', '0']);
+    const t = Terminal.start({width: 120, height: 40, env: {FZ_URL: demo.url, FZ_API_TOKEN: demo.adminToken, NO_COLOR: '1'}});
+    term = t;
+    const hex = (text: string) => t.tmux('send-keys', '-t', t.name, '-H', ...[...Buffer.from(text, 'latin1')].map((b) => b.toString(16).padStart(2, '0')));
+    try {
+      t.run(`node ${BIN} --refresh 0`);
+      await t.waitFor(/1\/\d+ devices/);
+      t.keys('2');
+      await t.waitFor(/1\/\d+ users/);
+      t.keys('n');
+      await t.waitFor(/› Email/);
+      t.type('abcdef');
+      t.keys('Left', 'Left');
+      t.type('X');
+      await t.waitFor(/Email\s+abcdXef/);
+      // Alt-B as a terminal sends it (ESC b in one write): the caret goes to the word's start.
+      hex('\x1bb');
+      t.type('Y');
+      await t.waitFor(/Email\s+YabcdXef/);
+      expect(t.screen()).toMatch(/Add user/); // the form is still open: not Esc, then b
+      hex('\x1f'); // Ctrl-_ (Ctrl-/): undo the Y
+      await t.waitFor(/Email\s+abcdXef/);
+      // Ctrl-Z: the shell gets the terminal back, as it was; fg brings the console back, drawn whole.
+      t.keys('C-z');
+      await t.waitFor(/Stopped/);
+      await t.waitUntil(() => !t.altScreen && t.cursorVisible, 'the main screen and a visible cursor');
+      t.run('fg');
+      await t.waitFor(/Email\s+abcdXef/);
+      expect(t.altScreen).toBe(true);
+      // The keyboard is the console's again (raw mode back): the undo left the caret at the start,
+      // and Ctrl-K deletes from there on.
+      t.keys('C-k');
+      await t.waitUntil(() => !/abcdXef/.test(t.screen()), 'Ctrl-K to clear the field');
+      t.keys('Escape');
+      await t.waitFor(/1\/\d+ users/);
+      t.keys('q');
+      await t.waitUntil(() => !t.altScreen, 'the console to quit');
+      // After fg, $? is the job's own exit status.
+      t.run('echo "status=$?"');
+      await t.waitFor('status=0');
+    } finally {
+      t.kill();
+      term = null;
+      await demo.stop();
+    }
+  });
 });

@@ -457,4 +457,85 @@ describe('the Controller, driven by key names without Ink', () => {
     c.paste('a\x07b.csv');
     expect(message()).toBe('Paste ignored: it holds 1 control character, which Export to file does not take; nothing was inserted');
   });
+
+  it('edits text at a caret in a form field, a prompt and the filter, with word moves and undo', async () => {
+    const {c, press, type} = await open(seeded());
+    const field = () => {
+      const m = topModal(c.state);
+      return m?.kind === 'form' ? {value: m.form.values[m.form.specs[m.form.focus]!.key], cursor: m.form.cursor} : null;
+    };
+    // Users › new: Email is a text field; ← moved nothing before (it cycled a choice that is not there).
+    press('2', 'n');
+    type('abcdef');
+    press('left', 'left');
+    type('X');
+    expect(field()).toEqual({value: 'abcdXef', cursor: 5});
+    press('home', 'alt+f');
+    expect(field()).toEqual({value: 'abcdXef', cursor: 7});
+    type(' two three');
+    press('ctrl+w');
+    expect(field()?.value).toBe('abcdXef two ');
+    press('ctrl+_');
+    expect(field()?.value).toBe('abcdXef two three');
+    press('ctrl+a', 'delete', 'ctrl+e', 'backspace');
+    expect(field()?.value).toBe('bcdXef two thre');
+    // On the Role choice ← still picks the previous value.
+    press('tab');
+    const role = () => (topModal(c.state) as {form: {values: Record<string, unknown>}}).form.values.role;
+    const before = role();
+    press('left');
+    expect(role()).not.toBe(before);
+    press('esc', 'y');
+    await until(() => c.state.modals.length === 0, 'the discarded form to close');
+
+    // A prompt: the export path.
+    press('x');
+    const prompt = () => topModal(c.state) as {value: string; cursor: number};
+    press('ctrl+u');
+    type('users.csv');
+    press('ctrl+left', 'ctrl+left');
+    type('all-');
+    expect(prompt()).toMatchObject({value: 'all-users.csv', cursor: 4});
+    press('ctrl+_');
+    expect(prompt().value).toBe('users.csv');
+    press('esc');
+
+    // The filter: the caret moves, typing lands there, and the info line draws the caret there.
+    press('1', '/');
+    type('bop');
+    press('left', 'backspace');
+    type('b');
+    expect(c.state.lists.devices.filter).toBe('bbp');
+    press('ctrl+_', 'ctrl+_');
+    expect(c.state.lists.devices.filter).toBe('bop');
+    press('ctrl+e', 'backspace');
+    type('b');
+    expect(c.state.lists.devices.filter).toBe('bob');
+    expect(c.activeList()!.view.rows.map((d) => (d as {id: string}).id)).toEqual(['d-3']);
+    c.paste('ann');
+    press('home');
+    c.paste('x');
+    expect(c.state.lists.devices).toMatchObject({filter: 'xbobann', filterEdit: {cursor: 1}});
+  });
+
+  it('Ctrl-Z suspends wherever the keys are, a form included, or says it cannot', async () => {
+    const server = seeded();
+    const {press, message} = await open(server);
+    press('ctrl+z');
+    expect(message()).toBe('Ctrl-Z: this console cannot be suspended here');
+    let suspended = 0;
+    const c2 = new Controller(
+      server,
+      {label: 't', refreshSeconds: 0, readOnly: false, insecure: false, demo: false},
+      {writeRaw: () => {}, exit: () => {}, suspend: () => suspended++},
+    );
+    running.push(c2);
+    c2.start();
+    await until(() => c2.state.snapshot !== null, 'the first poll');
+    c2.key('2', '2');
+    c2.key('n', 'n');
+    c2.key('ctrl+z', 'z');
+    expect(suspended).toBe(1);
+    expect(topModal(c2.state)?.kind).toBe('form');
+  });
 });

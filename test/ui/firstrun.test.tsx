@@ -77,4 +77,19 @@ describe('first run', () => {
     ui.stdin.write('2');
     await waitFor(() => opened.join(','), 'lab');
   });
+
+  it('a pasted token holding control characters is refused with the reason, not dropped in silence', async () => {
+    const ui = render(<FirstRun configPath="/cfg/config.json" onDemo={() => undefined} onConnect={async () => null} escapeDelayMs={0} />);
+    await waitFor(ui.lastFrame, 'Welcome to fz-console');
+    ui.stdin.write('c');
+    await waitFor(ui.lastFrame, 'Connect to a Firezone server');
+    ui.stdin.write('\x1b[200~https://vpn.example.com\x1b[31m\x1b[201~');
+    await waitFor(ui.lastFrame, 'Paste ignored');
+    expect(ui.lastFrame()!.replace(/\s+/g, ' ')).toContain(
+      'Paste ignored: it holds 1 control character (such as ESC), which Server URL does not take; nothing was inserted',
+    );
+    ui.stdin.write('\x1b[200~https://vpn.example.com\x1b[201~');
+    await waitFor(ui.lastFrame, /Server URL\s+https:\/\/vpn.example.com/);
+    expect(ui.lastFrame()).not.toContain('Paste ignored');
+  });
 });

@@ -52,6 +52,8 @@ export interface ConsoleIO {
   /** The console's own sequences (the OSC 52 of a copy) straight to the terminal. */
   writeRaw(data: string): void;
   exit(): void;
+  /** Ctrl-Z: stop to the shell with the terminal restored; absent where there is no job control. */
+  suspend?: () => void;
   /** Re-reads the token where it came from (a profile's tokenFile or tokenCommand); null when it cannot. */
   reloadToken?: () => Promise<string | null>;
   /** `--activity-log`: appends each batch of events (src/state/tracking/activity-log.ts); null when written, else why not. */

@@ -22,6 +22,8 @@ export interface Glyphs {
   mark: string;
   /** Draw QR codes two characters per module. */
   asciiQr: boolean;
+  /** The caret of a line drawn as plain text (the filter). */
+  caret: string;
 }
 
 const UNICODE: Glyphs = {
@@ -40,6 +42,7 @@ const UNICODE: Glyphs = {
   mark: '✓',
   border: 'round',
   asciiQr: false,
+  caret: '▌',
 };
 const ASCII: Glyphs = {
   online: '*',
@@ -57,6 +60,7 @@ const ASCII: Glyphs = {
   mark: '+',
   border: 'classic',
   asciiQr: true,
+  caret: '_',
 };
 
 let current: Glyphs = UNICODE;

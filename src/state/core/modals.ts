@@ -82,6 +82,9 @@ export interface PromptModal extends ModalBase {
   mask?: boolean;
   value: string;
   cursor: number;
+  /** The line editor's undo steps (src/state/input/textedit.ts). */
+  undo?: readonly {value: string; cursor: number}[];
+  typing?: boolean;
   accept: (value: string) => void | Promise<void>;
 }
 

@@ -11,12 +11,13 @@ import {openPicker, pickerAction} from '../interactions/picker-actions.js';
 import {promptAction} from '../interactions/prompt.js';
 import {reportAction} from '../interactions/report.js';
 import {filterAction, listAction} from '../lists/actions.js';
+import type {FilterEdit} from '../lists/view-state.js';
 import {configurationResource} from '../screens/configuration/screen.js';
 import {resultAction} from '../interactions/device-result.js';
 import {globalAction, helpAction} from './global.js';
 import {bindingFor, displayKey, type Action, type Scope} from './keymap.js';
 import {acceptsText, available, scopes, typed, writeName} from './scopes.js';
-import {editText} from './textedit.js';
+import {editText, isEditKey, pasteRefused, type LineEdit} from './textedit.js';
 
 /** Each scope's handler. */
 const HANDLERS: Record<Scope, (c: ConsoleContext, action: Action) => void> = {
@@ -40,9 +41,15 @@ export function keyPress(c: ConsoleContext, name: string, input: string): void {
     c.io.exit();
     return;
   }
+  // Job control works wherever the keys are, a form included, as in any terminal program.
+  if (name === 'ctrl+z') {
+    globalAction(c, 'suspend');
+    return;
+  }
   // Where text goes, a printable key is text even if a binding uses it elsewhere (Space toggles
-  // a yes/no field, but types a space into a text field).
-  if (typed(name, input) && acceptsText(c.state) && typeInto(c, name, input)) return;
+  // a yes/no field, but types a space into a text field), and a line-editing key edits (← moves
+  // the caret in a text field; on a choice field it picks the previous value).
+  if ((typed(name, input) || isEditKey(name)) && acceptsText(c.state) && typeInto(c, name, input)) return;
   const stack = scopes(c.state);
   const inner = bindingFor(stack.slice(0, 1), name);
   if (!inner && typeInto(c, name, input)) return;
@@ -81,20 +88,28 @@ export function paste(c: ConsoleContext, text: string): void {
     return;
   }
   if (m?.kind === 'picker') {
-    c.replaceModal(m, {...m, filter: m.filter + oneLine, index: 0});
+    const edited = editText({value: m.filter, cursor: [...m.filter].length}, 'paste', oneLine);
+    if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
+    else c.message({tone: 'warning', text: pasteRefused('the picker', oneLine, 'text')});
     return;
   }
   if (m?.kind === 'prompt') {
-    const edited = editText({value: m.value, cursor: m.cursor}, 'paste', oneLine);
-    if (edited) c.replaceModal(m, {...m, value: edited.value, cursor: edited.cursor});
+    const edited = editText(m, 'paste', oneLine);
+    if (edited) c.replaceModal(m, {...m, ...lineOf(edited)});
     else c.message({tone: 'warning', text: pasteRefused(m.label, oneLine, 'text')});
     return;
   }
   const list = m === null && !c.state.help.open ? c.activeList() : null;
   if (list && !list.state.detailId) {
-    // In the filter it is typed; on a list it opens the filter with it (a key from `wg show`).
-    const filtering = list.state.filtering;
-    c.updateList(list.spec.id, (st) => ({...st, filtering: true, filter: filtering ? st.filter + oneLine : oneLine.trim()}));
+    // In the filter it is typed at the caret; on a list it opens the filter with it (a key from `wg show`).
+    const st = list.state;
+    const line: LineEdit = st.filtering ? {value: st.filter, ...st.filterEdit} : {value: '', cursor: 0};
+    const edited = editText(line, 'paste', st.filtering ? oneLine : oneLine.trim());
+    if (!edited) {
+      c.message({tone: 'warning', text: pasteRefused('the filter', oneLine, 'text')});
+      return;
+    }
+    c.updateList(list.spec.id, (s) => ({...s, filtering: true, filter: edited.value, filterEdit: caretOf(edited)}));
     return;
   }
   c.message({tone: 'warning', text: 'Paste ignored: nothing here takes text'});
@@ -124,27 +139,37 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
     return false;
   }
   if (m?.kind === 'picker') {
-    if (name === 'backspace') c.replaceModal(m, {...m, filter: [...m.filter].slice(0, -1).join(''), index: 0});
-    else if (typed(name, input)) c.replaceModal(m, {...m, filter: m.filter + input, index: 0});
-    else return false;
+    // The picker's filter edits at its end (it is a few letters of a name): Backspace, Ctrl-W, Ctrl-U.
+    if (!typed(name, input) && !['backspace', 'ctrl+w', 'ctrl+u', 'alt+backspace'].includes(name)) return false;
+    const edited = editText({value: m.filter, cursor: [...m.filter].length}, name, input);
+    if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
     return true;
   }
   if (m?.kind === 'prompt') {
-    const edited = editText({value: m.value, cursor: m.cursor}, name, input);
+    const edited = editText(m, name, input);
     if (!edited) return false;
-    c.replaceModal(m, {...m, value: edited.value, cursor: edited.cursor});
+    c.replaceModal(m, {...m, ...lineOf(edited)});
     return true;
   }
   if (m === null && !s.help.open && s.screen !== 'configuration' && s.lists[s.screen].filtering) {
     const screen = s.screen;
-    // The same line editing as form fields (Backspace, Ctrl-U, Ctrl-W …), the cursor at the end.
-    const filter = s.lists[screen].filter;
-    if (!typed(name, input) && !['backspace', 'ctrl+u', 'ctrl+w'].includes(name)) return false;
-    const edited = editText({value: filter, cursor: [...filter].length}, name, input);
-    if (edited) c.updateList(screen, (st) => ({...st, filter: edited.value}));
+    const st = s.lists[screen];
+    if (!typed(name, input) && !isEditKey(name)) return false;
+    const edited = editText({value: st.filter, ...st.filterEdit}, name, input);
+    if (edited) c.updateList(screen, (x) => ({...x, filter: edited.value, filterEdit: caretOf(edited)}));
     return true;
   }
   return false;
+}
+
+/** An edited line as a prompt stores it. */
+function lineOf(edited: LineEdit): Required<LineEdit> {
+  return {value: edited.value, cursor: edited.cursor, undo: edited.undo ?? [], typing: edited.typing ?? false};
+}
+
+/** An edited filter's caret and undo steps, as the list's view state stores them beside the text. */
+function caretOf(edited: LineEdit): FilterEdit {
+  return {cursor: edited.cursor, undo: edited.undo ?? [], typing: edited.typing ?? false};
 }
 
 /** A key nothing took. Printable keys on a form field that takes no text say why. */
@@ -158,19 +183,4 @@ function unbound(c: ConsoleContext, name: string, input: string): void {
   const spec = focusedSpec(m.form);
   const how = spec?.kind === 'toggle' ? 'Space toggles it' : spec?.kind === 'choice' ? '←/→ choose a value' : 'it takes no text';
   c.message({tone: 'info', text: `${spec?.label.trim() ?? 'This field'}: ${how}`});
-}
-
-/**
- * Why a paste went nowhere, truly: a field that takes no text, or text holding control characters
- * (an escape sequence copied from a terminal), which no field takes. Nothing is lost without a word.
- */
-function pasteRefused(label: string, text: string, kind: string | undefined): string {
-  if (kind !== undefined && kind !== 'text' && kind !== 'secret') return `Paste ignored: ${label} does not take text`;
-  // eslint-disable-next-line no-control-regex -- control characters are what is counted
-  const controls = text.match(/[\x00-\x08\x0b-\x1f\x7f]/g)?.length ?? 0;
-  if (controls > 0) {
-    const esc = text.includes('\x1b') ? ' (such as ESC)' : '';
-    return `Paste ignored: it holds ${controls} control character${controls === 1 ? '' : 's'}${esc}, which ${label} does not take; nothing was inserted`;
-  }
-  return `Paste ignored: ${label} does not take it`;
 }

@@ -27,6 +27,10 @@ export function globalAction(c: ConsoleContext, action: Action): void {
     case 'quitNow':
       c.io.exit();
       return;
+    case 'suspend':
+      if (c.io.suspend) c.io.suspend();
+      else c.message({tone: 'info', text: 'Ctrl-Z: this console cannot be suspended here'});
+      return;
     case 'refresh':
       c.refresh();
       c.message({tone: 'info', text: 'Refreshing…'});

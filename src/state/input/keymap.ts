@@ -1,6 +1,9 @@
 // The one keymap table. Key handling (src/state/input/dispatch.ts), the status-bar hints, the `?`
 // help and the README's key table are all generated from BINDINGS, so they cannot drift apart.
+// The line editor's keys are listed from src/state/input/textedit.ts, where they are handled.
 // Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
+
+import {EDIT_KEYS} from './textedit.js';
 
 /** Where a key press is resolved, innermost first: see `scopes()` in src/state/input/scopes.ts. */
 export type Scope = 'global' | 'help' | 'list' | 'detail' | 'configuration' | 'filter' | 'form' | 'picker' | 'dialog' | 'result' | 'prompt' | 'report';
@@ -16,6 +19,7 @@ export type Action =
   | 'help'
   | 'quit'
   | 'quitNow'
+  | 'suspend'
   | 'back'
   | 'up'
   | 'down'
@@ -86,6 +90,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'global', action: 'help', keys: ['?'], help: 'this help', hint: 'help'},
   {scope: 'global', action: 'quit', keys: ['q'], help: 'quit (asks if a form has unsaved changes)'},
   {scope: 'global', action: 'quitNow', keys: ['ctrl+c'], help: 'quit now'},
+  {scope: 'global', action: 'suspend', keys: ['ctrl+z'], help: 'suspend to the shell, the terminal restored (fg comes back)'},
   {scope: 'global', action: 'back', keys: ['esc'], help: 'back / close / cancel; on a list: clear the filter, then the marks'},
   {scope: 'global', action: 'refresh', keys: ['r'], help: 'refresh now'},
   {scope: 'global', action: 'pause', keys: ['p'], help: 'pause / resume live updates', hint: 'pause'},
@@ -243,16 +248,18 @@ const DISPLAY: Record<string, string> = {
   esc: 'Esc',
   tab: 'Tab',
   'shift+tab': 'Shift-Tab',
-  'ctrl+c': 'Ctrl-C',
-  'ctrl+b': 'Ctrl-B',
-  'ctrl+f': 'Ctrl-F',
-  'ctrl+s': 'Ctrl-S',
   backspace: 'Backspace',
+  delete: 'Del',
   ' ': 'Space',
 };
 
+/** A key as the help shows it: `ctrl+w` → `Ctrl-W`, `alt+left` → `Alt-←`. */
 export function displayKey(name: string): string {
-  return DISPLAY[name] ?? name;
+  const fixed = DISPLAY[name];
+  if (fixed) return fixed;
+  const chord = /^(ctrl|alt)\+(.+)$/.exec(name);
+  if (chord) return `${chord[1] === 'ctrl' ? 'Ctrl' : 'Alt'}-${chord[2]!.length === 1 ? chord[2]!.toUpperCase() : displayKey(chord[2]!)}`;
+  return name;
 }
 
 /**
@@ -272,13 +279,18 @@ export function hintsFor(scopes: readonly Scope[], available: (b: Binding) => bo
   return parts.join('  ');
 }
 
-/** The help text as rows of `keys  description`, grouped by scope. */
+/** The help text as rows of `keys  description`, grouped by scope; the line editor's keys after the forms'. */
 export function helpSections(): Array<{title: string; rows: Array<{keys: string; help: string}>}> {
-  return (Object.keys(SCOPE_TITLES) as Scope[]).map((scope) => ({
+  const sections = (Object.keys(SCOPE_TITLES) as Scope[]).map((scope) => ({
     title: SCOPE_TITLES[scope],
     rows: BINDINGS.filter((b) => b.scope === scope).map((b) => ({keys: b.keys.map(displayKey).join(' '), help: b.help})),
   }));
+  const editing = {title: LINE_EDITOR_TITLE, rows: EDIT_KEYS.map((k) => ({keys: k.keys.map(displayKey).join(' '), help: k.help}))};
+  sections.splice(sections.findIndex((s) => s.title === SCOPE_TITLES.form) + 1, 0, editing);
+  return sections;
 }
+
+export const LINE_EDITOR_TITLE = 'Text fields, filters and prompts';
 
 /** The README's key table, generated; a test keeps the README in step. */
 export function keymapMarkdown(): string {

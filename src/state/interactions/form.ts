@@ -2,7 +2,7 @@
 // tracking, client-side validation and server 422s mapped onto fields. Pure functions;
 // the UI only renders a FormState and forwards keys.
 import type {FieldErrors} from '../../api/index.js';
-import {editText} from '../input/textedit.js';
+import {editText, type LineEdit} from '../input/textedit.js';
 
 export type FieldValue = string | boolean;
 export type Values = Record<string, FieldValue>;
@@ -38,6 +38,9 @@ export interface FormState {
   focus: number;
   /** Cursor position in the focused text field. */
   cursor: number;
+  /** The focused field's undo steps (Ctrl-_); moving to another field starts afresh. */
+  undo?: LineEdit['undo'];
+  typing?: boolean;
   errors: Record<string, string[]>;
   /** Record-level messages (`base`) and errors for fields the form does not show. */
   formErrors: string[];
@@ -55,7 +58,7 @@ export function createForm(specs: readonly FieldSpec[], initial: Values): FormSt
 
 function withCursorAtEnd(form: FormState): FormState {
   const value = form.values[form.specs[form.focus]?.key ?? ''];
-  return {...form, cursor: typeof value === 'string' ? [...value].length : 0};
+  return {...form, cursor: typeof value === 'string' ? [...value].length : 0, undo: [], typing: false};
 }
 
 export function isDisabled(spec: FieldSpec, values: Values): string | null {
@@ -93,9 +96,12 @@ export function setValue(form: FormState, key: string, value: FieldValue): FormS
 export function editFocused(form: FormState, name: string, input: string): FormState | null {
   const spec = focusedSpec(form);
   if (!spec || (spec.kind !== 'text' && spec.kind !== 'secret') || isDisabled(spec, form.values) !== null) return null;
-  const next = editText({value: String(form.values[spec.key] ?? ''), cursor: form.cursor}, name, input, {multiline: spec.multiline === true});
+  const value = String(form.values[spec.key] ?? '');
+  const next = editText({value, cursor: form.cursor, undo: form.undo ?? [], typing: form.typing ?? false}, name, input, {multiline: spec.multiline === true});
   if (!next) return null;
-  return {...setValue(form, spec.key, next.value), cursor: next.cursor};
+  const moved = {...form, cursor: next.cursor, undo: next.undo ?? [], typing: next.typing ?? false};
+  // A caret move keeps the field's error: only a changed value no longer matches it.
+  return next.value === value ? moved : {...setValue(moved, spec.key, next.value), cursor: next.cursor};
 }
 
 /** Space on a toggle. */

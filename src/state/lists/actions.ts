@@ -39,7 +39,8 @@ const ON_LIST: Partial<Record<Action, Shared>> = {
   pageDown: move(page(1)),
   home: move('home'),
   end: move('end'),
-  filter: (c, list) => c.updateList(list.spec.id, (st) => ({...st, filtering: true})),
+  // The caret starts at the end of the filter kept from before.
+  filter: (c, list) => c.updateList(list.spec.id, (st) => ({...st, filtering: true, filterEdit: {cursor: [...st.filter].length}})),
   sortNext: (c, list) => c.updateList(list.spec.id, (st) => ({...st, sort: stepSort(st.sort, sortable(list), 1)})),
   sortPrev: (c, list) => c.updateList(list.spec.id, (st) => ({...st, sort: stepSort(st.sort, sortable(list), -1)})),
   sortReverse: (c, list) => c.updateList(list.spec.id, (st) => ({...st, sort: flipSortDirection(st.sort, sortable(list))})),

@@ -2,10 +2,13 @@
 import {buildListView, prepareIdIndex, moveSelection, reconcileSelection, type ListView} from './list-view.js';
 import {warmSortOrder} from './column-order.js';
 import type {ColumnSpec, SortSpec} from './columns.js';
+import type {TextEdit} from '../input/textedit.js';
 
 export interface ListUiState {
   filter: string;
   filtering: boolean;
+  /** The filter line's caret and undo steps while it is typed (src/state/input/textedit.ts). */
+  filterEdit: FilterEdit;
   sort: SortSpec | null;
   selectedId: string | null;
   /** Index of the selection when last seen, to land nearby if the item disappears. */
@@ -19,10 +22,17 @@ export interface ListUiState {
   reveal: boolean;
 }
 
+export interface FilterEdit {
+  cursor: number;
+  undo?: readonly TextEdit[];
+  typing?: boolean;
+}
+
 export function initialListState(sort: SortSpec | null): ListUiState {
   return {
     filter: '',
     filtering: false,
+    filterEdit: {cursor: 0},
     sort,
     selectedId: null,
     selectedIndex: 0,

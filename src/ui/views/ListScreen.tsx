@@ -3,6 +3,7 @@ import React, {useMemo} from 'react';
 import {Box} from 'ink';
 import type {ListDerived} from '../../state/core/context.js';
 import {stateCounts, type Snapshot} from '../../state/data/snapshot.js';
+import {glyphs} from '../../state/core/glyphs.js';
 import {Text} from '../SafeText.js';
 import {fitColumns, sortMarker, Table} from '../table/Table.js';
 import {color} from '../theme.js';
@@ -24,7 +25,7 @@ export function listInfo(
   }
   const total = list.total;
   const position = selection.index >= 0 ? `${selection.index + 1}/${view.rows.length}` : `0/${view.rows.length}`;
-  const filterText = state.filtering ? `/${state.filter}▌` : state.filter ? `filter "${state.filter}" (Esc clears)` : '';
+  const filterText = state.filtering ? `/${withCaret(state.filter, state.filterEdit.cursor)}` : state.filter ? `filter "${state.filter}" (Esc clears)` : '';
   // The sorted column may be one the width hides: say so rather than show an order with no arrow.
   const sorted = state.sort ? list.columns.find((c) => c.key === state.sort!.key) : undefined;
   const hidden =
@@ -39,6 +40,13 @@ export function listInfo(
     states = ` · ${c.online} online · ${c.idle} idle · ${c.never} never connected`;
   }
   return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${noun}${marked > 0 ? ` · ${marked} marked` : ''}${states}${hidden}`;
+}
+
+/** The filter as typed, the caret drawn where the next character goes. */
+function withCaret(text: string, cursor: number): string {
+  const chars = [...text];
+  const at = Math.max(0, Math.min(cursor, chars.length));
+  return `${chars.slice(0, at).join('')}${glyphs().caret}${chars.slice(at).join('')}`;
 }
 
 export function ListScreen({
