@@ -20,6 +20,14 @@ const UNSAFE_ALL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 // A zero-width joiner between two pictographs is part of an emoji (👨‍💻), not a trick.
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * More combining marks than this on one character are not drawn: "Zalgo" text (a device named x
+ * and 100,000 marks) is one cell wide but hundreds of kilobytes a frame. No script needs more
+ * (Vietnamese stacks two or three); the rest become one token that says how many were left out.
+ */
+export const MAX_MARKS = 12;
+const MARK_FLOOD = new RegExp(`\\p{M}{${MAX_MARKS + 1}}`, 'u');
+const MARK_FLOOD_ALL = new RegExp(`(\\p{M}{${MAX_MARKS}})(\\p{M}+)`, 'gu');
 
 const NAMED: Record<number, string> = {
   0x00: '\\0',
@@ -44,7 +52,7 @@ export function escapeCodePoint(cp: number): string {
 
 /** True when `s` holds nothing that needs escaping (the common case; cheap). */
 export function isDisplaySafe(s: string): boolean {
-  return PRINTABLE_ASCII.test(s) || !UNSAFE.test(s);
+  return PRINTABLE_ASCII.test(s) || (!UNSAFE.test(s) && !MARK_FLOOD.test(s));
 }
 
 function codePointBefore(s: string, index: number): {cp: number; at: number} | null {
@@ -75,11 +83,13 @@ function keepsJoiner(s: string, index: number): boolean {
  */
 export function displaySafe(s: string): string {
   if (isDisplaySafe(s)) return s;
-  return s.replace(UNSAFE_ALL, (ch, index: number) => {
+  const escaped = s.replace(UNSAFE_ALL, (ch, index: number) => {
     const cp = ch.codePointAt(0)!;
     if (cp === 0x200d && keepsJoiner(s, index)) return ch;
     return `${ESCAPE_OPEN}${escapeCodePoint(cp)}${ESCAPE_CLOSE}`;
   });
+  if (!MARK_FLOOD.test(escaped)) return escaped;
+  return escaped.replace(MARK_FLOOD_ALL, (_m, kept: string, extra: string) => `${kept}${ESCAPE_OPEN}+${[...extra].length} marks${ESCAPE_CLOSE}`);
 }
 
 /** Display-safe text without markers: for the clipboard, logs and one-line messages. */

@@ -7,6 +7,7 @@ import {monitorEventLoopDelay, performance} from 'node:perf_hooks';
 import React from 'react';
 import {render} from 'ink';
 import {FirezoneClient} from '../../src/api/client.js';
+import {generateKeyPair} from '../../src/wireguard/index.js';
 import {App} from '../../src/ui/App.js';
 import {FRAME_OPTIONS} from '../../src/ui/render-options.js';
 
@@ -259,6 +260,34 @@ async function main() {
   const idle = process.cpuUsage(idleBefore);
   const idleFrames = stdout.writes - writesBefore;
 
+  // A device whose detail holds 10,000 allowed IPs (an unprivileged user who may configure their
+  // devices can set them; the detail took 47 s to draw before #24): opening it and scrolling it
+  // are keys like any other. Still paused: `r` fetches it, and no refresh draws in between.
+  const owner = (await client.listUsers()).data[0]!.id;
+  const allowed = Array.from({length: 10_000}, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.0/24`);
+  await client.createDevice({
+    user_id: owner,
+    name: '0-many-routes',
+    public_key: generateKeyPair().publicKey,
+    use_default_allowed_ips: false,
+    allowed_ips: allowed,
+  });
+  const fetched = new Promise((resolve) => client.delivered.once('devices', resolve));
+  stdin.write('r');
+  await fetched;
+  await quiet(stdout, 300);
+  stdin.write('/');
+  for (const ch of '0-many-routes') stdin.write(ch);
+  await frameMatching(stdout, /1\/1 of \d+ devices/);
+  stdin.write('\r');
+  await pause(100);
+  const detailOpen = await keyLatency(stdin, stdout, ['\r'], 40, () => /Allowed IPs\s+10\.0\.0\.0\/24/);
+  const detailScroll = await keyLatency(
+    stdin,
+    stdout,
+    Array.from({length: 40}, (_, i) => (i % 20 < 10 ? 'j' : 'k')),
+  );
+
   instance.unmount();
   console.log(
     JSON.stringify({
@@ -277,6 +306,8 @@ async function main() {
       rssMb,
       idleCpuMsPerSec: (idle.user + idle.system) / 1000 / 3,
       idleFrames,
+      detailOpenMs: detailOpen[0]!,
+      detailScrollP95: p95(detailScroll),
     }),
   );
   process.exit(0);

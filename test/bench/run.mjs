@@ -154,6 +154,7 @@ const rows = [
   ['longest main-thread task while refreshing (ms)', (r) => fmt(r.longestTaskMs), '≤ 16 at 10k, ≤ 50 at 50k'],
   ['VmRSS / VmHWM after 10+ refreshes, no forced GC (MB)', (r) => `${fmt(r.vmRssMb, 0)} / ${fmt(r.vmHwmMb, 0)}`, '≤ 200 / ≤ 300 at 50k'],
   ['resident memory after GC (MB)', (r) => fmt(r.rssMb, 0), ''],
+  ['a device with 10,000 allowed IPs: open its detail; scroll p95 (ms)', (r) => `${fmt(r.detailOpenMs)}; ${fmt(r.detailScrollP95)}`, 'like a cursor move'],
   ['idle CPU, updates paused (ms/s; frames)', (r) => `${fmt(r.idleCpuMsPerSec, 2)}; ${r.idleFrames}`, '~0'],
 ];
 const header = `| figure | ${results.map((r) => `${r.devices / 1000}k devices`).join(' | ')} | budget |`;

@@ -1,5 +1,14 @@
 import {describe, expect, it} from 'vitest';
-import {displaySafe, escapeCodePoint, ESCAPE_CLOSE as C, ESCAPE_OPEN as O, isDisplaySafe, plainSafe, safeSegments} from '../../src/common/display-safe.js';
+import {
+  displaySafe,
+  escapeCodePoint,
+  ESCAPE_CLOSE as C,
+  ESCAPE_OPEN as O,
+  isDisplaySafe,
+  MAX_MARKS,
+  plainSafe,
+  safeSegments,
+} from '../../src/common/display-safe.js';
 
 import {HOSTILE} from '../fixtures/hostile.js';
 
@@ -57,5 +66,22 @@ describe('displaySafe', () => {
     const fake = `${O}\\e${C}`;
     expect(safeSegments(displaySafe(fake))).toEqual([{text: '\\e', escape: true}]);
     expect(safeSegments(displaySafe(`${C}x${O}`))).toEqual([{text: 'x', escape: false}]);
+  });
+});
+
+describe('a flood of combining marks', () => {
+  it(`keeps ${MAX_MARKS} marks on a character and counts the rest in one token`, () => {
+    const mark = '\u0301';
+    expect(MAX_MARKS).toBe(12);
+    expect(isDisplaySafe(`e${mark.repeat(MAX_MARKS)}`)).toBe(true);
+    expect(displaySafe(`e${mark.repeat(MAX_MARKS)}`)).toBe(`e${mark.repeat(MAX_MARKS)}`);
+    expect(isDisplaySafe(`e${mark.repeat(MAX_MARKS + 1)}`)).toBe(false);
+    expect(displaySafe(`x${mark.repeat(100_000)}y`)).toBe(`x${mark.repeat(MAX_MARKS)}${O}+${100_000 - MAX_MARKS} marks${C}y`);
+    // Marks of different kinds count together; a Vietnamese word is untouched.
+    expect(displaySafe(`a${'\u0300\u0323'.repeat(7)}`)).toBe(`a${'\u0300\u0323'.repeat(6)}${O}+2 marks${C}`);
+    expect(displaySafe('Nguyễn Thị Ánh')).toBe('Nguyễn Thị Ánh');
+    expect(plainSafe(`x${mark.repeat(20)}`)).toEqual({text: `x${mark.repeat(MAX_MARKS)}+8 marks`, escaped: 1});
+    const once = displaySafe(`x${mark.repeat(50)}\x1b`);
+    expect(displaySafe(once)).toBe(once);
   });
 });

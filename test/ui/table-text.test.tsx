@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {displayWidth, fitCell, padEnd, padStart, truncate, wrapLines} from '../../src/ui/text.js';
+import fc from 'fast-check';
+import {displayWidth, fitCell, graphemes, padEnd, padStart, truncate, wrapLines} from '../../src/ui/text.js';
 import {ESCAPE_CLOSE as C, ESCAPE_OPEN as O} from '../../src/common/display-safe.js';
 
 describe('displayWidth', () => {
@@ -77,5 +78,19 @@ describe('untrusted text', () => {
     expect(wrapLines('one two three four', 9)).toEqual(['one two', 'three', 'four']);
     expect(wrapLines('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
     for (const line of wrapLines('x\ny '.repeat(20), 10)) expect(displayWidth(line)).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('grapheme clusters of long text, segmented a slice at a time', () => {
+  it('are the clusters Intl.Segmenter finds in the whole string', () => {
+    const segmenter = new Intl.Segmenter();
+    const alphabet = ['a', ' ', 'é', 'e\u0301', '中', '😀', '👩‍💻', '🇩🇪', '\r\n', '\u0301', '각', '\u1100', '\u1161', '\ud83d'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), {maxLength: 3000}), (parts) => {
+        const text = parts.join('');
+        expect([...graphemes(text)]).toEqual([...segmenter.segment(text)].map((s) => s.segment));
+      }),
+      {numRuns: 200},
+    );
   });
 });

@@ -6,52 +6,70 @@ import {Text} from '../SafeText.js';
 import {displayWidth, padEnd, truncate, wrapLines} from '../text.js';
 import {color} from '../theme.js';
 
+/** One row of the view: a heading, or one wrapped part of a labelled value. Drawn only when visible. */
 interface Row {
   key: string;
-  element: React.JSX.Element;
   /** The line of `lines` this row belongs to. */
   line: number;
+  text: string;
+  /** The label column (first part) or its blank indent (later parts); '' without a label. */
+  label: string;
+}
+
+// Wrapped long values, by width: a detail is drawn again every second (the clock, live traffic)
+// and a device's 10,000 allowed IPs should be wrapped once, not on every frame.
+const WRAP_CACHE_MIN = 512;
+const wrapCache = new Map<string, string[]>();
+function wrapped(value: string, width: number): string[] {
+  if (value.length < WRAP_CACHE_MIN) return wrapLines(value, width);
+  const key = `${width}\u0000${value}`;
+  const hit = wrapCache.get(key);
+  if (hit) return hit;
+  const parts = wrapLines(value, width);
+  if (wrapCache.size >= 16) wrapCache.delete(wrapCache.keys().next().value!);
+  wrapCache.set(key, parts);
+  return parts;
 }
 
 /** The rows a list of detail lines takes at `width`: a long value wraps onto rows of its own. */
-function layout(lines: readonly DetailLine[], width: number, selectedEntry: string | undefined): Row[] {
+function layout(lines: readonly DetailLine[], width: number): Row[] {
   const labelWidth = Math.min(34, Math.max(0, ...lines.map((l) => (l.label === undefined ? 0 : displayWidth(l.label)))) + 2);
   const rows: Row[] = [];
   lines.forEach((line, i) => {
-    const selected = line.entry !== undefined && line.entry === selectedEntry;
     if (line.heading) {
-      rows.push({
-        key: `${i}`,
-        line: i,
-        element: (
-          <Text key={i} bold inverse={selected} color={color('accent')} wrap="truncate">
-            {truncate(line.value, width)}
-          </Text>
-        ),
-      });
+      rows.push({key: `${i}`, line: i, text: line.value, label: ''});
       return;
     }
     const indent = line.label !== undefined ? labelWidth : 0;
-    const parts = wrapLines(line.value, Math.max(10, width - indent));
-    parts.forEach((part, k) => {
-      const label = line.label !== undefined ? padEnd(k === 0 ? truncate(line.label, labelWidth - 1) : '', labelWidth) : '';
-      rows.push({
-        key: `${i}.${k}`,
-        line: i,
-        element: selected ? (
-          <Text key={`${i}.${k}`} inverse wrap="truncate">
-            {truncate(`${label}${part}`, width)}
-          </Text>
-        ) : (
-          <Text key={`${i}.${k}`} wrap="truncate">
-            {label !== '' ? <Text color={color('muted')}>{label}</Text> : null}
-            <Text color={line.tone ? color(line.tone) : undefined}>{part}</Text>
-          </Text>
-        ),
-      });
-    });
+    const parts = wrapped(line.value, Math.max(10, width - indent));
+    const first = line.label !== undefined ? padEnd(truncate(line.label, labelWidth - 1), labelWidth) : '';
+    const blank = line.label !== undefined ? ' '.repeat(labelWidth) : '';
+    parts.forEach((part, k) => rows.push({key: `${i}.${k}`, line: i, text: part, label: k === 0 ? first : blank}));
   });
   return rows;
+}
+
+function rowElement(row: Row, line: DetailLine, selected: boolean, width: number): React.JSX.Element {
+  if (line.heading) {
+    return (
+      <Text key={row.key} bold inverse={selected} color={color('accent')} wrap="truncate">
+        {truncate(row.text, width)}
+      </Text>
+    );
+  }
+  if (selected) {
+    return (
+      <Text key={row.key} inverse wrap="truncate">
+        {truncate(`${row.label}${row.text}`, width)}
+      </Text>
+    );
+  }
+  return (
+    <Text key={row.key} wrap="truncate">
+      {row.label !== '' ? <Text color={color('muted')}>{row.label}</Text> : null}
+      <Text color={line.tone ? color(line.tone) : undefined}>{row.text}</Text>
+    </Text>
+  );
 }
 
 export function DetailView({
@@ -67,7 +85,7 @@ export function DetailView({
   height: number;
   selectedEntry?: string;
 }): React.JSX.Element {
-  const rows = layout(lines, width, selectedEntry);
+  const rows = layout(lines, width);
   // With a cursor entry, scroll keeps it in the upper third; otherwise `scroll` counts rows.
   let start = scroll;
   if (selectedEntry !== undefined) {
@@ -83,7 +101,10 @@ export function DetailView({
   const visible = below > 0 && height > 1 ? rows.slice(start, start + height - 1) : rows.slice(start, start + height);
   return (
     <Box flexDirection="column" width={width} height={height}>
-      {visible.map((r) => r.element)}
+      {visible.map((r) => {
+        const line = lines[r.line]!;
+        return rowElement(r, line, line.entry !== undefined && line.entry === selectedEntry, width);
+      })}
       {below > 0 && height > 1 ? (
         <Text key="more" color={color('muted')} wrap="truncate">
           {`↓ ${below + 1} more line${below + 1 === 1 ? '' : 's'} (j / ↓)`}
