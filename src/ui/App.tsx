@@ -2,7 +2,7 @@
 // (src/state/controller.ts). The console reads its own input (src/ui/keys.ts) and routes every event to it.
 import React, {useEffect, useState, useSyncExternalStore} from 'react';
 import {Box, useApp, useStdout} from 'ink';
-import {SCREENS, type ConsoleState} from '../state/core/state.js';
+import {SCREENS, topModal, type ConsoleState} from '../state/core/state.js';
 import {type ConsoleClient, type ConsoleSettings} from '../state/core/context.js';
 import {Controller, type ConsoleIO} from '../state/controller.js';
 import {formatRate} from '../state/data/format.js';
@@ -15,7 +15,7 @@ import {helpCapacity, helpColumnWidth, helpLines} from './HelpOverlay.js';
 import {InputRouter, useTerminalInput} from './keys.js';
 import {Text} from './SafeText.js';
 import {StatusBar} from './StatusBar.js';
-import {MIN_COLUMNS, MIN_ROWS, useTerminalSize} from './terminal.js';
+import {MIN_COLUMNS, MIN_ROWS, readSize, useTerminalSize} from './terminal.js';
 import {displayWidth, truncate} from './text.js';
 import {color} from './theme.js';
 
@@ -64,6 +64,18 @@ export function App({client, settings, writeRaw, suspend, firstData, reloadToken
     controller.start();
     return () => controller.stop();
   }, [controller]);
+  // The handlers know the size at once, not at the next frame: a key in the same read as a
+  // shrink must already find the terminal too small.
+  useEffect(() => {
+    const onResize = () => {
+      const now = readSize(stdout);
+      controller.setViewport(now.columns, now.rows);
+    };
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout, controller]);
   const state = useSyncExternalStore(controller.store.subscribe, controller.store.get);
   useTerminalInput((events, read) => router.handle(events, read), escapeDelayMs);
 
@@ -75,7 +87,10 @@ export function App({client, settings, writeRaw, suspend, firstData, reloadToken
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
         <Text wrap="truncate">{`terminal too small: need ${MIN_COLUMNS}×${MIN_ROWS}, have ${size.columns}×${size.rows}`}</Text>
         <Text wrap="truncate" color={color('muted')}>
-          resize the window, or press q to quit
+          {topModal(state) ? 'resize the window to go on (Ctrl-C quits)' : 'resize the window, or press q to quit'}
+        </Text>
+        <Text wrap="truncate" color={color('muted')}>
+          keys and pastes do nothing until then
         </Text>
       </Box>
     );

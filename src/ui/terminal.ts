@@ -2,8 +2,7 @@
 import {useEffect, useState} from 'react';
 import {useStdout} from 'ink';
 
-export const MIN_COLUMNS = 80;
-export const MIN_ROWS = 24;
+export {MIN_COLUMNS, MIN_ROWS} from '../state/core/layout.js';
 
 // ink-testing-library's stdout has columns but no rows (docs/terminal-notes.md, "ink-testing-library").
 const FALLBACK = {columns: 100, rows: 30};
@@ -13,11 +12,16 @@ export interface TerminalSize {
   rows: number;
 }
 
+/** The stream's size now (the fallback where a test stream has none). */
+export function readSize(stdout: NodeJS.WriteStream): TerminalSize {
+  return {columns: stdout.columns || FALLBACK.columns, rows: stdout.rows || FALLBACK.rows};
+}
+
 export function useTerminalSize(): TerminalSize {
   const {stdout} = useStdout();
-  const [size, setSize] = useState<TerminalSize>(() => ({columns: stdout.columns || FALLBACK.columns, rows: stdout.rows || FALLBACK.rows}));
+  const [size, setSize] = useState<TerminalSize>(() => readSize(stdout));
   useEffect(() => {
-    const onResize = () => setSize({columns: stdout.columns || FALLBACK.columns, rows: stdout.rows || FALLBACK.rows});
+    const onResize = () => setSize(readSize(stdout));
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);

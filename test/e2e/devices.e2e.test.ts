@@ -127,6 +127,28 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
     expectRestored(t);
   });
 
+  it('keys do nothing while the screen says the terminal is too small: d y typed blind deletes no one', async () => {
+    const users = (await api<{data: Array<{id: string}>}>('GET', '/v0/users')).data.length;
+    const t = terminal(120, 40);
+    t.run(`node ${BIN} --refresh 0`);
+    await t.waitFor(/1 Devices \d+/);
+    t.keys('2');
+    await t.waitFor(/1\/\d+ users/);
+    t.resize(60, 20);
+    await t.waitFor('keys and pastes do nothing until then');
+    t.keys('d', 'y');
+    t.resize(120, 40);
+    await t.waitFor(/1\/\d+ users/);
+    expect(t.screen()).not.toMatch(/Delete user|deleted/i);
+    expect((await api<{data: unknown[]}>('GET', '/v0/users')).data.length).toBe(users);
+    // q still quits from the small screen when nothing is open.
+    t.resize(60, 20);
+    await t.waitFor('press q to quit');
+    t.keys('q');
+    await t.waitFor('SHELL-READY$');
+    expectRestored(t);
+  });
+
   it('restores the terminal after a crash and prints the error there, exit status 1', async () => {
     const t = terminal(100, 30);
     t.run(`FZ_CONSOLE_TEST_CRASH=render node ${BIN}; echo "exit=$?"`);

@@ -538,4 +538,31 @@ describe('the Controller, driven by key names without Ink', () => {
     expect(suspended).toBe(1);
     expect(topModal(c2.state)?.kind).toBe('form');
   });
+
+  it('while the terminal is too small no key acts (d y deletes nothing) and q quits only with nothing open', async () => {
+    const server = seeded();
+    const {c, io, press} = await open(server);
+    press('2');
+    c.setViewport(60, 20);
+    press('d', 'y', 'n', 'j', '/');
+    c.paste('ann');
+    expect(c.state.modals).toEqual([]);
+    expect(c.state.lists.users.filtering).toBe(false);
+    expect(server.calls).toEqual([]);
+    c.setViewport(80, 24);
+    press('n');
+    expect(topModal(c.state)?.kind).toBe('form');
+    c.setViewport(79, 24);
+    press('q');
+    expect(io.exited).toBe(false);
+    c.setViewport(80, 23);
+    press('esc', 'q');
+    expect(io.exited).toBe(false);
+    expect(topModal(c.state)?.kind).toBe('form');
+    c.setViewport(80, 24);
+    press('esc');
+    c.setViewport(80, 23);
+    press('q');
+    expect(io.exited).toBe(true);
+  });
 });

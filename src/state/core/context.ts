@@ -80,6 +80,8 @@ export interface LayoutReadings {
   readonly helpMaxScroll: number;
   /** How many lines of the open report fit (they wrap): a report's page. */
   readonly reportPage: number;
+  /** The terminal is under MIN_COLUMNS × MIN_ROWS: the screen says so and shows nothing to act on. */
+  readonly tooSmall: boolean;
 }
 
 /**

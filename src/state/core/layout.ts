@@ -10,6 +10,10 @@ import type {LayoutReadings} from './context.js';
  */
 export const CHROME_ROWS = 4;
 
+/** The smallest terminal the console draws in; below it the screen says "terminal too small". */
+export const MIN_COLUMNS = 80;
+export const MIN_ROWS = 24;
+
 export class Layout implements LayoutReadings {
   private columns = 100;
   private rows = 30;
@@ -23,6 +27,10 @@ export class Layout implements LayoutReadings {
 
   get width(): number {
     return this.columns;
+  }
+
+  get tooSmall(): boolean {
+    return this.columns < MIN_COLUMNS || this.rows < MIN_ROWS;
   }
 
   bodyHeight(): number {

@@ -46,6 +46,12 @@ export function keyPress(c: ConsoleContext, name: string, input: string): void {
     globalAction(c, 'suspend');
     return;
   }
+  // The screen says "terminal too small" and shows nothing a key could act on: `d` `y` typed
+  // blind must not delete a row no one sees. Only quitting from where nothing is unsaved works.
+  if (c.layout.tooSmall) {
+    if (name === 'q' && topModal(c.state) === null) c.io.exit();
+    return;
+  }
   // Where text goes, a printable key is text even if a binding uses it elsewhere (Space toggles
   // a yes/no field, but types a space into a text field), and a line-editing key edits (← moves
   // the caret in a text field; on a choice field it picks the previous value).
@@ -72,6 +78,8 @@ export function keyPress(c: ConsoleContext, name: string, input: string): void {
 
 /** A bracketed paste: one insertion where text goes; in a list it opens the filter with it. */
 export function paste(c: ConsoleContext, text: string): void {
+  // Nothing to paste into on the "terminal too small" screen (which says keys and pastes wait).
+  if (c.layout.tooSmall) return;
   const m = topModal(c.state);
   // A paste copied from a terminal or a password manager often ends in a line break: it is not
   // part of a one-line value (a trailing space in a client secret would break sign-in).
