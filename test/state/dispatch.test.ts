@@ -565,4 +565,26 @@ describe('the Controller, driven by key names without Ink', () => {
     press('q');
     expect(io.exited).toBe(true);
   });
+
+  it('a pasted `wg show` line (peer: KEY) filters by the key', async () => {
+    const server = seeded();
+    const key = generateKeyPair().publicKey;
+    server.devices[2] = {...server.devices[2]!, public_key: key};
+    const {c, message} = await open(server);
+    c.paste(`peer: ${key}\n`);
+    expect(c.state.lists.devices.filter).toBe(key);
+    expect(c.activeList()!.view.rows.map((d) => (d as {id: string}).id)).toEqual(['d-3']);
+    expect(message()).toBe('Filtering by the key of the pasted "peer:" line');
+    // Typed into an open filter, a config's key line replaces what was there.
+    c.paste(`PublicKey = ${key}`);
+    expect(c.state.lists.devices.filter).toBe(key);
+    c.key('esc', '');
+    c.paste(`  public key: ${key}`);
+    expect(c.state.lists.devices.filter).toBe(key);
+    expect(message()).toBe('Filtering by the key of the pasted "public key:" line');
+    // Anything else is taken as it is.
+    c.key('esc', '');
+    c.paste('peer: not-a-key');
+    expect(c.state.lists.devices.filter).toBe('peer: not-a-key');
+  });
 });

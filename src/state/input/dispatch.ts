@@ -12,6 +12,7 @@ import {promptAction} from '../interactions/prompt.js';
 import {reportAction} from '../interactions/report.js';
 import {filterAction, listAction} from '../lists/actions.js';
 import type {FilterEdit} from '../lists/view-state.js';
+import {filterFromPaste} from '../lists/search.js';
 import {configurationResource} from '../screens/configuration/screen.js';
 import {resultAction} from '../interactions/device-result.js';
 import {globalAction, helpAction} from './global.js';
@@ -112,7 +113,11 @@ export function paste(c: ConsoleContext, text: string): void {
     // In the filter it is typed at the caret; on a list it opens the filter with it (a key from `wg show`).
     const st = list.state;
     const line: LineEdit = st.filtering ? {value: st.filter, ...st.filterEdit} : {value: '', cursor: 0};
-    const edited = editText(line, 'paste', st.filtering ? oneLine : oneLine.trim());
+    // A `peer: KEY` line from `wg show` filters by the key (the row holds the key, not the label).
+    const pasted = filterFromPaste(oneLine);
+    if (pasted.keyFrom) c.message({tone: 'info', text: `Filtering by the key of the pasted "${pasted.keyFrom}:" line`});
+    const text = pasted.keyFrom ? pasted.text : oneLine;
+    const edited = editText(pasted.keyFrom && st.filtering ? {value: '', cursor: 0} : line, 'paste', st.filtering ? text : text.trim());
     if (!edited) {
       c.message({tone: 'warning', text: pasteRefused('the filter', oneLine, 'text')});
       return;

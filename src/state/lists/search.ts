@@ -68,3 +68,24 @@ export function buildHaystacks<T>(rows: readonly T[], columns: readonly ColumnSp
 export function warmSearch<T>(items: readonly T[], columns: readonly ColumnSpec<T>[]): void {
   buildHaystacks(items, columns, searchSignature(columns));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Pasted filters
+
+// A line of `wg show` (`peer: KEY`, `  public key: KEY`) or of a config (`PublicKey = KEY`): the
+// admin means the key, which is what a device's row holds.
+const KEY_LINE = /^\s*(?:peer|public key|publickey)\s*[:=]\s*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)\s*$/i;
+
+/** What a paste filters by: the key of a pasted `wg show` or config key line, else the text itself. */
+export function filterFromPaste(text: string): {text: string; keyFrom: string | null} {
+  const m = KEY_LINE.exec(text);
+  return m
+    ? {
+        text: m[1]!,
+        keyFrom: text
+          .trim()
+          .split(/\s*[:=]/)[0]!
+          .toLowerCase(),
+      }
+    : {text, keyFrom: null};
+}
