@@ -53,6 +53,34 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
 
   const connect = () => `FZ_URL=${sandbox.url} FZ_API_TOKEN=${sandbox.adminToken}`;
 
+  it('a revoked token: the prompt refuses a wrong one with the reason and stays, then takes a good one', async () => {
+    const get = async (method: string, path: string, body?: unknown) =>
+      (await fetch(`${sandbox.url}${path}`, {
+        method,
+        headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+        ...(body === undefined ? {} : {body: JSON.stringify(body)}),
+      }).then((r) => r.json())) as {data: Array<{id: string; role: string}>} & {token: string; id: string};
+    const admin = (await get('GET', '/v0/users')).data.find((u) => u.role === 'admin')!;
+    const issued = await get('POST', '/_sandbox/tokens', {user_id: admin.id, expires_in_days: 1});
+    const n = ++run;
+    term.run(`clear; FZ_URL=${sandbox.url} FZ_API_TOKEN=${issued.token} node ${BIN} --refresh 1; echo "exit=$? run=${n}"`);
+    await term.waitFor(/1 Devices \d+/);
+    await fetch(`${sandbox.url}/_sandbox/tokens/${issued.id}`, {method: 'DELETE', headers: {authorization: `Bearer ${sandbox.adminToken}`}});
+    await term.waitFor('New API token');
+    term.type('garbage');
+    term.keys('Enter');
+    await term.waitFor('The server rejected that token too: its signature does not match this server');
+    expect(term.screen()).toContain('New API token');
+    term.tmux('set-buffer', sandbox.adminToken);
+    term.tmux('paste-buffer', '-p', '-t', term.name);
+    term.keys('Enter');
+    await term.waitFor('Token accepted; resuming live updates');
+    await term.waitFor(/live 1s/);
+    expect(term.screen()).not.toContain(sandbox.adminToken.slice(0, 24));
+    term.keys('q');
+    await term.waitFor(new RegExp(`exit=0 run=${n}`));
+  });
+
   it('--ca-file that is missing, a directory, or holds no certificate', async () => {
     let r = await start(connect(), `--ca-file ${join(dir, 'missing.pem')}`);
     expect(r).toEqual({status: 2, output: [`fz-console: Cannot read CA file ${join(dir, 'missing.pem')}: ENOENT`]});

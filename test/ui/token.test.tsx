@@ -31,11 +31,21 @@ describe('a rejected token', () => {
       expect(prompt).toContain('New API token');
       // Live updates hold while the prompt is open.
       expect(prompt).not.toContain('retry in');
+      // A wrong token is refused at the prompt with the server's reason, and the prompt stays for
+      // another (it left the console offline with no way back but quitting).
+      await app.paste('garbage');
+      await app.press('accept', 'prompt');
+      await app.waitFor('The server rejected that token too: its signature does not match this server', 10_000);
+      expect(app.frame()).toContain('New API token');
+      await app.paste(token);
+      await app.press('accept', 'prompt');
+      await app.waitFor('The server rejected that token too: it was revoked or expired', 10_000);
+      expect(app.frame()).toContain('New API token');
       await app.paste(fx.sandbox.adminToken);
       // The token is masked, never shown.
       expect(app.frames.join('\n')).not.toContain(fx.sandbox.adminToken);
       await app.press('accept', 'prompt');
-      await app.waitFor('Token replaced; resuming live updates');
+      await app.waitFor('Token accepted; resuming live updates');
       const after = await app.waitFor(/live 1s/);
       expect(after).toContain(position);
       expect(after).toContain('filter "example.com"');

@@ -2,7 +2,7 @@
 // console says so and why, re-reads a profile's tokenFile/tokenCommand once, then asks for a new
 // token in a masked prompt. Live updates hold while the prompt is open and resume with the screen,
 // filter and cursor as they were.
-import type {ApiError} from '../../api/index.js';
+import {ApiError} from '../../api/index.js';
 import type {ConsoleContext} from '../core/context.js';
 import {errorText} from '../core/state.js';
 
@@ -61,19 +61,45 @@ export class TokenRecovery {
         {text: 'Live updates resume with this screen, filter and cursor as they are.', tone: 'muted'},
       ],
       help: 'Enter uses it · Esc keeps trying the old one',
-      accept: (value) => {
+      accept: async (value) => {
         const token = value.trim();
         if (token === '') return;
+        const prompt = () => c.state.modals.find((m) => m.kind === 'prompt' && m.mask);
         try {
           setToken.call(c.client, token);
         } catch (e) {
           c.message({tone: 'error', text: errorText(e)});
           return;
         }
-        const prompt = c.state.modals.find((m) => m.kind === 'prompt' && m.mask);
-        if (prompt) c.removeModal(prompt);
+        // Checked before the prompt goes: a wrong token is refused here, with the server's
+        // reason, and another can be pasted (it left the console offline with no way back).
+        c.message({tone: 'info', text: 'Checking the new token…'});
+        try {
+          await c.client.getConfiguration();
+        } catch (e) {
+          const open = prompt();
+          if (e instanceof ApiError && e.isAuthFailure) {
+            const reason = TOKEN_REJECTED[e.kind] ?? e.message;
+            if (open?.kind === 'prompt') {
+              c.replaceModal(open, {
+                ...open,
+                value: '',
+                cursor: 0,
+                undo: [],
+                lines: [{text: `The server rejected that token too: ${reason}.`, tone: 'danger', bold: true}, ...(open.lines ?? []).slice(1)],
+              });
+            }
+            c.message({tone: 'error', text: `The server rejected that token too: ${reason}; paste another (Esc keeps retrying)`});
+            return;
+          }
+          // Not an answer about the token (the server is unreachable): keep it, and let the
+          // poller's back-off report the connection.
+          c.message({tone: 'warning', text: `Token set, but it could not be checked: ${errorText(e)}`});
+        }
+        const open = prompt();
+        if (open) c.removeModal(open);
         this.reloaded = true;
-        c.message({tone: 'info', text: 'Token replaced; resuming live updates'});
+        c.message({tone: 'info', text: 'Token accepted; resuming live updates'});
         c.refresh();
       },
     });
