@@ -15,6 +15,7 @@ import {ApiError, errorFromResponse, errorFromTransport} from './errors.js';
 import type {FirstPoll} from './first-poll.js';
 import {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from './guards.js';
 import type * as Schemas from './schemas.js';
+import {tokenSubject} from './token-claims.js';
 import type {Configuration, ConfigurationUpdate, Device, DeviceCreate, DeviceUpdate, Rule, RuleWrite, User, UserCreate, UserUpdate} from './schemas.js';
 import {ListCache, NEEDS_SCHEMA, type DecodedList, type ListDecoder} from './listcache.js';
 import {poolDeviceValues, ValuePool} from './value-pool.js';
@@ -133,6 +134,11 @@ export class FirezoneClient {
     }
     this.writes.clear();
     return n;
+  }
+
+  /** The id of the user the token acts for, from its `sub` claim (src/api/token-claims.ts); null if unknown. */
+  tokenUserId(): string | null {
+    return tokenSubject(this.token);
   }
 
   /** A new token for the requests from now on (the old one was revoked or expired). */

@@ -22,6 +22,11 @@ class FakeServer implements ConsoleClient {
   rules: Rule[] = [];
   config: Configuration = configuration();
   readonly calls: string[] = [];
+  /** Whose token the console holds (the `sub` claim); null: not known. */
+  tokenUser: string | null = null;
+  tokenUserId() {
+    return this.tokenUser;
+  }
   /** The next create of a user answers 422 with these field errors. */
   rejectNextUser: Record<string, string[]> | null = null;
   private nextId = 100;
@@ -586,5 +591,31 @@ describe('the Controller, driven by key names without Ink', () => {
     c.key('esc', '');
     c.paste('peer: not-a-key');
     expect(c.state.lists.devices.filter).toBe('peer: not-a-key');
+  });
+
+  it("deleting or demoting the token's own user says first that it locks the console out; others' do not", async () => {
+    const server = seeded();
+    server.tokenUser = 'u-2';
+    const {c, press} = await open(server);
+    const dialogLines = () => {
+      const m = topModal(c.state);
+      return m?.kind === 'dialog' ? m.lines.map((l) => l.text) : [];
+    };
+    press('2');
+    // Users sort by email: ann, bob.
+    press('d');
+    expect(dialogLines().join(' ')).not.toContain('API token');
+    press('n', 'j', 'd');
+    expect(dialogLines()[0]).toMatch(/^This is the user of this console's API token: deleting them deletes the token too, and this console is locked out/);
+    press('n', 'R');
+    expect(dialogLines()[0]).toMatch(/^This is the user of this console's API token: once unprivileged, the token may no longer read users/);
+    press('n', 'k', 'R');
+    expect(dialogLines().join(' ')).not.toContain('API token');
+    press('n');
+    // Marked among others, the warning comes before the names (which "… and N more" may cut).
+    press(' ', 'j', ' ', 'd');
+    expect(dialogLines()[0]).toMatch(/^bob@example.com is the user of this console's API token: deleting them/);
+    press('n');
+    expect(server.calls).toEqual([]);
   });
 });

@@ -78,4 +78,17 @@ describe('a rejected token', () => {
       await client.close();
     }
   });
+
+  it("deleting the token's own user says first that it locks the console out", async () => {
+    const app = await renderApp({fixture: fx});
+    await app.press('screen2');
+    await app.press('filter', 'list');
+    await app.type('admin@sandbox.test');
+    await app.press('filterAccept', 'filter');
+    await app.press('delete', 'list');
+    const frame = (await app.waitFor(/Delete user admin@sandbox\.test/)).replace(/\s+/g, ' ');
+    expect(frame).toContain("This is the user of this console's API token: deleting them deletes the token too");
+    await app.named('n');
+    await app.waitFor('Cancelled');
+  });
 });

@@ -30,6 +30,8 @@ export type ConsoleClient = Pick<
 > & {
   /** Replaces a rejected token for the requests from now on. */
   setToken?: (token: string) => void;
+  /** The id of the user the token acts for, when the token says (deleting or demoting them locks the console out). */
+  tokenUserId?: () => string | null;
   /** Aborts the writes in flight (Esc during a save); returns how many. */
   cancelWrites?: () => number;
 };

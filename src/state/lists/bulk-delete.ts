@@ -27,7 +27,9 @@ export function bulkDelete<T>(c: ConsoleContext, spec: ResourceDisplay<T>, remov
   const marked = spec.items(c.snapshot, {events: []}).filter((item) => marks.has(spec.getId(item)));
   if (marked.length === 0) return;
   const items: Target[] = marked.map((item) => ({id: spec.getId(item), label: remove.label(item)}));
-  const lines: DialogLine[] = items.slice(0, LISTED).map((t) => ({text: `  ${t.label}`}));
+  // A warning goes first: "… and 18 more" must not hide what matters most.
+  const warning = remove.warning?.(c, marked) ?? null;
+  const lines: DialogLine[] = [...(warning ? [warning] : []), ...items.slice(0, LISTED).map((t) => ({text: `  ${t.label}`}))];
   if (items.length > LISTED) lines.push({text: `  … and ${items.length - LISTED} more`, tone: 'muted'});
   lines.push({text: 'This cannot be undone. Esc stops it midway; what is done stays done.', tone: 'warning'});
   c.openDialog({

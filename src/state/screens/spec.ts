@@ -8,6 +8,7 @@
 import type {Action} from '../input/keymap.js';
 import type {ConsoleClient, ConsoleContext} from '../core/context.js';
 import type {ResourceDisplay} from './display.js';
+import type {DialogLine} from '../core/modals.js';
 
 /** Where an action's key is pressed. */
 export type ActionPlace = 'list' | 'detail';
@@ -32,6 +33,8 @@ export interface DeleteAction<T> extends ResourceAction<T> {
   label(item: T): string;
   /** The question before deleting the marked items: "Delete 12 devices of 7 users?". */
   question(items: readonly T[]): string;
+  /** What the question must say first about these items, if anything (the console's own user among them). */
+  warning?(ctx: ConsoleContext, items: readonly T[]): DialogLine | null;
 }
 
 export type ResourceActions<T> = Partial<Record<Exclude<Action, 'delete'>, ResourceAction<T>>> & {delete?: DeleteAction<T>};

@@ -70,6 +70,7 @@ export function notingWrites(client: ConsoleClient, tracker: ActivityTracker): C
   };
   if (client.setToken) wrapped.setToken = client.setToken.bind(client);
   if (client.cancelWrites) wrapped.cancelWrites = client.cancelWrites.bind(client);
+  if (client.tokenUserId) wrapped.tokenUserId = client.tokenUserId.bind(client);
   return wrapped;
 }
 

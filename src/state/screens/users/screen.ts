@@ -10,6 +10,7 @@ import {ruleSummary} from '../rules/screen.js';
 import type {ConsoleContext} from '../../core/context.js';
 import {plural} from '../../data/format.js';
 import type {DetailLine} from '../display.js';
+import type {DialogLine} from '../../core/modals.js';
 import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
 import {openImport} from './import-action.js';
@@ -20,12 +21,37 @@ function sessionDuration(s: Snapshot): number {
   return s.configuration?.vpn_session_duration ?? 0;
 }
 
+/** Whether `user` is the one this console's API token acts for (the token's `sub` claim). */
+function isTokenUser(ctx: ConsoleContext, userId: string): boolean {
+  return ctx.client.tokenUserId?.() === userId;
+}
+
+// 0.7.36 deletes a user's API tokens with the user, and re-reads a token's permissions from its
+// user on every request (docs/firezone-0.7.36.md, "Verification pipeline"): either locks this
+// console out, so the question says so before anything else.
+function deletesOwnToken(who: string): DialogLine {
+  return {
+    text: `${who} the user of this console's API token: deleting them deletes the token too, and this console is locked out at its next request (a new token from another admin is then needed).`,
+    tone: 'danger',
+    bold: true,
+  };
+}
+const DEMOTES_OWN_TOKEN: DialogLine = {
+  text: "This is the user of this console's API token: once unprivileged, the token may no longer read users, rules or the configuration (the API answers 401), and this console stops working.",
+  tone: 'danger',
+  bold: true,
+};
+
 /** Promote or demote, after asking; a self-change is refused by the server with its own message. */
 function askRole(ctx: ConsoleContext, user: User): void {
   const role = user.role === 'admin' ? 'unprivileged' : 'admin';
+  const own = role === 'unprivileged' && isTokenUser(ctx, user.id);
   ctx.openDialog({
     title: role === 'admin' ? `Promote ${user.email} to admin?` : `Demote ${user.email} to unprivileged?`,
-    lines: [{text: role === 'admin' ? 'This will give admin permissions to the user.' : 'This will remove admin permissions from the user.', tone: 'muted'}],
+    lines: [
+      ...(own ? [DEMOTES_OWN_TOKEN] : []),
+      {text: role === 'admin' ? 'This will give admin permissions to the user.' : 'This will remove admin permissions from the user.', tone: 'muted'},
+    ],
     choices: [
       {
         action: 'confirm',
@@ -156,6 +182,10 @@ export const users: ResourceSpec<UserRow> = {
       run: (ctx, row) => askDelete(ctx, row!),
       remove: (client, id) => client.deleteUser(id),
       label: (r) => r.user.email,
+      warning: (ctx, rows) => {
+        const own = rows.find((r) => isTokenUser(ctx, r.user.id));
+        return own ? deletesOwnToken(`${own.user.email} is`) : null;
+      },
       question: (rows) =>
         `Delete ${plural(rows.length, 'user')}? This also deletes ${plural(
           rows.reduce((n, r) => n + r.devices, 0),
@@ -205,7 +235,7 @@ function askDelete(ctx: ConsoleContext, row: UserRow): void {
   const u = row.user;
   confirmDelete(ctx, {
     title: `Delete user ${u.email}? This also deletes ${plural(row.devices, 'device')} and ${plural(row.rules, 'rule')}.`,
-    lines: [{text: 'Their active VPN sessions drop at once.', tone: 'muted'}],
+    lines: [...(isTokenUser(ctx, u.id) ? [deletesOwnToken('This is')] : []), {text: 'Their active VPN sessions drop at once.', tone: 'muted'}],
     screen: 'users',
     send: () => ctx.client.deleteUser(u.id),
     done: `User deleted successfully: ${u.email}`,
