@@ -36,6 +36,7 @@ class FakeServer implements ConsoleClient {
     return Promise.resolve({data, issues: []});
   }
   listDevices() {
+    if (this.listsFail) return Promise.reject(new ApiError({kind: 'network', method: 'GET', path: '/v0/devices', message: 'connection refused'}));
     return this.result([...this.devices]);
   }
   listUsers() {
@@ -68,9 +69,15 @@ class FakeServer implements ConsoleClient {
     this.calls.push(`updateDevice ${id}`);
     return this.result(this.devices.find((d) => d.id === id)!);
   }
+  /** Deletes whose connection breaks: after the server applied it, or before. */
+  readonly breakDelete = new Map<string, 'after' | 'before'>();
+  /** Every list request fails (the server went away). */
+  listsFail = false;
   deleteDevice(id: string) {
     this.calls.push(`deleteDevice ${id}`);
-    this.devices = this.devices.filter((d) => d.id !== id);
+    const broken = this.breakDelete.get(id);
+    if (broken !== 'before') this.devices = this.devices.filter((d) => d.id !== id);
+    if (broken) return Promise.reject(new ApiError({kind: 'network', method: 'DELETE', path: `/v0/devices/${id}`, message: 'connection closed unexpectedly'}));
     return Promise.resolve();
   }
   createUser(body: UserCreate) {
@@ -617,5 +624,37 @@ describe('the Controller, driven by key names without Ink', () => {
     expect(dialogLines()[0]).toMatch(/^bob@example.com is the user of this console's API token: deleting them/);
     press('n');
     expect(server.calls).toEqual([]);
+  });
+
+  it('a bulk delete whose answer never came is checked with a read, not called failed', async () => {
+    const server = seeded();
+    server.breakDelete.set('d-1', 'after').set('d-2', 'before');
+    const {c, press} = await open(server);
+    const report = async () => {
+      await until(() => {
+        const m = topModal(c.state);
+        return m?.kind === 'report' && m.phase === 'finished';
+      }, 'the bulk delete');
+      const m = topModal(c.state);
+      return m?.kind === 'report' ? m.lines.map((l) => l.text) : [];
+    };
+    press('*', 'd', 'y');
+    let lines = await report();
+    // d-1 was deleted before its connection broke: the read shows it gone. d-2 is still there.
+    expect(lines[0]).toBe('Deleted 2 of 3 devices; 1 failed.');
+    expect(lines).toContain('1 answer never came (the connection broke); reading the devices again showed it deleted.');
+    expect(lines.some((l) => /ann-phone.*not deleted \(.*connection closed unexpectedly; it is still there\)/.test(l))).toBe(true);
+    expect(lines.some((l) => /ann-laptop \(ann@example.com\) \(checked after the connection broke\)/.test(l))).toBe(true);
+    press('esc');
+    await until(() => c.state.modals.length === 0, 'the report to close');
+
+    // When reading again fails too, the outcome is said to be unknown.
+    server.breakDelete.clear();
+    server.breakDelete.set('d-2', 'after');
+    server.listsFail = true;
+    press('d', 'y');
+    lines = await report();
+    expect(lines[0]).toMatch(/^Deleted 0 of \d+ devices?; 0 failed; 1 unknown\.$/);
+    expect(lines.some((l) => /outcome unknown: .*connection closed unexpectedly; reading the list again failed too/.test(l))).toBe(true);
   });
 });

@@ -12,6 +12,8 @@ export const JOB_CONCURRENCY = 4;
 export interface JobFailure<T> {
   item: T;
   reason: string;
+  /** What was thrown: whether the server may have applied the write depends on it. */
+  error?: unknown;
 }
 
 export interface JobOutcome<T, R> {
@@ -34,6 +36,15 @@ export interface JobProgress {
 export interface JobOptions {
   concurrency?: number;
   onProgress?: (progress: JobProgress) => void;
+}
+
+/**
+ * A write that failed this way may still have been applied: the request may have reached the
+ * server before the connection broke, the time ran out or the admin cancelled it. Its outcome is
+ * unknown until the data is read again.
+ */
+export function outcomeUnknown(err: unknown): boolean {
+  return err instanceof ApiError && (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'cancelled');
 }
 
 /** Errors after which further requests cannot succeed either: stop instead of failing every item. */
@@ -75,7 +86,7 @@ export class Job<T, R> {
         try {
           outcome.done.push({item, result: await this.work(item)});
         } catch (err) {
-          outcome.failed.push({item, reason: errorText(err)});
+          outcome.failed.push({item, reason: errorText(err), error: err});
           progress.failed++;
           if (isServerGone(err) && outcome.stoppedBy === null) {
             outcome.stoppedBy = 'server';

@@ -16,6 +16,8 @@ export interface ReportRun<T, R> {
   total: number;
   /** Lines shown while it runs, above the bar. */
   intro?: readonly DialogLine[];
+  /** Runs after the job and before the summary: settles what the job could not; `say` adds a line to the report meanwhile. */
+  settle?: (outcome: JobOutcome<T, R>, say: (text: string) => void) => Promise<JobOutcome<T, R>>;
   summarise: (outcome: JobOutcome<T, R>) => {title: string; lines: DialogLine[]; message: {tone: 'ok' | 'warning' | 'error'; text: string}};
 }
 
@@ -48,7 +50,14 @@ export function runReport<T, R>(c: ConsoleContext, run: ReportRun<T, R>): Promis
       lastDraw = now;
       progressed(p.finished, p.failed);
     })
-    .then((outcome) => {
+    .then(async (job) => {
+      let outcome = job;
+      if (run.settle) {
+        outcome = await run.settle(job, (text) => {
+          const m = c.current(report);
+          if (m) c.replaceModal(m, {...m, lines: [...m.lines, {text, tone: 'muted'}]});
+        });
+      }
       const summary = run.summarise(outcome);
       const m = c.current(report);
       if (m) {

@@ -7,7 +7,8 @@ import type {ConsoleContext} from '../core/context.js';
 import type {DialogLine} from '../core/modals.js';
 import type {ListScreenId} from '../core/state.js';
 import {plural} from '../data/format.js';
-import {Job} from '../interactions/jobs.js';
+import {Job, outcomeUnknown, type JobOutcome} from '../interactions/jobs.js';
+import {errorText} from '../core/state.js';
 import {runReport} from '../interactions/report.js';
 import type {ResourceDisplay} from '../screens/display.js';
 import type {DeleteAction} from '../screens/spec.js';
@@ -52,27 +53,36 @@ function runBulkDelete<T>(c: ConsoleContext, screen: ListScreenId, noun: string,
       if (err instanceof ApiError && err.kind === 'not_found') return 'gone' as const;
       throw err;
     }
-  });
+  }) as Job<Target, DeleteResult>;
   runReport(c, {
     title: `Deleting ${plural(items.length, noun)}`,
     job,
     total: items.length,
+    settle: (outcome, say) => settleUnknown(c, remove, outcome, say),
     summarise: (outcome) => {
-      const deleted = outcome.done.filter((d) => d.result === 'deleted');
+      const deleted = outcome.done.filter((d) => d.result !== 'gone');
+      const checked = outcome.done.filter((d) => d.result === 'checked');
+      const unknown = outcome.failed.filter((f) => f.reason.startsWith(UNKNOWN));
       const gone = outcome.done.filter((d) => d.result === 'gone');
       // What was deleted is no longer marked; failures and what was not started stay marked for a retry.
       const doneIds = new Set(outcome.done.map((d) => d.item.id));
       setMarks(c, screen, new Set([...c.state.marks[screen]].filter((id) => !doneIds.has(id))));
       const lines: DialogLine[] = [
         {
-          text: `Deleted ${deleted.length} of ${plural(items.length, noun)}${gone.length ? `; ${gone.length} already gone` : ''}; ${outcome.failed.length} failed.`,
+          text: `Deleted ${deleted.length} of ${plural(items.length, noun)}${gone.length ? `; ${gone.length} already gone` : ''}; ${outcome.failed.length - unknown.length} failed${unknown.length ? `; ${unknown.length} unknown` : ''}.`,
         },
       ];
+      if (checked.length > 0)
+        lines.push({
+          text: `${plural(checked.length, 'answer')} never came (the connection broke); reading the ${noun}s again showed ${checked.length === 1 ? 'it' : 'them'} deleted.`,
+          tone: 'muted',
+        });
       if (outcome.stoppedBy === 'admin') lines.push({text: `Stopped: ${outcome.notStarted.length} not started (still marked).`, tone: 'warning'});
-      if (outcome.stoppedBy === 'server')
+      if (outcome.stoppedBy === 'server' && outcome.notStarted.length > 0)
         lines.push({text: `The server stopped answering (${outcome.serverError}); ${outcome.notStarted.length} not started (still marked).`, tone: 'danger'});
       if (outcome.failed.length > 0) {
-        lines.push({text: ''}, {text: 'Failed (still marked)', tone: 'danger'});
+        const heading = unknown.length === 0 ? 'Failed' : unknown.length === outcome.failed.length ? 'Outcome unknown' : 'Failed or unknown';
+        lines.push({text: ''}, {text: `${heading} (still marked)`, tone: 'danger'});
         for (const f of outcome.failed) lines.push({text: `  ${f.item.label}: ${f.reason}`, tone: 'danger'});
       }
       if (outcome.notStarted.length > 0) {
@@ -81,7 +91,11 @@ function runBulkDelete<T>(c: ConsoleContext, screen: ListScreenId, noun: string,
       }
       if (deleted.length + gone.length > 0) {
         lines.push({text: ''}, {text: 'Deleted', tone: 'ok'});
-        for (const d of outcome.done) lines.push({text: `  ${d.item.label}${d.result === 'gone' ? ' (already gone)' : ''}`, tone: 'ok'});
+        for (const d of outcome.done)
+          lines.push({
+            text: `  ${d.item.label}${d.result === 'gone' ? ' (already gone)' : d.result === 'checked' ? ' (checked after the connection broke)' : ''}`,
+            tone: 'ok',
+          });
       }
       const ok = outcome.failed.length === 0 && outcome.stoppedBy === null;
       return {
@@ -91,4 +105,42 @@ function runBulkDelete<T>(c: ConsoleContext, screen: ListScreenId, noun: string,
       };
     },
   });
+}
+
+/** `deleted`: the server said so; `gone`: it was not there (404); `checked`: no answer came, but it is gone now. */
+type DeleteResult = 'deleted' | 'gone' | 'checked';
+
+const UNKNOWN = 'outcome unknown';
+
+/**
+ * A delete whose answer never came (the connection broke, the time ran out) may have been applied:
+ * calling it failed would be untrue. One list request settles them all: gone now is deleted, still
+ * there is failed; if that read fails too, the outcome is said to be unknown.
+ */
+async function settleUnknown<T>(
+  c: ConsoleContext,
+  remove: DeleteAction<T>,
+  outcome: JobOutcome<Target, DeleteResult>,
+  say: (text: string) => void,
+): Promise<JobOutcome<Target, DeleteResult>> {
+  const unknown = outcome.failed.filter((f) => outcomeUnknown(f.error));
+  if (unknown.length === 0) return outcome;
+  say(`No answer came for ${plural(unknown.length, 'delete')}; reading the list again to see what happened…`);
+  let present: ReadonlySet<string>;
+  try {
+    present = await remove.present(c.client);
+  } catch (err) {
+    const failed = outcome.failed.map((f) =>
+      unknown.includes(f) ? {...f, reason: `${UNKNOWN}: ${f.reason}; reading the list again failed too (${errorText(err)})`} : f,
+    );
+    return {...outcome, failed};
+  }
+  const done = [...outcome.done];
+  const failed: typeof outcome.failed = [];
+  for (const f of outcome.failed) {
+    if (!unknown.includes(f)) failed.push(f);
+    else if (present.has(f.item.id)) failed.push({...f, reason: `not deleted (${f.reason}; it is still there)`});
+    else done.push({item: f.item, result: 'checked'});
+  }
+  return {...outcome, done, failed};
 }

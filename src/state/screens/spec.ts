@@ -33,6 +33,8 @@ export interface DeleteAction<T> extends ResourceAction<T> {
   label(item: T): string;
   /** The question before deleting the marked items: "Delete 12 devices of 7 users?". */
   question(items: readonly T[]): string;
+  /** The ids that exist now (one list request): settles deletes whose outcome a broken connection left unknown. */
+  present(client: ConsoleClient): Promise<ReadonlySet<string>>;
   /** What the question must say first about these items, if anything (the console's own user among them). */
   warning?(ctx: ConsoleContext, items: readonly T[]): DialogLine | null;
 }

@@ -288,6 +288,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       verb: 'deleting devices',
       run: (ctx, row) => askDelete(ctx, row!),
       remove: (client, id) => client.deleteDevice(id),
+      present: async (client) => new Set((await client.listDevices()).data.map((x) => x.id)),
       label: (r) => `${r.device.name} (${r.ownerEmail})`,
       question: (rows) => `Delete ${plural(rows.length, 'device')} of ${plural(new Set(rows.map((r) => r.device.user_id)).size, 'user')}?`,
     },

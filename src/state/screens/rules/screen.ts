@@ -114,6 +114,7 @@ export const rules: ResourceSpec<Rule> = {
       verb: 'deleting rules',
       run: (ctx, rule) => askDelete(ctx, rule!),
       remove: (client, id) => client.deleteRule(id),
+      present: async (client) => new Set((await client.listRules()).data.map((x) => x.id)),
       label: (rule) => ruleSummary(rule),
       question: (rules) => `Delete ${plural(rules.length, 'rule')}?`,
     },

@@ -181,6 +181,7 @@ export const users: ResourceSpec<UserRow> = {
       verb: 'deleting users',
       run: (ctx, row) => askDelete(ctx, row!),
       remove: (client, id) => client.deleteUser(id),
+      present: async (client) => new Set((await client.listUsers()).data.map((x) => x.id)),
       label: (r) => r.user.email,
       warning: (ctx, rows) => {
         const own = rows.find((r) => isTokenUser(ctx, r.user.id));
