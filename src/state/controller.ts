@@ -39,6 +39,7 @@ function initialState(settings: ConsoleSettings): ConsoleState {
     held: false,
     paused: false,
     intervalMs: settings.refreshSeconds * 1000,
+    retryStopped: false,
   };
   const lists = {} as Record<ListScreenId, ListUiState>;
   for (const spec of Object.values(SCREEN_SPECS)) lists[spec.id] = initialListState(spec.defaultSort);
@@ -264,6 +265,8 @@ export class Controller implements ConsoleContext {
     const poller = new Poller<Snapshot>({
       intervalMs: this.settings.refreshSeconds * 1000,
       fetch: () => this.refreshPipeline.poll(this.state.snapshot),
+      // A list over the body limit would be downloaded again, up to the limit, on every retry.
+      retryable: (err) => !(err instanceof ApiError && err.kind === 'too_large'),
       onData: (next) => this.applyPoll(next),
       onStatus: (status) => {
         this.set((s) => ({
@@ -272,7 +275,9 @@ export class Controller implements ConsoleContext {
           // The header reads its age from this clock: a new status (paused → live) starts from now.
           clock: Date.now(),
           message:
-            status.lastError && status.failures > 0 && !status.inFlight ? {tone: 'error', text: `Refresh failed: ${errorText(status.lastError)}`} : s.message,
+            status.lastError && status.failures > 0 && !status.inFlight
+              ? {tone: 'error', text: `Refresh failed: ${errorText(status.lastError)}${status.retryStopped ? ' (not retried by itself: r tries again)' : ''}`}
+              : s.message,
         }));
         this.keepClock(needsClock(status));
         if (status.lastError instanceof ApiError && status.lastError.isAuthFailure && !status.inFlight) void this.tokens.rejected(status.lastError);

@@ -35,7 +35,13 @@ class FakeServer implements ConsoleClient {
   private result<T>(data: T) {
     return Promise.resolve({data, issues: []});
   }
+  /** The devices list comes back over the body limit. */
+  listsTooLarge = false;
   listDevices() {
+    if (this.listsTooLarge)
+      return Promise.reject(
+        new ApiError({kind: 'too_large', method: 'GET', path: '/v0/devices', message: 'Response too large from GET /v0/devices: more than 256 MiB; aborted'}),
+      );
     if (this.listsFail) return Promise.reject(new ApiError({kind: 'network', method: 'GET', path: '/v0/devices', message: 'connection refused'}));
     return this.result([...this.devices]);
   }
@@ -656,5 +662,18 @@ describe('the Controller, driven by key names without Ink', () => {
     lines = await report();
     expect(lines[0]).toMatch(/^Deleted 0 of \d+ devices?; 0 failed; 1 unknown\.$/);
     expect(lines.some((l) => /outcome unknown: .*connection closed unexpectedly; reading the list again failed too/.test(l))).toBe(true);
+  });
+
+  it('a list over the body limit is not downloaded again by the back-off: r retries', async () => {
+    const server = seeded();
+    const {c, message} = await open(server, {refreshSeconds: 1});
+    server.listsTooLarge = true;
+    c.refresh();
+    await until(() => c.state.poll.failures > 0 && !c.state.poll.inFlight, 'the failed refresh');
+    expect(c.state.poll).toMatchObject({retryStopped: true, nextAt: null});
+    expect(message()).toBe('Refresh failed: Response too large from GET /v0/devices: more than 256 MiB; aborted (not retried by itself: r tries again)');
+    server.listsTooLarge = false;
+    c.key('r', 'r');
+    await until(() => c.state.poll.failures === 0 && !c.state.poll.inFlight, 'the refresh after r');
   });
 });

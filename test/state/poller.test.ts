@@ -16,6 +16,38 @@ function setup(intervalMs: number, fetch: () => Promise<number>) {
 }
 
 describe('Poller', () => {
+  it('does not retry by itself an error that would only come again (a body over the limit): r tries', async () => {
+    let calls = 0;
+    let tooLarge = true;
+    const data: number[] = [];
+    const statuses: PollStatus[] = [];
+    const poller = new Poller<number>({
+      intervalMs: 1000,
+      fetch: async () => {
+        calls++;
+        if (tooLarge) throw new Error('too large');
+        return calls;
+      },
+      onData: (d) => data.push(d),
+      onStatus: (st) => statuses.push(st),
+      retryable: (err) => (err as Error).message !== 'too large',
+    });
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(1);
+    expect(statuses.at(-1)).toMatchObject({mode: 'backoff', retryStopped: true, nextAt: null});
+    expect(liveLabel(statuses.at(-1)!, Date.now())).toBe('stopped · r retries');
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(calls).toBe(1);
+    tooLarge = false;
+    poller.refreshNow();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(data).toEqual([2]);
+    expect(statuses.at(-1)).toMatchObject({mode: 'live', retryStopped: false});
+    poller.stop();
+  });
+
   it('polls every interval and delivers one data callback per cycle', async () => {
     let n = 0;
     const {poller, data, last} = setup(5000, async () => ++n);

@@ -17,6 +17,8 @@ export interface PollStatus {
   held: boolean;
   paused: boolean;
   intervalMs: number;
+  /** The last error would only come again (a body over the size limit): no retry by itself, `r` tries. */
+  retryStopped: boolean;
 }
 
 interface PollerOptions<T> {
@@ -27,6 +29,11 @@ interface PollerOptions<T> {
   /** 0 = manual refresh only. */
   intervalMs: number;
   now?: () => number;
+  /**
+   * Whether back-off should retry after this error by itself. Not for one that would only come
+   * again at full cost: a response over the body limit is downloaded up to the limit every time.
+   */
+  retryable?: (err: unknown) => boolean;
 }
 
 const BACKOFF_STEPS_MS = [1000, 2000, 4000, 8000, 16000, 32000, 60000];
@@ -56,6 +63,7 @@ export class Poller<T> {
       held: false,
       paused: false,
       intervalMs: opts.intervalMs,
+      retryStopped: false,
     };
   }
 
@@ -110,12 +118,13 @@ export class Poller<T> {
     try {
       const data = await this.opts.fetch();
       if (this.stopped || generation !== this.generation) return;
-      this.status = {...this.status, inFlight: false, failures: 0, lastError: null, lastOkAt: this.now()};
+      this.status = {...this.status, inFlight: false, failures: 0, lastError: null, lastOkAt: this.now(), retryStopped: false};
       this.opts.onData(data);
       this.reschedule();
     } catch (err) {
       if (this.stopped || generation !== this.generation) return;
-      this.status = {...this.status, inFlight: false, failures: this.status.failures + 1, lastError: err};
+      const retryStopped = !(this.opts.retryable?.(err) ?? true);
+      this.status = {...this.status, inFlight: false, failures: this.status.failures + 1, lastError: err, retryStopped};
       this.reschedule();
     }
   }
@@ -137,7 +146,7 @@ export class Poller<T> {
     let delay: number | null = null;
     if (this.status.failures > 0) {
       // Errors retry by themselves (GETs only) even in manual mode, so the console recovers.
-      delay = this.status.paused || this.status.held ? null : backoffDelay(this.status.failures);
+      delay = this.status.paused || this.status.held || this.status.retryStopped ? null : backoffDelay(this.status.failures);
     } else if (!this.status.paused && !this.status.held && this.opts.intervalMs > 0) {
       delay = this.opts.intervalMs;
     }
@@ -175,6 +184,7 @@ export function liveLabel(status: PollStatus, nowMs: number): string {
       return status.inFlight ? 'loading…' : 'connecting…';
     case 'backoff': {
       if (status.inFlight) return `offline · retrying now${updated}`;
+      if (status.retryStopped) return `stopped · r retries${updated}`;
       if (status.nextAt === null) return `offline · ${status.paused ? 'paused' : 'on hold'}${updated}`;
       const seconds = Math.max(0, Math.ceil((status.nextAt - nowMs) / 1000));
       return `offline · retry in ${seconds}s${updated}`;
