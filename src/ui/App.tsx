@@ -140,7 +140,19 @@ function throughput(history: TrafficHistory, room: number): string {
   const rxText = `rx ${formatRate(last(rx))}`;
   const txText = `tx ${formatRate(last(tx))}`;
   const spark = Math.min(24, Math.floor((room - rxText.length - txText.length - 6) / 2));
-  return spark >= 6 ? `${rxText} ${sparkline(rx, spark)}  ${txText} ${sparkline(tx, spark)}` : `${rxText}  ${txText}`;
+  if (spark >= 6) return `${rxText} ${sparkline(rx, spark)}  ${txText} ${sparkline(tx, spark)}`;
+  const plain = `${rxText}  ${txText}`;
+  // At 80 columns: `↓12.3M ↑1.2M` (bytes per second) rather than nothing.
+  return plain.length <= room ? plain : `↓${compactRate(last(rx))} ↑${compactRate(last(tx))}`;
+}
+
+/** A rate in a few cells: `12.3M`, `980K`, `0`; bytes per second, binary units as formatRate. */
+function compactRate(value: number | null): string {
+  const full = formatRate(value);
+  const m = /^([\d.]+) ([KMGT]?)i?B\/s$/.exec(full);
+  if (!m) return full;
+  const n = Number(m[1]);
+  return `${n >= 10 ? Math.round(n) : n.toFixed(1).replace(/\.0$/, '')}${m[2]}`;
 }
 
 function Tabs({state, width, history}: {state: ConsoleState; width: number; history: TrafficHistory}): React.JSX.Element {
@@ -152,7 +164,8 @@ function Tabs({state, width, history}: {state: ConsoleState; width: number; hist
     configuration: '',
     activity: '',
   };
-  const tabs = SCREENS.map((screen, i) => ` ${i + 1} ${screen.title}${count[screen.id]} `);
+  // Under 100 columns "Configuration" is "Config": the room goes to the traffic totals.
+  const tabs = SCREENS.map((screen, i) => ` ${i + 1} ${width < 100 && screen.id === 'configuration' ? 'Config' : screen.title}${count[screen.id]} `);
   const room = width - displayWidth(tabs.join('')) - 2;
   const total = throughput(history, room);
   return (
@@ -164,7 +177,7 @@ function Tabs({state, width, history}: {state: ConsoleState; width: number; hist
           </Text>
         ))}
       </Text>
-      {total !== '' && room >= 20 ? (
+      {total !== '' && room >= 8 ? (
         <Text color={color('muted')} wrap="truncate">
           {truncate(total, room)}
         </Text>

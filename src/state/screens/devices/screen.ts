@@ -102,6 +102,8 @@ export const devices: ResourceSpec<DeviceRow> = {
   getId: (row) => row.id,
   defaultSort: null,
   revealable: true,
+  // Priorities say what a narrow terminal keeps: who, then whether it moves traffic now (RX/S,
+  // TX/S: at 80 columns they stay, IPv4 next), then handshake and the totals.
   columns: (s, clock) => {
     const now = s.fetchedAt;
     return [
@@ -138,7 +140,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {
         key: 'ipv4',
         header: 'IPV4',
-        priority: 3,
+        priority: 4,
         width: 15,
         cell: (r) => r.device.ipv4 ?? '',
         sortValue: (r) => r.ipv4Key,
@@ -148,7 +150,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {
         key: 'handshake',
         header: 'HANDSHAKE',
-        priority: 4,
+        priority: 5,
         width: 9,
         align: 'right',
         cell: (r) => formatAge(r.handshakeAt, clock()),
@@ -159,7 +161,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {
         key: 'rx',
         header: 'RX',
-        priority: 5,
+        priority: 6,
         width: 11,
         align: 'right',
         cell: (r) => formatBytes(r.device.rx_bytes),
@@ -170,7 +172,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {
         key: 'tx',
         header: 'TX',
-        priority: 5,
+        priority: 6,
         width: 11,
         align: 'right',
         cell: (r) => formatBytes(r.device.tx_bytes),
@@ -181,7 +183,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {
         key: 'rxRate',
         header: 'RX/S',
-        priority: 6,
+        priority: 3,
         width: 12,
         align: 'right',
         cell: (r) => formatRate(currentRate(r, 'rx', clock())),
@@ -191,7 +193,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {
         key: 'txRate',
         header: 'TX/S',
-        priority: 6,
+        priority: 3,
         width: 12,
         align: 'right',
         cell: (r) => formatRate(currentRate(r, 'tx', clock())),
