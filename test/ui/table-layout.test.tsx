@@ -87,6 +87,18 @@ describe('line text', () => {
     expect(rowSegments(row, fitted, false)).toEqual([{text: 'a-very-…  1.0 K ann'}]);
   });
 
+  it("a cell's ↑/↓ sits in its own padding, next to the value; only a full cell lends it the gap", () => {
+    const marks = (key: string) => (key === 'rx' || key === 'name' ? '↑' : undefined);
+    // rx "1.0 K" right-aligned in 6 cells: the arrow before the number; name is full: the gap after it.
+    expect(rowText(row, fitted, undefined)).toBe('a-very-…  1.0 K ann');
+    expect(rowSegments(row, fitted, false, marks)).toEqual([{text: 'a-very-…↑↑1.0 K ann'}]);
+    const short = {...row, name: 'lap'};
+    expect(rowSegments(short, fitted, false, marks)).toEqual([{text: 'lap↑     ↑1.0 K ann'}]);
+    // A full right-aligned cell (the widest rate): the arrow takes the gap after it, never its digits.
+    const full = {...row, rx: '1023.9'};
+    expect(rowSegments(full, fitted, false, marks)[0]!.text).toBe('a-very-…↑1023.9↑ann');
+  });
+
   it('shows control characters as escapes so a row stays one line', () => {
     expect(rowText({...row, name: 'x\ny'}, fitted, 0)).toMatch(/^x\uE000\\n\uE001y {5}/);
   });

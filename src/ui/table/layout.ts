@@ -181,10 +181,19 @@ export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withC
   let mark: string | undefined;
   for (let k = 0; k < fitted.length; k++) {
     const {column, width} = fitted[k]!;
-    // A cell's ↑/↓ (cellChange, src/state/tracking/highlights.ts) takes the first cell of the gap after it, so no column moves.
     if (k > 0) plain += mark === undefined ? ' '.repeat(COLUMN_GAP) : `${mark}${' '.repeat(COLUMN_GAP - 1)}`;
+    // A cell's ↑/↓ (cellChange, src/state/tracking/highlights.ts) goes next to its value inside the
+    // cell's own padding (before a right-aligned number, after left-aligned text), so it never
+    // reads as part of the next column; only a full cell lends it the first cell of the gap.
+    let text = fitCell(column.cell(row), width, column.align ?? 'left');
     mark = after?.(column.key);
-    const text = fitCell(column.cell(row), width, column.align ?? 'left');
+    if (mark !== undefined) {
+      const placed = markInCell(text, mark, column.align ?? 'left');
+      if (placed !== null) {
+        text = placed;
+        mark = undefined;
+      }
+    }
     const tone = withColor && column.tone ? column.tone(row) : undefined;
     const color = tone ? colorOf(tone) : undefined;
     if (color === undefined) {
@@ -203,6 +212,16 @@ export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withC
     if (last.text === '') segments.pop();
   }
   return segments;
+}
+
+/** `text` (a fitted cell) with `mark` in its padding next to the value; null when the cell is full. */
+function markInCell(text: string, mark: string, align: 'left' | 'right'): string | null {
+  if (align === 'right') {
+    const start = text.length - text.trimStart().length;
+    return start > 0 ? `${text.slice(0, start - 1)}${mark}${text.slice(start)}` : null;
+  }
+  const end = text.trimEnd().length;
+  return end < text.length ? `${text.slice(0, end)}${mark}${text.slice(end + 1)}` : null;
 }
 
 /** The row as one plain string (no colours), `width` cells wide when given. */
