@@ -46,24 +46,30 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
     const value = form.values[spec.key] ?? '';
     const textual = disabled === null && (spec.kind === 'text' || spec.kind === 'secret');
     lines.push(
-      <Box key={spec.key}>
-        <Text bold={focused} color={disabled !== null ? color('muted') : undefined}>
-          {`${focused ? glyphs().focus : ' '} ${truncate(spec.label, LABEL_WIDTH - 3).padEnd(LABEL_WIDTH - 2)}`}
-        </Text>
-        {textual ? (
-          <TextField
-            value={spec.multiline ? String(value).replace(/\r?\n/g, glyphs().lineBreak) : String(value)}
-            cursor={form.cursor}
-            focused={focused}
-            mask={spec.kind === 'secret'}
-            width={inputWidth}
-            {...(spec.placeholder ? {placeholder: spec.placeholder} : {})}
-          />
-        ) : (
-          <Text color={disabled !== null ? color('muted') : undefined} inverse={focused && spec.kind !== 'text' && spec.kind !== 'secret'}>
-            {truncate(disabled !== null ? disabled : valueText(spec, value), inputWidth)}
+      // Fixed boxes: Ink shrinks a row's children to fit, and a long value or placeholder took cells
+      // from the label ("Discovery document URI(e.g. https://…" at 80 columns).
+      <Box key={spec.key} width={width}>
+        <Box width={LABEL_WIDTH} flexShrink={0}>
+          <Text bold={focused} color={disabled !== null ? color('muted') : undefined} wrap="truncate">
+            {`${focused ? glyphs().focus : ' '} ${truncate(spec.label, LABEL_WIDTH - 3).padEnd(LABEL_WIDTH - 2)}`}
           </Text>
-        )}
+        </Box>
+        <Box width={inputWidth} flexShrink={0}>
+          {textual ? (
+            <TextField
+              value={spec.multiline ? String(value).replace(/\r?\n/g, glyphs().lineBreak) : String(value)}
+              cursor={form.cursor}
+              focused={focused}
+              mask={spec.kind === 'secret'}
+              width={inputWidth}
+              {...(spec.placeholder ? {placeholder: spec.placeholder} : {})}
+            />
+          ) : (
+            <Text color={disabled !== null ? color('muted') : undefined} inverse={focused && spec.kind !== 'text' && spec.kind !== 'secret'}>
+              {truncate(disabled !== null ? disabled : valueText(spec, value), inputWidth)}
+            </Text>
+          )}
+        </Box>
       </Box>,
     );
     // Errors wrap instead of being cut: an override explanation must be readable in full.

@@ -385,10 +385,14 @@ describe('the Controller, driven by key names without Ink', () => {
     press('d');
     expect(topModal(c.state)).toMatchObject({kind: 'dialog', title: 'Delete 2 users? This also deletes 3 devices and 1 rule.'});
     press('y');
+    // While it runs, the hints offer what works then: y applies nothing, Esc stops.
+    expect(topModal(c.state)).toMatchObject({kind: 'report', phase: 'running'});
+    expect(c.hints(c.state)).toBe('Esc stop  ↑/↓ scroll');
     await until(() => {
       const m = topModal(c.state);
       return m?.kind === 'report' && m.phase === 'finished';
     }, 'the bulk delete');
+    expect(c.hints(c.state)).toBe('Esc close  ↑/↓ scroll');
     expect(server.calls.sort()).toEqual(['deleteUser u-1', 'deleteUser u-2']);
     expect(c.state.marks.users.size).toBe(0);
   });

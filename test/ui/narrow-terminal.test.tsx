@@ -31,4 +31,18 @@ describe('an 80×24 terminal', () => {
     expect(frame.split('\n').every((l) => l.length <= 80)).toBe(true);
     expect(frame).toMatch(/busy-laptop.*\d[\d.]* [KM]iB\/s/);
   });
+
+  it('a form keeps its labels and values in two columns (a long placeholder took cells from the label)', async () => {
+    const app = await renderApp({fixture: fx});
+    app.resize(80, 24);
+    await app.press('screen4');
+    // Configuration: defaults → security → + add OIDC.
+    await app.named('down', 'down', 'enter');
+    const frame = await app.waitFor('Add OpenID Connect provider');
+    const line = (label: string) => frame.split('\n').find((l) => l.includes(label))!;
+    expect(line('Discovery document URI').indexOf('(e.g.')).toBe(30);
+    expect(line('Redirect URI').indexOf('(optional')).toBe(30);
+    expect(line('Label').trimEnd()).toBe('  Label');
+    expect(frame.split('\n').every((l) => l.length <= 80)).toBe(true);
+  });
 });

@@ -56,7 +56,13 @@ export function writeName(b: Binding, state: ConsoleState): string {
 export function hints(state: ConsoleState, readOnly: boolean): string {
   if (!state.snapshot && topModal(state) === null && !state.help.open) return hintsFor(['global'], (b) => available(b, state, readOnly));
   const here = scopes(state);
-  const text = hintsFor(here, (b) => available(b, state, readOnly));
+  const m = topModal(state);
+  // A report's keys depend on its phase: y applies only a preview; Esc stops a running job.
+  if (m?.kind === 'report' && m.phase !== 'preview') {
+    const esc = m.phase === 'finished' ? 'Esc close' : m.phase === 'running' ? 'Esc stop' : 'stopping…';
+    return `${esc}  ↑/↓ scroll`;
+  }
+  const text = hintsFor(here, (b) => available(b, state, readOnly) && !(m?.kind === 'report' && b.action === 'confirm' && !m.confirm));
   const marked = here[0] === 'list' && state.screen !== 'configuration' ? state.marks[state.screen].size : 0;
   return marked > 0 ? `${marked} marked: d delete · Esc unmark  ${text}` : text;
 }
