@@ -97,6 +97,13 @@ describe('activity', () => {
       await app.press('refresh');
       const frame = await app.waitFor(/ × . gone/);
       expect(frame).toContain(' 1 Devices 1 ');
+      // The row is still shown, but not counted: "1/2 devices" said there were two.
+      expect(frame).toMatch(/\d\/2 devices · 1 just deleted/);
+      // Filtered to it alone, it is not "1/1 of 2".
+      await app.press('filter', 'list');
+      await app.type('gone');
+      expect(await app.waitFor(/\/gone. +1\/1 of 1 devices · 1 just deleted/)).toBeTruthy();
+      await app.press('filterClear', 'filter');
       // Once the highlight fades (5 s) the row is gone.
       await app.waitFor(/1\/1 devices/, 10_000);
       expect(app.frame()).not.toMatch(/ gone /);

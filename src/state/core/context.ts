@@ -70,8 +70,10 @@ export interface ListDerived {
   view: ListView<unknown>;
   selection: {id: string | null; index: number};
   detailItem: unknown;
-  /** Items on the list before the filter (the stale view counts only stale devices). */
+  /** Items on the list before the filter (the stale view counts only stale devices), not counting `deleted`. */
   total: number;
+  /** Rows deleted a moment ago, still shown (marked ×) until they fade. */
+  deleted: number;
 }
 
 /** What the UI measured of the last frame that handlers need to page and clamp (src/state/core/layout.ts). */

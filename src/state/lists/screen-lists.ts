@@ -81,6 +81,8 @@ export class ScreenLists {
       const at = view.indexOf(st.detailId);
       detailItem = at >= 0 ? view.rows[at] : (items.find((x: unknown) => spec.getId(x) === st.detailId) ?? null);
     }
-    return {spec, state: st, columns, view, selection, detailItem, total: items.length};
+    // Rows deleted a moment ago stay on screen, marked ×, but are no longer among the items counted.
+    const deleted = screen === 'activity' || (screen === 'devices' && state.staleView) ? 0 : this.ghosts.count(screen);
+    return {spec, state: st, columns, view, selection, detailItem, total: items.length - deleted, deleted};
   }
 }

@@ -84,6 +84,7 @@ const TYPE_OF = {devices: 'device', users: 'user', rules: 'rule'} as const satis
 export class GhostRows {
   private readonly userRows = new WeakMap<User, UserRow>();
   private cache = new Map<string, {items: readonly unknown[]; ghostKey: string; result: readonly unknown[]}>();
+  private readonly shown = new Map<string, number>();
 
   private userRow(user: User): UserRow {
     let row = this.userRows.get(user);
@@ -97,16 +98,26 @@ export class GhostRows {
     const ghosts = screen === 'users' ? removed.map((user) => this.userRow(user as User)) : removed;
     if (ghosts.length === 0) {
       this.cache.delete(screen);
+      this.shown.set(screen, 0);
       return items;
     }
     const ghostKey = ghosts.map(getId).join('\u0000');
     const cached = this.cache.get(screen);
-    if (cached && cached.items === items && cached.ghostKey === ghostKey) return cached.result;
+    if (cached && cached.items === items && cached.ghostKey === ghostKey) {
+      this.shown.set(screen, cached.result.length - items.length);
+      return cached.result;
+    }
     // A ghost the server lists again (a delete undone) is not shown twice.
     const present = new Set(items.map(getId));
     const result = [...items, ...ghosts.filter((g) => !present.has(getId(g)))];
     this.cache.set(screen, {items, ghostKey, result});
+    this.shown.set(screen, result.length - items.length);
     return result;
+  }
+
+  /** How many deleted rows the last `items` of a screen appended: not counted among its items. */
+  count(screen: keyof typeof TYPE_OF): number {
+    return this.shown.get(screen) ?? 0;
   }
 }
 

@@ -39,7 +39,8 @@ export function listInfo(
     const c = stateCounts(snapshot.devices, now);
     states = ` · ${c.online} online · ${c.idle} idle · ${c.never} never connected`;
   }
-  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total ? ` of ${total}` : ''} ${noun}${marked > 0 ? ` · ${marked} marked` : ''}${states}${hidden}`;
+  const deleted = list.deleted > 0 ? ` · ${list.deleted} just deleted` : '';
+  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total + list.deleted ? ` of ${total}` : ''} ${noun}${deleted}${marked > 0 ? ` · ${marked} marked` : ''}${states}${hidden}`;
 }
 
 /** The filter as typed, the caret drawn where the next character goes. */
