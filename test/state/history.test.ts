@@ -141,3 +141,32 @@ describe('TrafficHistory', () => {
     expect(h.series('d-49999', 'rx')).toHaveLength(120);
   });
 });
+
+describe("a device detail's traffic history", () => {
+  it('never shows a peak below the rate it shows now (the history keeps rates rounded)', async () => {
+    const {SCREEN_SPECS} = await import('../../src/state/screens/index.js');
+    const {formatRate} = await import('../../src/state/data/format.js');
+    // A rate the one-byte encoding rounds down.
+    let rate = 5000;
+    while (decodeRate(encodeRate(rate))! >= rate) rate += 37;
+    const h = new TrafficHistory({samples: 8});
+    let last: Snapshot | null = null;
+    let lastAt = 0;
+    polls(
+      4,
+      1,
+      () => rate,
+      (s, at) => {
+        h.record(s, at);
+        last = s;
+        lastAt = at;
+      },
+    );
+    const snapshot = last! as Snapshot;
+    const row = snapshot.devices[0]!;
+    const lines = SCREEN_SPECS.devices.detail(row, {snapshot, now: lastAt, reveal: false, history: h});
+    const value = (label: string) => lines.find((l) => l.label === label)!.value;
+    expect(value('Received')).toContain(formatRate(rate));
+    expect(value('rx/s history')).toMatch(new RegExp(`peak ${formatRate(rate).replace('.', '\\.')}$`));
+  });
+});

@@ -78,7 +78,7 @@ export function openDeviceCreate(ctx: ConsoleContext, ownerId: string | null): v
 const SPARK_WIDTH = 40;
 
 /** rx/s and tx/s over the session, on one scale so the two lines compare. */
-function trafficLines(r: DeviceRow, history: TrafficHistory | undefined): DetailLine[] {
+function trafficLines(r: DeviceRow, history: TrafficHistory | undefined, now: number): DetailLine[] {
   if (!history) return [];
   const rx = history.series(r.id, 'rx');
   const tx = history.series(r.id, 'tx');
@@ -86,11 +86,13 @@ function trafficLines(r: DeviceRow, history: TrafficHistory | undefined): Detail
     return [{label: 'Traffic history', value: 'none yet (starts with the first poll that shows this device moving traffic)', tone: 'muted'}];
   let max = 0;
   for (const v of [...rx, ...tx]) if (v !== null && v > max) max = v;
-  const peak = (series: (number | null)[]) => formatRate(Math.max(0, ...series.map((v) => v ?? 0)));
+  // The history stores rates in a compact, rounded form and records a poll a moment after it is
+  // shown: the peak takes the rate on screen too, so it never reads below "now".
+  const peak = (series: (number | null)[], which: 'rx' | 'tx') => formatRate(Math.max(0, currentRate(r, which, now) ?? 0, ...series.map((v) => v ?? 0)));
   const polls = Math.max(rx.length, tx.length);
   return [
-    {label: 'rx/s history', value: `${sparkline(rx, SPARK_WIDTH, {max})}  peak ${peak(rx)}`, tone: 'accent'},
-    {label: 'tx/s history', value: `${sparkline(tx, SPARK_WIDTH, {max})}  peak ${peak(tx)}`, tone: 'accent'},
+    {label: 'rx/s history', value: `${sparkline(rx, SPARK_WIDTH, {max})}  peak ${peak(rx, 'rx')}`, tone: 'accent'},
+    {label: 'tx/s history', value: `${sparkline(tx, SPARK_WIDTH, {max})}  peak ${peak(tx, 'tx')}`, tone: 'accent'},
     {label: '', value: `the last ${polls} poll${polls === 1 ? '' : 's'}, oldest left; one scale for both`, tone: 'muted'},
   ];
 }
@@ -251,7 +253,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {label: 'Remote IP', value: d.remote_ip ?? 'None'},
       {label: 'Received', value: `${formatBytes(d.rx_bytes)}   ${formatRate(currentRate(r, 'rx', now))}`},
       {label: 'Sent', value: `${formatBytes(d.tx_bytes)}   ${formatRate(currentRate(r, 'tx', now))}`},
-      ...trafficLines(r, history),
+      ...trafficLines(r, history, now),
       {heading: true, value: 'Tunnel'},
       {label: 'Tunnel IPv4', value: d.ipv4 ?? 'None'},
       {label: 'Tunnel IPv6', value: d.ipv6 ?? 'None'},
