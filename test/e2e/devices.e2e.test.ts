@@ -149,6 +149,37 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
     expectRestored(t);
   });
 
+  it('under LC_ALL=C every screen, the help and a form draw in ASCII only, at 80×24', async () => {
+    const t = terminal(80, 24);
+    t.run(`LC_ALL=C LANG=C node ${BIN} --refresh 0`);
+    await t.waitFor(/Devices \d+/);
+    const nonAscii = (screen: string) => [...screen].filter((ch) => ch.charCodeAt(0) > 0x7e).join('');
+    const seen: string[] = [];
+    for (const [key, ready] of [
+      ['1', /devices/],
+      ['2', /users/],
+      ['3', /rules/],
+      ['4', /Configuration|Config/],
+      ['5', /Activity/],
+      ['?', /Everywhere/],
+    ] as const) {
+      t.keys(key);
+      seen.push(nonAscii(await t.waitFor(ready)));
+    }
+    // After Esc, wait for it to be read before the next key (Esc then a key within 50 ms is Alt+key).
+    t.keys('Escape');
+    await t.waitUntil(() => !t.screen().includes('press ? or Esc to close'), 'the help to close');
+    t.keys('2');
+    await t.waitFor(/users/);
+    t.keys('n');
+    seen.push(nonAscii(await t.waitFor('Add user')));
+    expect(seen).toEqual(['', '', '', '', '', '', '']);
+    t.keys('Escape');
+    await t.waitFor(/users/);
+    t.keys('q');
+    await t.waitFor('SHELL-READY$');
+  });
+
   it('restores the terminal after a crash and prints the error there, exit status 1', async () => {
     const t = terminal(100, 30);
     t.run(`FZ_CONSOLE_TEST_CRASH=render node ${BIN}; echo "exit=$?"`);
