@@ -1,6 +1,18 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import {actionFor, BINDINGS, keymapMarkdown} from '../../src/state/input/keymap.js';
+import {
+  actionFor,
+  bindingFor,
+  BINDINGS,
+  displayKey,
+  helpSections,
+  hintsFor,
+  keyFor,
+  keymapMarkdown,
+  LINE_EDITOR_TITLE,
+  type Binding,
+} from '../../src/state/input/keymap.js';
+import {EDIT_KEYS} from '../../src/state/input/textedit.js';
 
 const README = new URL('../../README.md', import.meta.url);
 const START = /<!-- keymap:start[^>]*-->\n/;
@@ -37,5 +49,87 @@ describe('keymap', () => {
     expect(actionFor(['filter'], 'j')).toBeUndefined();
     expect(actionFor(['dialog'], 'esc')).toBe('cancel');
     expect(actionFor(['list', 'global'], '?')).toBe('help');
+  });
+
+  it('names keys as the help shows them', () => {
+    expect(displayKey('ctrl+w')).toBe('Ctrl-W');
+    expect(displayKey('alt+b')).toBe('Alt-B');
+    expect(displayKey('alt+left')).toBe('Alt-←');
+    expect(displayKey('ctrl+_')).toBe('Ctrl-_');
+    expect(displayKey('alt+backspace')).toBe('Alt-Backspace');
+    expect(displayKey('shift+tab')).toBe('Shift-Tab');
+    expect(displayKey(' ')).toBe('Space');
+    expect(displayKey('delete')).toBe('Del');
+    expect(displayKey('x')).toBe('x');
+    // Only a leading chord is a chord.
+    expect(displayKey('x+ctrl+a')).toBe('x+ctrl+a');
+    expect(displayKey('ctrl+a\nb')).toBe('ctrl+a\nb');
+  });
+
+  it('finds the first key of an action in a scope, and nothing for one it lacks', () => {
+    expect(keyFor('dialog', 'confirm')).toBe('y');
+    expect(keyFor('dialog', 'cancel')).toBe('n');
+    expect(keyFor('list', 'delete')).toBe('d');
+    expect(keyFor('detail', 'delete')).toBe('d');
+    expect(keyFor('form', 'save')).toBe('ctrl+s');
+    expect(keyFor('global', 'delete')).toBeUndefined();
+    expect(keyFor('report', 'save')).toBeUndefined();
+  });
+
+  it('the first binding of a key wins within a scope', () => {
+    expect(bindingFor(['help'], 'esc')?.action).toBe('back');
+    expect(bindingFor(['list'], ' ')?.action).toBe('mark');
+    expect(bindingFor([], 'j')).toBeUndefined();
+  });
+
+  it('marks every key that sends a write as a write (read-only mode refuses them)', () => {
+    // Written out by hand, not read from the table under test: these are the keys that change
+    // something on the server.
+    const writes = [
+      'list n',
+      'list e',
+      'list d',
+      'list R',
+      'list I',
+      'detail e',
+      'detail R',
+      'detail n',
+      'detail d',
+      'configuration enter',
+      'configuration n',
+      'configuration d',
+      'form ctrl+s',
+    ];
+    const marked = BINDINGS.filter((b) => b.writes).flatMap((b) => b.keys.map((k) => `${b.scope} ${k}`));
+    expect(marked.sort()).toEqual([...writes, 'configuration e'].sort());
+  });
+
+  it('hints list each available action once, by its first key, innermost scope first', () => {
+    const all = () => true;
+    expect(hintsFor(['dialog'], all)).toBe('');
+    expect(hintsFor(['prompt'], all)).toBe('Enter accept  Esc cancel');
+    expect(hintsFor(['detail', 'global'], all)).toBe('e edit  R role  n device  d delete  v reveal  c copy  Esc back  ? help  p pause');
+    // Read-only mode: the writes go.
+    expect(hintsFor(['detail', 'global'], (b: Binding) => !b.writes)).toBe('v reveal  c copy  Esc back  ? help  p pause');
+    // An action shown by an inner scope is not repeated by an outer one.
+    expect(hintsFor(['help', 'global'], all)).toBe('Esc close  ? help  p pause');
+  });
+
+  it('the help lists every scope, and the line editor after the forms', () => {
+    const sections = helpSections();
+    const titles = sections.map((s) => s.title);
+    expect(titles.indexOf(LINE_EDITOR_TITLE)).toBe(titles.indexOf('Forms') + 1);
+    const editor = sections.find((s) => s.title === LINE_EDITOR_TITLE)!;
+    expect(editor.rows).toHaveLength(EDIT_KEYS.length);
+    expect(editor.rows[0]).toEqual({keys: '← Ctrl-B', help: 'caret one character left'});
+    expect(sections.find((s) => s.title === 'Dialogs')!.rows[0]).toEqual({keys: 'y', help: expect.stringMatching(/^confirm/)});
+    expect(sections.reduce((n, s) => n + s.rows.length, 0)).toBe(BINDINGS.length + EDIT_KEYS.length);
+  });
+
+  it('the README table escapes a | key and quotes each key', () => {
+    const lines = keymapMarkdown().split('\n');
+    expect(lines[0]).toBe('| where | keys | action |');
+    expect(lines).toContain('| Everywhere | `?` | this help |');
+    expect(lines).toContain('| Lists | `>` `o` | sort by the next column (▲ ascending, ▼ descending; traffic and times start ▼) |');
   });
 });

@@ -79,6 +79,9 @@ export interface Binding {
   writes?: boolean;
 }
 
+// Stryker disable ObjectLiteral: an emptied binding throws while this module loads, which vitest
+// reports as a file that failed to load and Stryker 9 as a survivor. The table's content is held by
+// the README table test and the hand-written list of write keys (test/ui/keymap.test.ts).
 export const BINDINGS: readonly Binding[] = [
   {scope: 'global', action: 'screen1', keys: ['1'], help: 'Devices'},
   {scope: 'global', action: 'screen2', keys: ['2'], help: 'Users'},
@@ -198,6 +201,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'report', action: 'home', keys: ['home', 'g'], help: 'top'},
   {scope: 'report', action: 'end', keys: ['end', 'G'], help: 'bottom'},
 ];
+// Stryker restore ObjectLiteral
 
 export const SCOPE_TITLES: Record<Scope, string> = {
   global: 'Everywhere',

@@ -64,5 +64,6 @@ export function hints(state: ConsoleState, readOnly: boolean): string {
   }
   const text = hintsFor(here, (b) => available(b, state, readOnly) && !(m?.kind === 'report' && b.action === 'confirm' && !m.confirm));
   const marked = here[0] === 'list' && state.screen !== 'configuration' ? state.marks[state.screen].size : 0;
-  return marked > 0 ? `${marked} marked: d delete · Esc unmark  ${text}` : text;
+  // Read-only mode refuses the delete, so it is not offered for the marked rows either.
+  return marked > 0 ? `${marked} marked: ${readOnly ? '' : 'd delete · '}Esc unmark  ${text}` : text;
 }

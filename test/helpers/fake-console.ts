@@ -1,0 +1,171 @@
+// The Controller without Ink, for the state tests (test/state/dispatch.test.ts, scopes.test.ts): an
+// in-memory server with every call it got (no HTTP here; the client itself is tested against the
+// sandbox in test/api), keys pressed by name, and waits on conditions, never on time.
+import {afterEach} from 'vitest';
+import {ApiError, type Configuration, type Device, type DeviceCreate, type Rule, type RuleWrite, type User, type UserCreate} from '../../src/api/index.js';
+import type {ConsoleClient, ConsoleSettings} from '../../src/state/core/context.js';
+import {Controller} from '../../src/state/controller.js';
+import {generateKeyPair} from '../../src/wireguard/index.js';
+import {configuration, device, iso, rule, user} from '../fixtures/data.js';
+
+/** The server the console talks to, in memory, with every call it got. */
+export class FakeServer implements ConsoleClient {
+  devices: Device[] = [];
+  users: User[] = [];
+  rules: Rule[] = [];
+  config: Configuration = configuration();
+  readonly calls: string[] = [];
+  /** Whose token the console holds (the `sub` claim); null: not known. */
+  tokenUser: string | null = null;
+  tokenUserId() {
+    return this.tokenUser;
+  }
+  /** The next create of a user answers 422 with these field errors. */
+  rejectNextUser: Record<string, string[]> | null = null;
+  private nextId = 100;
+  private readonly serverKey = generateKeyPair().publicKey;
+
+  private result<T>(data: T) {
+    return Promise.resolve({data, issues: []});
+  }
+  /** The devices list comes back over the body limit. */
+  listsTooLarge = false;
+  listDevices() {
+    if (this.listsTooLarge)
+      return Promise.reject(
+        new ApiError({kind: 'too_large', method: 'GET', path: '/v0/devices', message: 'Response too large from GET /v0/devices: more than 256 MiB; aborted'}),
+      );
+    if (this.listsFail) return Promise.reject(new ApiError({kind: 'network', method: 'GET', path: '/v0/devices', message: 'connection refused'}));
+    return this.result([...this.devices]);
+  }
+  listUsers() {
+    return this.result([...this.users]);
+  }
+  listRules() {
+    return this.result([...this.rules]);
+  }
+  getConfiguration() {
+    return this.result(this.config);
+  }
+  updateConfiguration() {
+    this.calls.push('updateConfiguration');
+    return this.result(this.config);
+  }
+  createDevice(body: DeviceCreate) {
+    this.calls.push(`createDevice ${body.name}`);
+    const d = device({
+      id: `d-${this.nextId++}`,
+      user_id: body.user_id,
+      name: body.name,
+      public_key: body.public_key,
+      preshared_key: null,
+      server_public_key: this.serverKey,
+    });
+    this.devices.push(d);
+    return this.result(d);
+  }
+  updateDevice(id: string) {
+    this.calls.push(`updateDevice ${id}`);
+    return this.result(this.devices.find((d) => d.id === id)!);
+  }
+  /** Deletes whose connection breaks: after the server applied it, or before. */
+  readonly breakDelete = new Map<string, 'after' | 'before'>();
+  /** Every list request fails (the server went away). */
+  listsFail = false;
+  deleteDevice(id: string) {
+    this.calls.push(`deleteDevice ${id}`);
+    const broken = this.breakDelete.get(id);
+    if (broken !== 'before') this.devices = this.devices.filter((d) => d.id !== id);
+    if (broken) return Promise.reject(new ApiError({kind: 'network', method: 'DELETE', path: `/v0/devices/${id}`, message: 'connection closed unexpectedly'}));
+    return Promise.resolve();
+  }
+  createUser(body: UserCreate) {
+    this.calls.push(`createUser ${body.email}`);
+    const errors = this.rejectNextUser;
+    if (errors) {
+      this.rejectNextUser = null;
+      return Promise.reject(
+        new ApiError({kind: 'validation', message: '422 Unprocessable Entity', method: 'POST', path: '/v0/users', status: 422, fieldErrors: errors}),
+      );
+    }
+    const u = user({id: `u-${this.nextId++}`, email: body.email, role: body.role ?? 'unprivileged'});
+    this.users.push(u);
+    return this.result(u);
+  }
+  updateUser(id: string) {
+    this.calls.push(`updateUser ${id}`);
+    return this.result(this.users.find((u) => u.id === id)!);
+  }
+  deleteUser(id: string) {
+    this.calls.push(`deleteUser ${id}`);
+    this.users = this.users.filter((u) => u.id !== id);
+    this.devices = this.devices.filter((d) => d.user_id !== id);
+    this.rules = this.rules.filter((r) => r.user_id !== id);
+    return Promise.resolve();
+  }
+  createRule(body: RuleWrite) {
+    this.calls.push(`createRule ${body.destination}`);
+    const r = rule({id: `r-${this.nextId++}`, ...body});
+    this.rules.push(r);
+    return this.result(r);
+  }
+  updateRule(id: string) {
+    this.calls.push(`updateRule ${id}`);
+    return this.result(this.rules.find((r) => r.id === id)!);
+  }
+  deleteRule(id: string) {
+    this.calls.push(`deleteRule ${id}`);
+    this.rules = this.rules.filter((r) => r.id !== id);
+    return Promise.resolve();
+  }
+}
+
+export function seeded(): FakeServer {
+  const server = new FakeServer();
+  server.users = [user({id: 'u-1', email: 'ann@example.com'}), user({id: 'u-2', email: 'bob@example.com', role: 'admin'})];
+  server.devices = [
+    device({id: 'd-1', user_id: 'u-1', name: 'ann-laptop', latest_handshake: iso(Date.now() - 10_000)}),
+    device({id: 'd-2', user_id: 'u-1', name: 'ann-phone', ipv4: '10.3.2.3'}),
+    device({id: 'd-3', user_id: 'u-2', name: 'bob-desktop', ipv4: '10.3.2.4'}),
+  ];
+  server.rules = [rule({id: 'r-1', user_id: 'u-2', destination: '10.0.0.0/8'})];
+  return server;
+}
+
+export const running: Controller[] = [];
+afterEach(() => {
+  for (const c of running.splice(0)) c.stop();
+});
+
+/** Resolves when `ready` holds, checking after every turn of the event loop; fails after 5 s. */
+export async function until(ready: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+export async function open(server: FakeServer, settings: Partial<ConsoleSettings> = {}) {
+  const io = {raw: [] as string[], exited: false};
+  const c = new Controller(
+    server,
+    {label: 'test', refreshSeconds: 0, readOnly: false, insecure: false, demo: false, ...settings},
+    {writeRaw: (data) => io.raw.push(data), exit: () => (io.exited = true)},
+  );
+  running.push(c);
+  c.start();
+  await until(() => c.state.snapshot !== null, 'the first poll');
+  /** Presses keys by their normalised names; a printable name is also its input. */
+  const press = (...names: string[]) => {
+    for (const name of names) c.key(name, [...name].length === 1 ? name : '');
+  };
+  const type = (text: string) => press(...[...text]);
+  /** A poll after the one shown now, applied. */
+  const polled = async () => {
+    const before = c.state.snapshot;
+    c.refresh();
+    await until(() => c.state.snapshot !== before, 'a refresh');
+  };
+  return {c, io, press, type, polled, message: () => c.state.message?.text ?? ''};
+}
