@@ -68,15 +68,31 @@ export class FakeServer implements ConsoleClient {
     this.calls.push(`updateDevice ${id}`);
     return this.result(this.devices.find((d) => d.id === id)!);
   }
-  /** Deletes whose connection breaks: after the server applied it, or before. */
-  readonly breakDelete = new Map<string, 'after' | 'before'>();
+  /**
+   * How a device delete goes wrong: its connection breaks after the server applied it or before;
+   * `gone`: 404 (deleted elsewhere); `refused`: the server's 500; `hang`: no answer until release().
+   */
+  readonly breakDelete = new Map<string, 'after' | 'before' | 'gone' | 'refused' | 'hang'>();
+  private readonly hung: Array<() => void> = [];
   /** Every list request fails (the server went away). */
   listsFail = false;
+  /** Answers the deletes held by `hang`. */
+  release(): void {
+    for (const go of this.hung.splice(0)) go();
+  }
   deleteDevice(id: string) {
     this.calls.push(`deleteDevice ${id}`);
     const broken = this.breakDelete.get(id);
+    const err = (kind: 'network' | 'not_found' | 'server', message: string, status?: number) =>
+      new ApiError({kind, method: 'DELETE', path: `/v0/devices/${id}`, message, ...(status ? {status} : {})});
+    if (broken === 'gone') return Promise.reject(err('not_found', 'Not found (404)', 404));
+    if (broken === 'refused') return Promise.reject(err('server', 'Server error 500 with an empty body', 500));
+    if (broken === 'hang')
+      return new Promise<void>((resolve) => this.hung.push(resolve)).then(() => {
+        this.devices = this.devices.filter((d) => d.id !== id);
+      });
     if (broken !== 'before') this.devices = this.devices.filter((d) => d.id !== id);
-    if (broken) return Promise.reject(new ApiError({kind: 'network', method: 'DELETE', path: `/v0/devices/${id}`, message: 'connection closed unexpectedly'}));
+    if (broken) return Promise.reject(err('network', 'connection closed unexpectedly'));
     return Promise.resolve();
   }
   createUser(body: UserCreate) {

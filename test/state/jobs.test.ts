@@ -2,11 +2,58 @@
 // when the server is gone.
 import {describe, expect, it} from 'vitest';
 import {ApiError} from '../../src/api/index.js';
-import {Job, progressBar} from '../../src/state/interactions/jobs.js';
+import {isServerGone, Job, outcomeUnknown, progressBar, type JobProgress} from '../../src/state/interactions/jobs.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 1));
 
+const apiError = (kind: ConstructorParameters<typeof ApiError>[0]['kind']) => new ApiError({kind, method: 'DELETE', path: '/v0/devices/x', message: kind});
+
+describe('what an error means for the job', () => {
+  it('stops the job: the server or the token is gone, or the admin cancelled; not a 404, 422 or 500', () => {
+    for (const kind of ['network', 'timeout', 'forbidden', 'cancelled', 'invalid_token', 'no_resource_found', 'unauthenticated'] as const)
+      expect(isServerGone(apiError(kind)), kind).toBe(true);
+    for (const kind of ['not_found', 'validation', 'server', 'http', 'schema', 'too_large'] as const) expect(isServerGone(apiError(kind)), kind).toBe(false);
+    expect(isServerGone(new Error('network'))).toBe(false);
+  });
+
+  it('leaves the outcome unknown: no answer came (the write may have been applied)', () => {
+    for (const kind of ['network', 'timeout', 'cancelled'] as const) expect(outcomeUnknown(apiError(kind)), kind).toBe(true);
+    for (const kind of ['forbidden', 'not_found', 'validation', 'server', 'invalid_token'] as const) expect(outcomeUnknown(apiError(kind)), kind).toBe(false);
+    expect(outcomeUnknown(new Error('x'))).toBe(false);
+    expect(outcomeUnknown(undefined)).toBe(false);
+  });
+});
+
 describe('Job', () => {
+  it('reports progress as it goes: started, finished, failed; says when it is stopping', async () => {
+    const seen: JobProgress[] = [];
+    const job = new Job(
+      [1, 2, 3],
+      async (n: number) => {
+        await tick();
+        if (n === 2) throw new Error('no');
+        return n;
+      },
+      {concurrency: 1},
+    );
+    expect(job.stopping).toBe(false);
+    const outcome = await job.run((p) => seen.push(p));
+    expect(seen[0]).toEqual({total: 3, started: 0, finished: 0, failed: 0});
+    expect(seen.at(-1)).toEqual({total: 3, started: 3, finished: 3, failed: 1});
+    expect(seen.map((p) => p.finished)).toEqual([0, 1, 2, 3]);
+    expect(outcome).toMatchObject({notStarted: [], stoppedBy: null, serverError: null});
+    expect(outcome.failed).toEqual([{item: 2, reason: 'no', error: new Error('no')}]);
+    job.stop();
+    expect(job.stopping).toBe(true);
+  });
+
+  it('a stop after the last item started is no stop: nothing was left', async () => {
+    const job = new Job([1], async (n: number) => n);
+    const running = job.run();
+    job.stop();
+    expect((await running).stoppedBy).toBeNull();
+  });
+
   it('runs every item exactly once with at most `concurrency` in flight, and reports progress', async () => {
     const calls = new Map<number, number>();
     let inFlight = 0;
