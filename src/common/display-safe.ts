@@ -19,6 +19,7 @@ const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 const UNSAFE_ALL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 // A zero-width joiner between two pictographs is part of an emoji (👨‍💻), not a trick.
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+// Stryker disable next-line ConditionalExpression,Regex: a fast path; the general path gives the same result
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /**
  * More combining marks than this on one character are not drawn: "Zalgo" text (a device named x
@@ -82,12 +83,14 @@ function keepsJoiner(s: string, index: number): boolean {
  * are private-use characters, which are not unsafe, so safe text passes through unchanged.
  */
 export function displaySafe(s: string): string {
+  // Stryker disable next-line ConditionalExpression: a fast path; the general path gives the same result
   if (isDisplaySafe(s)) return s;
   const escaped = s.replace(UNSAFE_ALL, (ch, index: number) => {
     const cp = ch.codePointAt(0)!;
     if (cp === 0x200d && keepsJoiner(s, index)) return ch;
     return `${ESCAPE_OPEN}${escapeCodePoint(cp)}${ESCAPE_CLOSE}`;
   });
+  // Stryker disable next-line ConditionalExpression: a fast path; the general path gives the same result
   if (!MARK_FLOOD.test(escaped)) return escaped;
   return escaped.replace(MARK_FLOOD_ALL, (_m, kept: string, extra: string) => `${kept}${ESCAPE_OPEN}+${[...extra].length} marks${ESCAPE_CLOSE}`);
 }

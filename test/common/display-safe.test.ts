@@ -85,3 +85,37 @@ describe('a flood of combining marks', () => {
     expect(displaySafe(once)).toBe(once);
   });
 });
+
+describe('the edges of the boundary', () => {
+  it('keeps a joiner only between two pictographs, astral or not', () => {
+    expect(displaySafe('\u2764\u200d\ud83d\udd25')).toBe('\u2764\u200d\ud83d\udd25'); // ❤‍🔥, no VS16
+    expect(displaySafe('\ud83d\udc68\u200d\ud83d\udcbb')).toBe('\ud83d\udc68\u200d\ud83d\udcbb'); // 👨‍💻
+    expect(displaySafe('a\u200d\ud83d\ude00')).toBe(`a${O}\\u200d${C}\ud83d\ude00`);
+    expect(displaySafe('\ud83d\ude00\u200da')).toBe(`\ud83d\ude00${O}\\u200d${C}a`);
+    expect(displaySafe('\u200d\ud83d\ude00')).toBe(`${O}\\u200d${C}\ud83d\ude00`);
+    // A lone low surrogate before the joiner is no pictograph (and is escaped itself).
+    expect(displaySafe('x\udc00\u200d\ud83d\ude00')).toBe(`x${O}\\udc00${C}${O}\\u200d${C}\ud83d\ude00`);
+    // A high surrogate two before a BMP pictograph does not make a pair with it.
+    expect(displaySafe('\ud83d\u2764\u200d\ud83d\udd25')).toBe(`${O}\\ud83d${C}\u2764\u200d\ud83d\udd25`);
+  });
+
+  it('names code points at the edges of each escape form', () => {
+    expect(escapeCodePoint(0xff)).toBe('\\xff');
+    expect(escapeCodePoint(0x100)).toBe('\\u0100');
+    expect(escapeCodePoint(0xffff)).toBe('\\uffff');
+    expect(escapeCodePoint(0x10000)).toBe('\\u{10000}');
+  });
+
+  it('splits into segments without losing or inventing any', () => {
+    expect(safeSegments('')).toEqual([{text: '', escape: false}]);
+    expect(safeSegments('plain')).toEqual([{text: 'plain', escape: false}]);
+    expect(safeSegments(`a${C}b`)).toEqual([{text: 'ab', escape: false}]);
+    expect(safeSegments(`a${O}b`)).toEqual([{text: 'ab', escape: false}]);
+    expect(safeSegments(`${C}${O}\\e${C}`)).toEqual([{text: '\\e', escape: true}]);
+    expect(safeSegments(`${O}\\e${C}${O}\\a${C}`)).toEqual([
+      {text: '\\e', escape: true},
+      {text: '\\a', escape: true},
+    ]);
+    expect(plainSafe(`a${O}b${C}`)).toEqual({text: 'ab', escaped: 0});
+  });
+});
