@@ -163,3 +163,54 @@ describe('renderClientConfig', () => {
     expect(() => renderClientConfig(typical(), {privateKey: PRIVATE, wireguardPort: 65536})).toThrow(/1 to 65535/);
   });
 });
+
+describe('the Endpoint line, as 0.7.36 builds it', () => {
+  // [endpoint, use_default_endpoint, the line]. From the server's default (IPPort.cast then
+  // to_string) or as the device holds it (maybe_add_port), written out from 0.7.36's source.
+  const CASES: Array<[string, boolean, string]> = [
+    ['1.2.3.4', true, 'Endpoint = 1.2.3.4:51820'],
+    ['1.2.3.4:443', true, 'Endpoint = 1.2.3.4:443'],
+    ['1.2.3.4:1', true, 'Endpoint = 1.2.3.4:1'],
+    ['1.2.3.4:65535', true, 'Endpoint = 1.2.3.4:65535'],
+    ['[fd00::1]:51821', true, 'Endpoint = [fd00::1]:51821'],
+    ['[fd00::1]', true, 'Endpoint = [fd00::1]:51820'],
+    ['fd00::1', true, 'Endpoint = [fd00::1]:51820'],
+    ['vpn.example.com', true, 'Endpoint = vpn.example.com:51820'],
+    ['vpn.example.com:1234', true, 'Endpoint = vpn.example.com:1234'],
+    // Not from the default: the device's own string and maybe_add_port only.
+    ['1.2.3.4', false, 'Endpoint = 1.2.3.4:51820'],
+    ['fd00::1', false, 'Endpoint = fd00::1:51820'],
+    ['[fd00::1]', false, 'Endpoint = [fd00::1]:51820'],
+    ['[fd00::1]:7', false, 'Endpoint = [fd00::1]:7'],
+  ];
+  it.each(['1.2.3.4:+443', '1.2.3.4:0', '1.2.3.4:65536', '1.2.3.4:12a', '[fd00::1]:x'])('%s is refused before it is rendered', (endpoint) => {
+    expect(() => endpointLine({endpoint, use_default_endpoint: true})).toThrow(ClientConfigError);
+  });
+  it.each(CASES)('%s (default %s) → %s', (endpoint, fromDefault, expected) => {
+    expect(endpointLine({endpoint, use_default_endpoint: fromDefault})).toBe(expected);
+  });
+
+  it('uses the WireGuard port given, from 1 to 65535', () => {
+    expect(endpointLine({endpoint: 'vpn.example.com', use_default_endpoint: true}, 1)).toBe('Endpoint = vpn.example.com:1');
+    expect(endpointLine({endpoint: 'vpn.example.com', use_default_endpoint: true}, 65535)).toBe('Endpoint = vpn.example.com:65535');
+    expect(() => endpointLine({endpoint: 'vpn.example.com'}, 65536)).toThrow(RangeError);
+    expect(() => endpointLine({endpoint: 'vpn.example.com'}, 0)).toThrow(RangeError);
+  });
+
+  it('warns exactly where the line is ambiguous, and about each empty value', () => {
+    expect(configWarnings(typical({endpoint: 'fd00::1', use_default_endpoint: false}))).toEqual([
+      'Endpoint fd00::1 is an unbracketed IPv6 address; the config gets fd00::1:51820 exactly as Firezone 0.7.36 would, where host and port are ambiguous and WireGuard clients may reject or misread it; use [fd00::1]:51820 instead',
+    ]);
+    expect(configWarnings(typical({endpoint: '[fd00::1]', use_default_endpoint: false}))).toEqual([]);
+    expect(configWarnings(typical({endpoint: 'fd00::1', use_default_endpoint: true}))).toEqual([]);
+    expect(configWarnings(typical({ipv4: null}))).toEqual([]);
+    expect(configWarnings(typical({ipv6: null}))).toEqual([]);
+    expect(configWarnings(typical({ipv4: null, ipv6: null}))[0]).toMatch(/^The device has no tunnel address/);
+    expect(configWarnings(typical({endpoint: null}))).toEqual([
+      'The endpoint is empty, so the config has no Endpoint line and the client cannot start the connection',
+    ]);
+    expect(configWarnings(typical({dns: null, allowed_ips: []}))).toEqual([
+      'AllowedIPs is empty, so the config has no AllowedIPs line and the client routes no traffic through the tunnel',
+    ]);
+  });
+});
