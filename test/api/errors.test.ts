@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {errorFromResponse, errorFromTransport, flattenFieldErrors, joinFieldErrors} from '../../src/api/errors.js';
+import {ApiError, errorFromResponse, errorFromTransport, flattenFieldErrors, joinFieldErrors} from '../../src/api/errors.js';
 
 const facts = (status: number, body: string, contentType = 'application/json; charset=utf-8') => ({
   method: 'GET',
@@ -142,5 +142,92 @@ describe('errorFromTransport', () => {
       'https://h',
     );
     expect(err.message).toMatch(/self-signed.*--ca-file/);
+  });
+});
+
+describe('errors, case by case', () => {
+  const r = (status: number, body: string, contentType = 'application/json; charset=utf-8', requestId?: string) =>
+    errorFromResponse({...facts(status, body, contentType), ...(requestId ? {requestId} : {})});
+
+  it('keeps what was asked and what came back on every error', () => {
+    const err = r(422, '{"errors":{"email":["has already been taken"]}}', undefined, 'req-1');
+    expect(err).toMatchObject({method: 'GET', path: '/v0/users', status: 422, requestId: 'req-1', kind: 'validation'});
+    expect(err.fieldErrors).toEqual({email: ['has already been taken']});
+    expect(err.message).toBe('Rejected: email: has already been taken');
+    expect(r(422, '{}').message).toBe('Rejected by the server (422) for GET /v0/users');
+    expect(r(422, 'not json', 'text/plain').message).toBe('Rejected by the server (422) for GET /v0/users');
+  });
+
+  it('names 401s that are not 0.7.36 auth answers, 403s and other statuses', () => {
+    expect(r(401, '{"errors":{"auth":"other"}}')).toMatchObject({kind: 'forbidden', message: 'Unauthorized (401) for GET /v0/users'});
+    expect(r(401, '"Unauthorized"')).toMatchObject({kind: 'forbidden', message: 'Unauthorized (401) for GET /v0/users: Unauthorized'});
+    expect(r(403, '')).toMatchObject({kind: 'forbidden', message: 'Forbidden (403) for GET /v0/users'});
+    expect(r(404, '{"error":"other"}').message).toBe('Not found (404) for GET /v0/users: other: is the server URL right?');
+    expect(r(429, '')).toMatchObject({kind: 'http', message: 'Unexpected HTTP 429 for GET /v0/users'});
+  });
+
+  it('says what an empty 5xx means, with the request id when there is one', () => {
+    expect(r(500, '  \n', 'text/plain', 'abc').message).toBe(
+      'Server error 500 with an empty body for GET /v0/users (Firezone 0.7.36 answers unhandled errors this way, a malformed API token among them; see the server log, request id abc)',
+    );
+    expect(r(500, '').message).toBe(
+      'Server error 500 with an empty body for GET /v0/users (Firezone 0.7.36 answers unhandled errors this way, a malformed API token among them; see the server log)',
+    );
+    expect(r(502, '')).toMatchObject({kind: 'server', message: 'Server error 502 with an empty body for GET /v0/users'});
+  });
+
+  it('retries a GET only where the server may recover by itself', () => {
+    const kinds = (statuses: Array<[number, string]>) => statuses.map(([s, b]) => r(s, b).isTransient);
+    expect(
+      kinds([
+        [500, ''],
+        [502, ''],
+        [408, ''],
+        [429, ''],
+        [400, ''],
+        [404, '{"error":"not_found"}'],
+        [422, '{}'],
+        [401, '{"errors":{"auth":"invalid_token"}}'],
+      ]),
+    ).toEqual([true, true, true, true, false, false, false, false]);
+    const at = (kind: 'timeout' | 'network' | 'schema' | 'cancelled' | 'too_large') =>
+      new ApiError({kind, method: 'GET', path: '/', message: kind}).isTransient;
+    expect([at('timeout'), at('network'), at('schema'), at('cancelled'), at('too_large')]).toEqual([true, true, true, false, false]);
+  });
+
+  it('keeps the cause of a transport error, and none when there is none', () => {
+    const cause = new Error('ECONNRESET');
+    expect(new ApiError({kind: 'network', method: 'GET', path: '/', message: 'x', cause}).cause).toBe(cause);
+    expect('cause' in new ApiError({kind: 'network', method: 'GET', path: '/', message: 'x'})).toBe(false);
+  });
+});
+
+describe('flattenFieldErrors, shape by shape', () => {
+  it('takes strings, lists of strings, nested objects and lists, and other scalars as text', () => {
+    expect(flattenFieldErrors({email: 'is invalid'})).toEqual({email: ['is invalid']});
+    expect(flattenFieldErrors({a: ['x', 'y'], b: {c: ['z']}, d: [{}, {e: ['w']}], n: 5, t: true, u: null, v: undefined})).toEqual({
+      a: ['x', 'y'],
+      'b.c': ['z'],
+      'd[1].e': ['w'],
+      n: ['5'],
+      t: ['true'],
+    });
+    expect(flattenFieldErrors(['x', 1])).toEqual({'[1]': ['1'], '[0]': ['x']});
+    expect(flattenFieldErrors({a: ['x']}, 'provider')).toEqual({'provider.a': ['x']});
+  });
+
+  it('cuts nesting at its depth and says so; an empty object that deep says nothing', () => {
+    let deep: unknown = {leaf: ['x']};
+    for (let i = 0; i < 20; i++) deep = {k: deep};
+    const flat = flattenFieldErrors(deep);
+    const [path, messages] = Object.entries(flat)[0]!;
+    expect(messages).toEqual(['(error details nested too deeply to show)']);
+    expect(path.split('.').length).toBe(16);
+    let empty: unknown = {};
+    for (let i = 0; i < 16; i++) empty = {k: empty};
+    expect(flattenFieldErrors(empty)).toEqual({});
+    let list: unknown = [{a: ['x']}];
+    for (let i = 0; i < 20; i++) list = [list];
+    expect(Object.values(flattenFieldErrors(list))[0]).toEqual(['(error details nested too deeply to show)']);
   });
 });
