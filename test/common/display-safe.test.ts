@@ -90,6 +90,9 @@ describe('the edges of the boundary', () => {
   it('keeps a joiner only between two pictographs, astral or not', () => {
     expect(displaySafe('\u2764\u200d\ud83d\udd25')).toBe('\u2764\u200d\ud83d\udd25'); // ❤‍🔥, no VS16
     expect(displaySafe('\ud83d\udc68\u200d\ud83d\udcbb')).toBe('\ud83d\udc68\u200d\ud83d\udcbb'); // 👨‍💻
+    // Low surrogates at the edges of their range: 🐀 (…\udc00) and U+1F7FF (…\udfff), both pictographs.
+    expect(displaySafe('\ud83d\udc00\u200d\ud83d\udd25')).toBe('\ud83d\udc00\u200d\ud83d\udd25');
+    expect(displaySafe('\ud83d\udfff\u200d\ud83d\udd25')).toBe('\ud83d\udfff\u200d\ud83d\udd25');
     expect(displaySafe('a\u200d\ud83d\ude00')).toBe(`a${O}\\u200d${C}\ud83d\ude00`);
     expect(displaySafe('\ud83d\ude00\u200da')).toBe(`\ud83d\ude00${O}\\u200d${C}a`);
     expect(displaySafe('\u200d\ud83d\ude00')).toBe(`${O}\\u200d${C}\ud83d\ude00`);

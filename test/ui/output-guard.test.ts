@@ -70,6 +70,11 @@ describe('the output guard, sequence by sequence', () => {
     ['1\x1b]8;;x\x1b\\2', '12', ['OSC']],
     ['1\x1bPq\x07still\x1b\\2', '12', ['DCS']],
     ['1\x1b_a\x1b\\2\x1b^b\x1b\\3\x1bXc\x1b\\4', '1234', ['APC', 'PM', 'SOS']],
+    // A backslash right after the introducer is not an ST: the string goes on.
+    ['a\x1b]\\b', 'a', ['OSC']],
+    ['\x9d\\x\x07y', 'y', ['OSC']],
+    // Latin-1 letters are text, not C1 (a control elsewhere in the chunk takes it off the fast path).
+    ['é\x07ü', 'éü', ['C0 0x07']],
     // ESC inside a string that is not ST: the string goes on.
     ['1\x1b]0;a\x1bb\x072', '12', ['OSC']],
     // Other escapes, and a lone ESC at the end.
