@@ -134,3 +134,133 @@ describe('422 bodies', () => {
     expect(log.filter((l) => l.includes('sandbox error'))).toEqual([]);
   });
 });
+
+describe('the changeset, rule by rule (Ecto 3.9 as 0.7.36 uses it)', async () => {
+  const {Changeset, valueEquals, castArray, castBoolean, castEnum, castInteger, castString, numberErrors} = await import('../../src/sandbox/changeset.js');
+  const {castInet} = await import('../../src/sandbox/inet.js');
+
+  it('values are equal by shape: lists element by element, addresses as addresses, maps key by key', () => {
+    expect(valueEquals(null, null)).toBe(true);
+    expect(valueEquals(null, undefined)).toBe(false);
+    expect(valueEquals(undefined, 'x')).toBe(false);
+    expect(valueEquals('x', null)).toBe(false);
+    expect(valueEquals(['a', 'b'], ['a', 'b'])).toBe(true);
+    expect(valueEquals(['a', 'b'], ['a'])).toBe(false);
+    expect(valueEquals(['a', 'b'], ['a', 'c'])).toBe(false);
+    expect(valueEquals(castInet('10.0.0.1'), castInet('10.0.0.1'))).toBe(true);
+    expect(castInet('10.0.0.1')).not.toBe(castInet('10.0.0.1'));
+    expect(valueEquals(castInet('10.0.0.1'), castInet('10.0.0.2'))).toBe(false);
+    expect(valueEquals({a: 1, b: [1]}, {a: 1, b: [1]})).toBe(true);
+    expect(valueEquals({a: 1}, {a: 1, b: 2})).toBe(false);
+    expect(valueEquals({a: 1}, {a: 2})).toBe(false);
+    expect(valueEquals(['a'], {0: 'a'})).toBe(false);
+    expect(valueEquals({0: 'a'}, ['a'])).toBe(false);
+    expect(valueEquals(1, '1')).toBe(false);
+  });
+
+  it('casts: absent is no change, "" is the default, nil stays nil, equal to the data is no change, a failed cast is the first error', () => {
+    const cs = new Changeset({name: 'old', mtu: 1280, tags: ['a'], flag: null}, {name: 'old', mtu: '', tags: ['a', ''], flag: null, bad: 1.5});
+    cs.cast('name', castString);
+    cs.cast('mtu', castInteger, 1420);
+    cs.cast('tags', castArray(castString));
+    cs.cast('flag', castBoolean);
+    cs.cast('bad', castInteger);
+    cs.cast('absent', castString);
+    expect(cs.hasChange('name')).toBe(false);
+    expect(cs.change('mtu')).toBe(1420);
+    expect(cs.hasChange('tags')).toBe(false);
+    expect(cs.hasChange('flag')).toBe(false);
+    expect(cs.supplied('absent')).toBe(false);
+    expect(cs.errorsJson()).toEqual({bad: ['is invalid']});
+    expect(cs.valid).toBe(false);
+  });
+
+  it('errors are prepended, a block keeps its order, validate_required skips fields with an error and drops their change', () => {
+    const cs = new Changeset({}, {name: '  ', email: 'x', port: 70000});
+    cs.cast('name', castString);
+    cs.cast('email', castString);
+    cs.cast('port', castInteger);
+    cs.validateFormat('email', /@/, 'has invalid format');
+    cs.addErrors('email', ['one', 'two']);
+    cs.validateNumber('port', {gte: 1, lte: 65535});
+    cs.validateRequired(['name', 'email', 'missing']);
+    expect(cs.hasChange('name')).toBe(false);
+    expect(cs.errorsJson()).toEqual({
+      name: ["can't be blank"],
+      missing: ["can't be blank"],
+      port: ['must be less than or equal to 65535'],
+      email: ['one', 'two', 'has invalid format'],
+    });
+    cs.setNested('providers', [{}, {id: ['is invalid']}]);
+    expect(cs.hasError('providers')).toBe(true);
+    expect(cs.errorsJson().providers).toEqual([{}, {id: ['is invalid']}]);
+  });
+
+  it('length counts graphemes (and CRLF as one), list items, and says which bound failed', () => {
+    const check = (value: unknown, opts: {min?: number; max?: number; is?: number}) => {
+      const cs = new Changeset({}, {v: value});
+      cs.cast('v', (x) => ({ok: true, value: x}));
+      cs.validateLength('v', opts);
+      return cs.errorsJson().v ?? [];
+    };
+    expect(check('e\u0301e\u0301', {max: 2})).toEqual([]);
+    expect(check('a\r\nb', {max: 3})).toEqual([]);
+    expect(check('a\r\nb', {max: 2})).toEqual(['should be at most 2 character(s)']);
+    expect(check('abc', {max: 2})).toEqual(['should be at most 2 character(s)']);
+    expect(check('abc', {min: 4})).toEqual(['should be at least 4 character(s)']);
+    expect(check('abc', {is: 2})).toEqual(['should be 2 character(s)']);
+    expect(check('abc', {min: 3, max: 3, is: 3})).toEqual([]);
+    expect(check(['a'], {min: 2})).toEqual(['should have at least 2 item(s)']);
+    expect(check(['a', 'b'], {max: 1})).toEqual(['should have at most 1 item(s)']);
+    expect(check(['a'], {is: 2})).toEqual(['should have 2 item(s)']);
+    expect(check('日本語', {max: 3})).toEqual([]);
+  });
+
+  it('numbers, inclusion, exclusion and the primitive casts', () => {
+    expect(numberErrors(5, {gt: 5})).toEqual(['must be greater than 5']);
+    expect(numberErrors(6, {gt: 5})).toEqual([]);
+    expect(numberErrors(0, {gte: 1})).toEqual(['must be greater than or equal to 1']);
+    expect(numberErrors(1, {gte: 1, lte: 1})).toEqual([]);
+    const cs = new Changeset({}, {a: 'x', b: 'y'});
+    cs.cast('a', castString);
+    cs.cast('b', castString);
+    cs.validateInclusion('a', ['y']);
+    cs.validateExclusion('b', ['y']);
+    expect(cs.errorsJson()).toEqual({a: ['is invalid'], b: ['is reserved']});
+    expect([castBoolean('true'), castBoolean('1'), castBoolean('false'), castBoolean('0'), castBoolean(true), castBoolean('yes')]).toEqual([
+      {ok: true, value: true},
+      {ok: true, value: true},
+      {ok: true, value: false},
+      {ok: true, value: false},
+      {ok: true, value: true},
+      {ok: false},
+    ]);
+    expect([castInteger(3), castInteger('-4'), castInteger('+5'), castInteger('5x'), castInteger(1.5)]).toEqual([
+      {ok: true, value: 3},
+      {ok: true, value: -4},
+      {ok: true, value: 5},
+      {ok: false},
+      {ok: false},
+    ]);
+    expect(castEnum(['a'])('a')).toEqual({ok: true, value: 'a'});
+    expect(castEnum(['a'])('b')).toEqual({ok: false});
+    expect(castArray(castString)(['a', '', 'b'])).toEqual({ok: true, value: ['a', 'b']});
+    expect(castArray(castString)(['a', null])).toEqual({ok: false});
+    expect(castArray(castString)(['a', 1])).toEqual({ok: false});
+    expect(castArray(castString)('a')).toEqual({ok: false});
+    expect(castString(1)).toEqual({ok: false});
+  });
+
+  it('update keeps "no change" when the new value equals the data', () => {
+    const cs = new Changeset({name: 'a'}, {name: ' a '});
+    cs.cast('name', castString);
+    expect(cs.change('name')).toBe(' a ');
+    cs.update('name', (v) => (v as string).trim());
+    expect(cs.hasChange('name')).toBe(false);
+    cs.update('name', () => 'b');
+    expect(cs.hasChange('name')).toBe(false);
+    cs.put('name', 'c');
+    cs.drop('name');
+    expect(cs.get('name')).toBe('a');
+  });
+});
