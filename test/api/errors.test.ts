@@ -231,3 +231,58 @@ describe('flattenFieldErrors, shape by shape', () => {
     expect(Object.values(flattenFieldErrors(list))[0]).toEqual(['(error details nested too deeply to show)']);
   });
 });
+
+describe('what an error says about the body and the connection', () => {
+  const r = (status: number, body: string, contentType = 'text/plain') => errorFromResponse(facts(status, body, contentType));
+
+  it('names an HTML page by its title, else its first heading, whatever the content type says', () => {
+    expect(r(502, '<html><title> Bad\n gateway </title></html>', 'text/html').message).toBe(
+      'Server error 502 for GET /v0/users: HTML page "Bad gateway" (from a proxy?)',
+    );
+    expect(r(502, '  <!DOCTYPE html><h1>Oops</h1>').message).toBe('Server error 502 for GET /v0/users: HTML page "Oops" (from a proxy?)');
+    expect(r(502, '<html><body>no title</body></html>').message).toBe('Server error 502 for GET /v0/users: an HTML page (from a proxy?)');
+    // Not HTML: text that merely mentions a tag later on.
+    expect(r(502, 'x <html><title>T</title>').message).toBe('Server error 502 for GET /v0/users');
+  });
+
+  it('reads JSON by its content type or its first character; a JSON error or string is quoted, cut to one line', () => {
+    expect(r(502, '  {"error":"upstream\\n down"}').message).toBe('Server error 502 for GET /v0/users: upstream down');
+    expect(r(502, '"maintenance"', 'application/json').message).toBe('Server error 502 for GET /v0/users: maintenance');
+    expect(r(502, '"maintenance"').message).toBe('Server error 502 for GET /v0/users');
+    expect(r(502, '{"error":1}').message).toBe('Server error 502 for GET /v0/users');
+    expect(r(502, '{broken', 'application/json').message).toBe('Server error 502 for GET /v0/users');
+    expect(r(401, '{"errors":{"auth":"invalid_token"}}', 'text/plain').kind).toBe('invalid_token');
+    expect(r(401, 'null', 'application/json').kind).toBe('forbidden');
+    expect(r(404, '["not_found"]', 'application/json').message).toBe('Not found (404) for GET /v0/users: is the server URL right?');
+    expect(r(422, '["x"]', 'application/json').message).toBe('Rejected by the server (422) for GET /v0/users');
+    expect(r(502, `{"error":"${'e'.repeat(100)}"}`).message).toBe(`Server error 502 for GET /v0/users: ${'e'.repeat(79)}…`);
+  });
+
+  it('names a transport failure by the first known code down the cause chain, else by the innermost message', () => {
+    const chain = (...links: Array<Record<string, unknown>>) => links.reduceRight<unknown>((cause, link) => (cause ? {...link, cause} : link), undefined);
+    const t = (err: unknown) => errorFromTransport(err, 'GET', '/v0/devices', 'https://vpn.example.com:8443').message;
+    expect(t(chain({message: 'fetch failed'}, {code: 'UND_ERR_X'}, {code: 'ECONNRESET'}))).toBe(
+      'Cannot reach vpn.example.com:8443 (GET /v0/devices): connection reset by the server (ECONNRESET)',
+    );
+    expect(t(chain({message: 'fetch failed'}, {message: ' socket\n hang up '}))).toBe('Cannot reach vpn.example.com:8443 (GET /v0/devices): socket hang up');
+    expect(t(chain({message: 'fetch failed', code: 42}, {message: 7}))).toBe('Cannot reach vpn.example.com:8443 (GET /v0/devices): request failed');
+    expect(t('a string')).toBe('Cannot reach vpn.example.com:8443 (GET /v0/devices): request failed');
+    // Five links deep at most: a code further down is not looked for.
+    expect(t(chain({}, {}, {}, {}, {}, {code: 'ECONNREFUSED'}))).toBe('Cannot reach vpn.example.com:8443 (GET /v0/devices): request failed');
+    expect(t(chain({}, {}, {}, {}, {code: 'ECONNREFUSED'}))).toBe('Cannot reach vpn.example.com:8443 (GET /v0/devices): connection refused (ECONNREFUSED)');
+    expect(errorFromTransport(new Error('x'), 'GET', '/', 'http://h').message).toBe('Cannot reach h (GET /): x');
+    expect(errorFromTransport(new Error('x'), 'GET', '/', 'my-http://h').message).toBe('Cannot reach my-http://h (GET /): x');
+  });
+
+  it('cuts a field-error list at its limit and says how many paths there were room for', () => {
+    const many = Object.fromEntries(Array.from({length: 60}, (_, i) => [`f${i}`, ['bad']]));
+    const flat = flattenFieldErrors({...many, g: 'late'});
+    expect(Object.keys(flat)).toHaveLength(51);
+    expect(flat.base).toEqual(['(more field errors than the 50 shown)']);
+    expect(flat.f49).toEqual(['bad']);
+    expect(flat.f50).toBeUndefined();
+    // Two messages for one path are one path.
+    expect(flattenFieldErrors({a: ['x'], b: {'': 'y'}})).toEqual({a: ['x'], 'b.': ['y']});
+    expect(flattenFieldErrors([['x'], ['y']])).toEqual({'[0]': ['x'], '[1]': ['y']});
+  });
+});
