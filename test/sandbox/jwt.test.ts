@@ -1,3 +1,4 @@
+import {createHmac} from 'node:crypto';
 import {describe, expect, it} from 'vitest';
 import {authenticate, bearerToken} from '../../src/sandbox/auth/auth.js';
 import type {SandboxCore} from '../../src/sandbox/core.js';
@@ -57,6 +58,36 @@ describe('HS512 tokens', () => {
   it('three parts JOSE cannot decode make it raise (the handler then crashes: empty 500, #1715)', () => {
     expect(verifyToken(SECRET, '!!!.e30.sig', NOW).kind).toBe('crash');
     expect(verifyToken(SECRET, `${Buffer.from('{}').toString('base64url')}.e30.c2ln`, NOW).kind).toBe('crash');
+  });
+
+  it('each undecodable part is a crash of its own; a well-signed token of another algorithm is invalid_token', () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    const header = b64('{"alg":"HS512","typ":"JWT"}');
+    // A segment of 4n+1 characters cannot be base64url; neither can one with a "+" or "=".
+    expect(verifyToken(SECRET, `${header}.e30.abcde`, NOW)).toEqual({kind: 'crash', reason: 'JOSE: undecodable signature'});
+    expect(verifyToken(SECRET, `${header}.e30.ab+c`, NOW)).toEqual({kind: 'crash', reason: 'JOSE: undecodable signature'});
+    expect(verifyToken(SECRET, `${b64('{"alg":"HS512"')}.e30.abcd`, NOW)).toEqual({kind: 'crash', reason: 'JOSE: undecodable protected header'});
+    expect(verifyToken(SECRET, `${b64('{"alg":5}')}.e30.abcd`, NOW)).toEqual({kind: 'crash', reason: 'JOSE: undecodable protected header'});
+    expect(verifyToken(SECRET, `${Buffer.from([0xff, 0xfe]).toString('base64url')}.e30.abcd`, NOW)).toEqual({
+      kind: 'crash',
+      reason: 'JOSE: undecodable protected header',
+    });
+    expect(verifyToken(SECRET, `${b64('{"alg":"none"}')}.e30.abcd`, NOW)).toEqual({kind: 'invalid', reason: 'invalid_token'});
+    // Signed right, but its payload is not a JSON object.
+    const signedPayload = (payload: string) => {
+      const token = signJwt(SECRET, {});
+      const [h] = token.split('.');
+      const body = b64(payload);
+      const mac = createHmac('sha512', Buffer.from(SECRET, 'utf8')).update(`${h}.${body}`).digest('base64url');
+      return `${h}.${body}.${mac}`;
+    };
+    expect(verifyToken(SECRET, signedPayload('[1]'), NOW)).toEqual({kind: 'crash', reason: 'JOSE: undecodable payload'});
+    expect(verifyToken(SECRET, signedPayload('{"exp":"soon","nbf":"later"}'), NOW)).toEqual({kind: 'ok', claims: {exp: 'soon', nbf: 'later'}});
+    expect(verifyToken(SECRET, signedPayload(`{"nbf":${NOW}}`), NOW).kind).toBe('ok');
+    expect(verifyToken(SECRET, signedPayload(`{"nbf":${NOW + 1}}`), NOW)).toEqual({kind: 'invalid', reason: 'token_not_yet_valid'});
+    // A signature one byte short is compared by length first, never thrown on.
+    const short = signedPayload('{}').slice(0, -3);
+    expect(verifyToken(SECRET, short, NOW)).toEqual({kind: 'invalid', reason: 'invalid_token'});
   });
 });
 
