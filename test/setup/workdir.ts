@@ -6,6 +6,7 @@
 import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {isMainThread} from 'node:worker_threads';
 import {afterAll} from 'vitest';
 
 const original = process.cwd();
@@ -14,9 +15,12 @@ for (const dir of ['home', 'config', 'state', 'cwd']) mkdirSync(join(work, dir),
 process.env.HOME = join(work, 'home');
 process.env.XDG_CONFIG_HOME = join(work, 'config');
 process.env.XDG_STATE_HOME = join(work, 'state');
-process.chdir(join(work, 'cwd'));
+// A worker thread cannot change directory; only `npm run mutate` runs tests in threads (Stryker's
+// vitest runner forces that pool), inside its own temporary copy of the checkout.
+const moveCwd = isMainThread;
+if (moveCwd) process.chdir(join(work, 'cwd'));
 
 afterAll(() => {
-  process.chdir(original);
+  if (moveCwd) process.chdir(original);
   rmSync(work, {recursive: true, force: true});
 });
