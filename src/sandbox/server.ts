@@ -34,8 +34,9 @@ function checkCount(name: string, value: number | undefined, max: number): void 
 /** X25519 key pair from 32 seed bytes: the raw key wrapped in its fixed PKCS#8 prefix. */
 function serverPublicKey(seed: Buffer): string {
   const der = Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), seed]);
-  const jwk = createPublicKey(createPrivateKey({key: der, format: 'der', type: 'pkcs8'})).export({format: 'jwk'});
-  return Buffer.from(jwk.x!, 'base64url').toString('base64');
+  // DER, not JWK: see generateKeyPair in src/wireguard/keys.ts (a JWK export can hang Node 20). The raw key ends the SPKI.
+  const spki = createPublicKey(createPrivateKey({key: der, format: 'der', type: 'pkcs8'})).export({format: 'der', type: 'spki'});
+  return spki.subarray(spki.length - 32).toString('base64');
 }
 
 function urlHost(host: string): string {

@@ -5,7 +5,7 @@
 //
 // Keys live only in memory: nothing here writes, logs or caches them. The caller decides
 // when a private key reaches a file (file.ts writes 0600) or the clipboard (osc52.ts).
-import {createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes} from 'node:crypto';
+import {createPrivateKey, createPublicKey, randomBytes} from 'node:crypto';
 
 /** Length of a raw key (private, public or preshared) in bytes. */
 export const KEY_BYTES = 32;
@@ -69,22 +69,20 @@ export function clamp(secret: Buffer): Buffer {
   return out;
 }
 
-function exportRaw(jwkField: string | undefined, which: string): Buffer {
-  // A JWK export of an OKP key always carries `d` (private) and `x` (public); a missing field
-  // would mean a Node/OpenSSL regression, which must not turn into an empty key silently.
-  if (!jwkField) throw new Error(`node:crypto returned an X25519 JWK without its ${which} field`);
-  const raw = Buffer.from(jwkField, 'base64url');
-  if (raw.length !== KEY_BYTES) throw new Error(`node:crypto returned a ${raw.length}-byte X25519 ${which} key`);
-  return raw;
-}
+// The DER prefix of an SPKI X25519 public key (RFC 8410): the 32 raw bytes follow it.
+const SPKI_X25519_PREFIX = Buffer.from('302a300506032b656e032100', 'hex');
 
-/** A fresh keypair, equivalent to `wg genkey | tee private | wg pubkey`. */
+/**
+ * A fresh keypair, equivalent to `wg genkey | tee private | wg pubkey`: 32 random bytes, clamped
+ * as wg clamps them, and the public key derived from them.
+ *
+ * Not generateKeyPairSync + a JWK export: on Node 20 a garbage collection inside the export can
+ * finalize an earlier key-generation job that takes the same lock, and the process hangs for good
+ * (seen in the test suite: main thread in ~KeyGenJob under ExportJWKEdKey). The console would
+ * freeze at "new device"; random bytes and a DER export never meet that lock.
+ */
 export function generateKeyPair(): KeyPair {
-  const {privateKey} = generateKeyPairSync('x25519');
-  const secret = clamp(exportRaw(privateKey.export({format: 'jwk'}).d, 'private'));
-  const privateKeyB64 = secret.toString('base64');
-  // Derive the public key from the (clamped) bytes we hand out rather than trusting the
-  // generated pair, so the two are consistent by construction.
+  const privateKeyB64 = clamp(randomBytes(KEY_BYTES)).toString('base64');
   return {privateKey: privateKeyB64, publicKey: publicKeyFromPrivate(privateKeyB64)};
 }
 
@@ -93,7 +91,12 @@ export function publicKeyFromPrivate(privateKey: string): string {
   if (!isValidKey(privateKey)) throw new InvalidKeyError(describeInvalidKey(privateKey, 'private key'));
   const der = Buffer.concat([PKCS8_X25519_PREFIX, Buffer.from(privateKey, 'base64')]);
   const key = createPrivateKey({key: der, format: 'der', type: 'pkcs8'});
-  return exportRaw(createPublicKey(key).export({format: 'jwk'}).x, 'public').toString('base64');
+  const spki = createPublicKey(key).export({format: 'der', type: 'spki'});
+  // A different length or prefix would mean a Node/OpenSSL regression, which must not turn into a wrong key silently.
+  if (spki.length !== SPKI_X25519_PREFIX.length + KEY_BYTES || !spki.subarray(0, SPKI_X25519_PREFIX.length).equals(SPKI_X25519_PREFIX)) {
+    throw new Error(`node:crypto returned an X25519 public key of an unexpected form (${spki.length} bytes)`);
+  }
+  return spki.subarray(SPKI_X25519_PREFIX.length).toString('base64');
 }
 
 /** A preshared key like `wg genpsk`: 32 random bytes, base64, not clamped. */

@@ -11,8 +11,12 @@ let sandbox: SandboxHandle;
 let admin: FirezoneClient;
 
 function publicKey(): string {
-  const {publicKey: key} = generateKeyPairSync('x25519');
-  return Buffer.from(key.export({format: 'jwk'}).x!, 'base64url').toString('base64');
+  // Encoded by the key-generation job itself: a JWK export of a generated key can hang Node 20 (src/wireguard/keys.ts).
+  const {publicKey: der} = generateKeyPairSync('x25519', {
+    publicKeyEncoding: {type: 'spki', format: 'der'},
+    privateKeyEncoding: {type: 'pkcs8', format: 'der'},
+  });
+  return der.subarray(12).toString('base64');
 }
 
 async function control(method: string, path: string, body?: unknown): Promise<{status: number; json: unknown}> {

@@ -36,8 +36,9 @@ describe.skipIf(!enabled)('hostile device text end to end (tmux)', {timeout: 60_
   it('an OSC 52 payload in a device description never reaches the clipboard', async () => {
     const users = (await call(sandbox.adminToken, 'GET', '/v0/users')).data as Array<{id: string; email: string}>;
     const owner = users.find((u) => u.email === 'user@sandbox.test')!;
-    const {publicKey} = generateKeyPairSync('x25519');
-    const pub = Buffer.from(publicKey.export({format: 'jwk'}).x!, 'base64url').toString('base64');
+    const pub = generateKeyPairSync('x25519', {publicKeyEncoding: {type: 'spki', format: 'der'}, privateKeyEncoding: {type: 'pkcs8', format: 'der'}})
+      .publicKey.subarray(12)
+      .toString('base64');
     const device = (await call(sandbox.adminToken, 'POST', '/v0/devices', {device: {user_id: owner.id, public_key: pub, name: 'laptop'}})).data;
     // The unprivileged owner sets the description through /v0 with their own token.
     await call(sandbox.unprivilegedToken, 'PATCH', `/v0/devices/${device.id}`, {
@@ -62,7 +63,10 @@ describe.skipIf(!enabled)('hostile device text end to end (tmux)', {timeout: 60_
   it('huge values draw like any other: a device with 10,000 allowed IPs, a name of one letter and 100,000 combining marks', async () => {
     const users = (await call(sandbox.adminToken, 'GET', '/v0/users')).data as Array<{id: string; email: string}>;
     const owner = users.find((u) => u.email === 'user@sandbox.test')!;
-    const key = () => Buffer.from(generateKeyPairSync('x25519').publicKey.export({format: 'jwk'}).x!, 'base64url').toString('base64');
+    const key = () =>
+      generateKeyPairSync('x25519', {publicKeyEncoding: {type: 'spki', format: 'der'}, privateKeyEncoding: {type: 'pkcs8', format: 'der'}})
+        .publicKey.subarray(12)
+        .toString('base64');
     const allowed = Array.from({length: 10_000}, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.0/24`);
     await call(sandbox.adminToken, 'POST', '/v0/devices', {
       device: {user_id: owner.id, public_key: key(), name: '0-many-routes', use_default_allowed_ips: false, allowed_ips: allowed},

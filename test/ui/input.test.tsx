@@ -10,8 +10,12 @@ import {renderApp, useSandbox, type TestSandbox} from '../helpers/rig.js';
 const fx = useSandbox({seed: 'empty'});
 
 function publicKey(): string {
-  const {publicKey: key} = generateKeyPairSync('x25519');
-  return Buffer.from(key.export({format: 'jwk'}).x!, 'base64url').toString('base64');
+  // Encoded by the key-generation job itself: a JWK export of a generated key can hang Node 20 (src/wireguard/keys.ts).
+  const {publicKey: der} = generateKeyPairSync('x25519', {
+    publicKeyEncoding: {type: 'spki', format: 'der'},
+    privateKeyEncoding: {type: 'pkcs8', format: 'der'},
+  });
+  return der.subarray(12).toString('base64');
 }
 
 /** The sandbox's admin client, with every createUser body recorded (the password never reaches the screen). */
