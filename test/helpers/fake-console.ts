@@ -5,6 +5,7 @@ import {afterEach} from 'vitest';
 import {ApiError, type Configuration, type Device, type DeviceCreate, type Rule, type RuleWrite, type User, type UserCreate} from '../../src/api/index.js';
 import type {ConsoleClient, ConsoleSettings} from '../../src/state/core/context.js';
 import {Controller} from '../../src/state/controller.js';
+import {topModal} from '../../src/state/core/state.js';
 import {generateKeyPair} from '../../src/wireguard/index.js';
 import {configuration, device, iso, rule, user} from '../fixtures/data.js';
 
@@ -184,4 +185,14 @@ export async function open(server: FakeServer, settings: Partial<ConsoleSettings
     await until(() => c.state.snapshot !== before, 'a refresh');
   };
   return {c, io, press, type, polled, message: () => c.state.message?.text ?? ''};
+}
+
+/** The lines of the report modal once its job has finished (a bulk delete's summary). */
+export async function finishedReport(c: Controller): Promise<string[]> {
+  await until(() => {
+    const m = topModal(c.state);
+    return m?.kind === 'report' && m.phase === 'finished';
+  }, 'the report to finish');
+  const m = topModal(c.state);
+  return m?.kind === 'report' ? m.lines.map((l) => l.text) : [];
 }

@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest';
 import {topModal} from '../../src/state/core/state.js';
 import {JOB_CONCURRENCY} from '../../src/state/interactions/jobs.js';
 import {device} from '../fixtures/data.js';
-import {open, seeded, until, type FakeServer} from '../helpers/fake-console.js';
+import {finishedReport, open, seeded, until, type FakeServer} from '../helpers/fake-console.js';
 
 /** ann's devices laptop-01 … laptop-NN (ids d-01 …), on the Devices list sorted by name. */
 function withLaptops(n: number): FakeServer {
@@ -17,14 +17,7 @@ function withLaptops(n: number): FakeServer {
   return server;
 }
 
-async function finished(c: Awaited<ReturnType<typeof open>>['c']): Promise<string[]> {
-  await until(() => {
-    const m = topModal(c.state);
-    return m?.kind === 'report' && m.phase === 'finished';
-  }, 'the bulk delete to finish');
-  const m = topModal(c.state);
-  return m?.kind === 'report' ? m.lines.map((l) => l.text) : [];
-}
+const finished = finishedReport;
 
 const dialogLines = (c: Awaited<ReturnType<typeof open>>['c']) => {
   const m = topModal(c.state);

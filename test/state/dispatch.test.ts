@@ -11,7 +11,7 @@ import {scopes} from '../../src/state/input/scopes.js';
 import {sharedListAction} from '../../src/state/lists/actions.js';
 import {SCREEN_SPECS} from '../../src/state/screens/index.js';
 import {generateKeyPair} from '../../src/wireguard/index.js';
-import {open, running, seeded, until} from '../helpers/fake-console.js';
+import {finishedReport, open, running, seeded, until} from '../helpers/fake-console.js';
 import {user} from '../fixtures/data.js';
 import {ApiError} from '../../src/api/index.js';
 
@@ -478,14 +478,7 @@ describe('the Controller, driven by key names without Ink', () => {
     const server = seeded();
     server.breakDelete.set('d-1', 'after').set('d-2', 'before');
     const {c, press} = await open(server);
-    const report = async () => {
-      await until(() => {
-        const m = topModal(c.state);
-        return m?.kind === 'report' && m.phase === 'finished';
-      }, 'the bulk delete');
-      const m = topModal(c.state);
-      return m?.kind === 'report' ? m.lines.map((l) => l.text) : [];
-    };
+    const report = () => finishedReport(c);
     press('*', 'd', 'y');
     let lines = await report();
     // d-1 was deleted before its connection broke: the read shows it gone. d-2 is still there.

@@ -19,15 +19,20 @@ interface Row {
 // Wrapped long values, by width: a detail is drawn again every second (the clock, live traffic)
 // and a device's 10,000 allowed IPs should be wrapped once, not on every frame.
 const WRAP_CACHE_MIN = 512;
-const wrapCache = new Map<string, string[]>();
+const wrapCache = new Map<number, Map<string, string[]>>();
 function wrapped(value: string, width: number): string[] {
   if (value.length < WRAP_CACHE_MIN) return wrapLines(value, width);
-  const key = `${width}\u0000${value}`;
-  const hit = wrapCache.get(key);
+  let byValue = wrapCache.get(width);
+  if (!byValue) {
+    // One width at a time is what a terminal shows; a resize starts afresh.
+    wrapCache.clear();
+    wrapCache.set(width, (byValue = new Map()));
+  }
+  const hit = byValue.get(value);
   if (hit) return hit;
   const parts = wrapLines(value, width);
-  if (wrapCache.size >= 16) wrapCache.delete(wrapCache.keys().next().value!);
-  wrapCache.set(key, parts);
+  if (byValue.size >= 16) byValue.delete(byValue.keys().next().value!);
+  byValue.set(value, parts);
   return parts;
 }
 
