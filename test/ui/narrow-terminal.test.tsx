@@ -45,4 +45,16 @@ describe('an 80×24 terminal', () => {
     expect(line('Label').trimEnd()).toBe('  Label');
     expect(frame.split('\n').every((l) => l.length <= 80)).toBe(true);
   });
+
+  it('a long filter (a pasted megabyte) still leaves the counts in view', async () => {
+    const app = await renderApp({fixture: fx});
+    app.resize(80, 24);
+    await app.paste('x'.repeat(1_000_000));
+    const frame = await app.waitFor(/0\/0 of \d+ devices/, 8000);
+    const line = frame.split('\n').find((l) => l.includes('0/0 of'))!;
+    expect(line).toMatch(/^\/…x+▌  0\/0 of \d+ devices/);
+    await app.named('enter');
+    const kept = await app.waitFor(/filter "/);
+    expect(kept).toMatch(/filter "x+…" \(Esc clears\)  0\/0 of \d+ devices?/);
+  });
 });

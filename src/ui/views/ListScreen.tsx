@@ -25,7 +25,11 @@ export function listInfo(
   }
   const total = list.total;
   const position = selection.index >= 0 ? `${selection.index + 1}/${view.rows.length}` : `0/${view.rows.length}`;
-  const filterText = state.filtering ? `/${withCaret(state.filter, state.filterEdit.cursor)}` : state.filter ? `filter "${state.filter}" (Esc clears)` : '';
+  const filterText = state.filtering
+    ? `/${withCaret(state.filter, state.filterEdit.cursor)}`
+    : state.filter
+      ? `filter "${keptFilter(state.filter)}" (Esc clears)`
+      : '';
   // The sorted column may be one the width hides: say so rather than show an order with no arrow.
   const sorted = state.sort ? list.columns.find((c) => c.key === state.sort!.key) : undefined;
   const hidden =
@@ -43,11 +47,23 @@ export function listInfo(
   return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total + list.deleted ? ` of ${total}` : ''} ${noun}${deleted}${marked > 0 ? ` · ${marked} marked` : ''}${states}${hidden}`;
 }
 
-/** The filter as typed, the caret drawn where the next character goes. */
+/** Cells of the filter the info line shows: the counts after it must stay in view. */
+const FILTER_WINDOW = 40;
+
+/** The filter as typed, the caret drawn where the next character goes; a long one is a window around the caret. */
 function withCaret(text: string, cursor: number): string {
   const chars = [...text];
   const at = Math.max(0, Math.min(cursor, chars.length));
-  return `${chars.slice(0, at).join('')}${glyphs().caret}${chars.slice(at).join('')}`;
+  const start = Math.max(0, Math.min(at - FILTER_WINDOW / 2, chars.length - FILTER_WINDOW));
+  const end = Math.min(chars.length, start + FILTER_WINDOW);
+  const more = glyphs().ellipsis;
+  return `${start > 0 ? more : ''}${chars.slice(start, at).join('')}${glyphs().caret}${chars.slice(at, end).join('')}${end < chars.length ? more : ''}`;
+}
+
+/** A kept filter, cut so the counts after it stay in view. */
+function keptFilter(text: string): string {
+  const chars = [...text];
+  return chars.length > FILTER_WINDOW ? `${chars.slice(0, FILTER_WINDOW - 1).join('')}${glyphs().ellipsis}` : text;
 }
 
 export function ListScreen({
