@@ -52,9 +52,9 @@ describe('an 80×24 terminal', () => {
     await app.paste('x'.repeat(1_000_000));
     const frame = await app.waitFor(/0\/0 of \d+ devices/, 8000);
     const line = frame.split('\n').find((l) => l.includes('0/0 of'))!;
-    expect(line).toMatch(/^\/…x+▌  0\/0 of \d+ devices/);
+    expect(line).toMatch(/^\/…x+▌ {2}0\/0 of \d+ devices/);
     await app.named('enter');
     const kept = await app.waitFor(/filter "/);
-    expect(kept).toMatch(/filter "x+…" \(Esc clears\)  0\/0 of \d+ devices?/);
+    expect(kept).toMatch(/filter "x+…" \(Esc clears\) {2}0\/0 of \d+ devices?/);
   });
 });
