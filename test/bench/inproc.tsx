@@ -183,6 +183,12 @@ async function main() {
   );
   stdin.write('\x1b');
   await pause(200);
+  // A field filter (README, "Filtering lists"): state and a size compared on every row.
+  stdin.write('/');
+  await pause(100);
+  const fieldFilter = await keyLatency(stdin, stdout, [...'state:online rx>1GiB'].concat(Array(8).fill('\x7f'), [...' rx>1GiB']));
+  stdin.write('\x1b');
+  await pause(200);
 
   // Sorting: `>` steps the sort column (name, owner, IPv4, handshake, RX, TX, rates, remote IP,
   // IPv6, created, none), twice round: every column twice, 22 keys, so that p95 is a percentile
@@ -296,6 +302,7 @@ async function main() {
       moveMedian: median(move),
       filterP95: p95(filter),
       filterMedian: median(filter),
+      fieldFilterP95: p95(fieldFilter),
       sortP95: p95(sort),
       sortMax: Math.max(...sort),
       pausedP99: pct(paused, 0.99),

@@ -8,7 +8,7 @@
 //   is a bare Node script that fetches (node:http) and JSON.parses the same four lists (spawn → exit).
 // - keystroke → frame: in a fresh process the real App renders into a fake 120×40 terminal
 //   (Ink, incremental rendering, 30 fps cap); time from writing the key to stdin to Ink's next
-//   write to stdout. 60 cursor moves; 25 filter keystrokes (typing and backspace). Keys are
+//   write to stdout. 60 cursor moves; 25 filter keystrokes (typing and backspace), 36 of a field filter. Keys are
 //   spaced 40 ms apart so each gets its own frame.
 // - refresh cycle CPU: process CPU from `r` until the terminal is quiet: the console's own client
 //   receives and decodes the four lists from the sandbox (another process, whose stats collector
@@ -144,6 +144,7 @@ const rows = [
   ['start → first frame (ms)', (r) => `${fmt(r.start, 0)} (floor ${fmt(r.floor, 0)}, ×${fmt(r.start / r.floor, 2)})`, '≤ 1.5× floor at 10k'],
   ['keystroke → frame, cursor p95 (ms)', (r) => fmt(r.moveP95), '≤ 16 at 50k, ≤ 1.25× the 1k figure'],
   ['keystroke → frame, filter p95 (ms)', (r) => fmt(r.filterP95), '≤ 50 at 50k'],
+  ['keystroke → frame, field filter `state:online rx>1GiB` p95 (ms)', (r) => fmt(r.fieldFilterP95), '≤ 50 at 50k'],
   ['keystroke → frame, sort by a column p95 (ms; slowest)', (r) => `${fmt(r.sortP95)} (${fmt(r.sortMax)})`, '≤ 50 at 50k'],
   [
     'keystroke → frame while live, p99 (ms; paused p99)',

@@ -7,7 +7,8 @@ import {ApiError} from '../../src/api/index.js';
 import type {FetchedData} from '../../src/state/data/snapshot.js';
 import {RefreshPipeline} from '../../src/state/data/refresh-pipeline.js';
 import type {ListViewCache} from '../../src/state/lists/view-state.js';
-import {WARM_SORT_MIN_ITEMS, WarmSorter} from '../../src/state/lists/warm-sort.js';
+import {WARM_SEARCH_STEP_ROWS, WARM_SORT_MIN_ITEMS, WarmSorter} from '../../src/state/lists/warm-sort.js';
+import {buildListView} from '../../src/state/lists/list-view.js';
 import type {ResourceColumn} from '../../src/state/screens/display.js';
 import {ActivityTracker} from '../../src/state/tracking/tracker.js';
 import {TrafficHistory} from '../../src/state/tracking/traffic-history.js';
@@ -128,6 +129,26 @@ describe('sorting ahead of time', () => {
     sorter.notice('devices', [...items], columns);
     vi.runAllTimers();
     expect(steps.length).toBeGreaterThan(3);
+  });
+
+  it('then makes the rows’ filter text a slice per timer turn, so the first filter keystroke finds it made', () => {
+    vi.useFakeTimers();
+    const {cache} = fakeCache(1);
+    const sorter = new WarmSorter(() => cache);
+    let made = 0;
+    const columns = [
+      {key: 'name', header: 'NAME', priority: 1, width: 10, cell: () => '', searchText: (r: {name: string}) => (made++, r.name)},
+    ] as unknown as ResourceColumn<unknown>[];
+    const items = Array.from({length: WARM_SEARCH_STEP_ROWS * 2 + 1}, (_, i) => ({id: `d${i}`, name: `device-${i}`}));
+    sorter.notice('devices', items, columns);
+    vi.advanceTimersToNextTimer(); // the orders (one step here)
+    vi.advanceTimersToNextTimer();
+    expect(made).toBe(WARM_SEARCH_STEP_ROWS);
+    vi.runAllTimers();
+    expect(made).toBe(items.length);
+    const view = buildListView(items, {getId: (r) => r.id, filter: 'device-7', sort: null, columns: columns as never});
+    expect(made).toBe(items.length);
+    expect(view.rows.length).toBeGreaterThan(0);
   });
 
   it('leaves a short list to be sorted when asked, and stop() cancels a pending step', () => {

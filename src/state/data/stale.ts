@@ -17,19 +17,26 @@ export interface StaleDevice {
 }
 
 /**
+ * Whether a device is stale at `now`: never connected and created before the cutoff (a device
+ * made a few minutes ago has had no chance to connect yet), or its last handshake before it.
+ * The `S` view and the filter's `stale` word both ask this.
+ */
+export function isStale(row: Pick<DeviceRow, 'handshakeAt' | 'createdAt'>, now: number, days: number = DEFAULT_STALE_DAYS): boolean {
+  const cutoff = now - days * DAY_MS;
+  return row.handshakeAt === null ? row.createdAt < cutoff : row.handshakeAt < cutoff;
+}
+
+/**
  * Oldest first: by last handshake, a device that never connected by its creation time (so one
  * created long ago and never used comes before one created today). Equal times keep the list's order.
  */
 export function staleDevices(snapshot: Pick<Snapshot, 'devices'>, now: number, days: number = DEFAULT_STALE_DAYS): StaleDevice[] {
-  const cutoff = now - days * DAY_MS;
   const out: StaleDevice[] = [];
   for (const row of snapshot.devices) {
+    if (!isStale(row, now, days)) continue;
     if (row.handshakeAt === null) {
-      // Never connected, but created within the stale period: new, not stale (a device made a few
-      // minutes ago has had no chance to connect yet).
-      if (row.createdAt >= cutoff) continue;
       out.push({row, ownerEmail: row.ownerEmail, reason: 'never', since: row.createdAt, age: `never connected · created ${formatAge(row.createdAt, now)} ago`});
-    } else if (row.handshakeAt < cutoff) {
+    } else {
       out.push({row, ownerEmail: row.ownerEmail, reason: 'idle', since: row.handshakeAt, age: `last handshake ${formatAge(row.handshakeAt, now)} ago`});
     }
   }

@@ -4,14 +4,20 @@
 // stay well under 50 ms and a cursor move must not touch the whole list.
 import {runSliced, runWhole, type SlicedPass} from '../core/slices.js';
 import type {ColumnSpec, SortSpec} from './columns.js';
+import {compileFilter, impliesQuery, type CompiledFilter, type FilterFields} from './filter-query.js';
 import {buildHaystacks, searchSignature} from './search.js';
 import {permutations, sortedItems} from './column-order.js';
 
 interface ListViewOptions<T> {
   getId: (t: T) => string;
+  /** The `/` filter as typed (src/state/lists/filter-query.ts has its grammar). */
   filter: string;
   sort: SortSpec | null;
   columns: readonly ColumnSpec<T>[];
+  /** The screen's filter fields and flags; without them every term is text. */
+  fields?: FilterFields<T> | null;
+  /** When ages and states are measured for field terms: the snapshot's time, so a view stays the same between polls. */
+  now?: number;
 }
 
 export interface ListView<T> {
@@ -22,6 +28,10 @@ export interface ListView<T> {
   /** Id of the row at `index` (0 ≤ index < rows.length). No `T` in the signature on purpose: a
    * `ListView<A> | ListView<B>` union must stay usable where a `ListView<A | B>` is expected. */
   idAt(index: number): string;
+  /** Why a term of the filter was left out (an unknown key, a value its field cannot read), or null. */
+  readonly filterError: string | null;
+  /** The filter read the field table: the view depends on the table and `now`, not on the text alone. */
+  readonly readsFields: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -38,7 +48,15 @@ interface OrderedState<T> {
   signature: string | null;
   haystacks: string[] | null;
   /** Recent filter results (positions in the ordered array), newest last: refinements and backspace reuse them. */
-  recent: Array<{needle: string; matches: Int32Array}>;
+  recent: RecentFilter<T>[];
+}
+
+interface RecentFilter<T> {
+  query: CompiledFilter<T>;
+  /** The field table and time its predicates were made for (a text-only query depends on neither). */
+  fields: FilterFields<T> | null;
+  now: number;
+  matches: Int32Array;
 }
 
 const RECENT_FILTERS = 8;
@@ -145,67 +163,114 @@ export async function prepareIdIndex<T>(items: readonly T[], getId: (t: T) => st
   }
 }
 
-function filterPositions<T>(st: OrderedState<T>, ordered: readonly T[], needle: string, columns: readonly ColumnSpec<T>[]): Int32Array {
+function haystacksOf<T>(st: OrderedState<T>, ordered: readonly T[], columns: readonly ColumnSpec<T>[]): string[] {
+  st.haystacks ??= buildHaystacks(ordered, columns, st.signature!);
+  return st.haystacks;
+}
+
+/** Positions (in `ordered`) of the rows `query` matches, or of `base`'s rows when given: its matches of a query this one implies. */
+function matchPositions<T>(
+  st: OrderedState<T>,
+  ordered: readonly T[],
+  query: CompiledFilter<T>,
+  columns: readonly ColumnSpec<T>[],
+  base: Int32Array | null,
+): Int32Array {
+  const count = base === null ? ordered.length : base.length;
+  const buf = new Int32Array(count);
+  let n = 0;
+  const {texts, predicates} = query;
+  if (predicates.length === 0 && texts.length === 1 && !texts[0]!.negate) {
+    // One word, as the filter was before it had fields: one `includes` per candidate.
+    const hay = haystacksOf(st, ordered, columns);
+    const needle = texts[0]!.needle;
+    if (base === null) {
+      for (let i = 0; i < count; i++) if (hay[i]!.includes(needle)) buf[n++] = i;
+    } else {
+      for (let k = 0; k < count; k++) {
+        const i = base[k]!;
+        if (hay[i]!.includes(needle)) buf[n++] = i;
+      }
+    }
+    return buf.slice(0, n);
+  }
+  // Haystacks only when a term reads them: `state:online` alone never builds the 50k strings.
+  const hay = texts.length > 0 ? haystacksOf(st, ordered, columns) : null;
+  rows: for (let k = 0; k < count; k++) {
+    const i = base === null ? k : base[k]!;
+    if (hay !== null) {
+      const h = hay[i]!;
+      for (let t = 0; t < texts.length; t++) if (h.includes(texts[t]!.needle) === texts[t]!.negate) continue rows;
+    }
+    if (predicates.length > 0) {
+      const row = ordered[i]!;
+      for (let p = 0; p < predicates.length; p++) if (!predicates[p]!.test(row)) continue rows;
+    }
+    buf[n++] = i;
+  }
+  return buf.slice(0, n);
+}
+
+function filterPositions<T>(
+  st: OrderedState<T>,
+  ordered: readonly T[],
+  query: CompiledFilter<T>,
+  columns: readonly ColumnSpec<T>[],
+  fields: FilterFields<T> | null,
+  now: number,
+): Int32Array {
   const signature = searchSignature(columns);
-  if (st.signature !== signature || st.haystacks === null) {
+  if (st.signature !== signature) {
     st.signature = signature;
-    st.haystacks = buildHaystacks(ordered, columns, signature);
+    st.haystacks = null;
     st.recent = [];
   }
-  const hay = st.haystacks;
-  // Every haystack containing "devi" contains "dev": narrow the longest earlier needle's matches.
+  // A query whose terms imply an earlier one's ("devi" after "dev", `state:idle handshake>30d`
+  // after `state:idle`) tests only the earlier matches: the fewest of those that qualify. Field
+  // terms only for the same field table and time (src/state/lists/filter-query.ts, the header).
   let base: Int32Array | null = null;
-  let baseLength = -1;
   for (let r = st.recent.length - 1; r >= 0; r--) {
     const prev = st.recent[r]!;
-    if (prev.needle === needle) {
+    if (prev.query.predicates.length > 0 && (prev.fields !== fields || prev.now !== now)) continue;
+    if (prev.query.key === query.key) {
       st.recent.splice(r, 1);
       st.recent.push(prev);
       return prev.matches;
     }
-    if (prev.needle.length > baseLength && needle.includes(prev.needle)) {
-      base = prev.matches;
-      baseLength = prev.needle.length;
-    }
+    if ((base === null || prev.matches.length < base.length) && impliesQuery(query, prev.query)) base = prev.matches;
   }
-  let matches: Int32Array;
-  if (base === null) {
-    const buf = new Int32Array(hay.length);
-    let n = 0;
-    for (let i = 0; i < hay.length; i++) if (hay[i]!.includes(needle)) buf[n++] = i;
-    matches = buf.slice(0, n);
-  } else {
-    const buf = new Int32Array(base.length);
-    let n = 0;
-    for (let k = 0; k < base.length; k++) {
-      const i = base[k]!;
-      if (hay[i]!.includes(needle)) buf[n++] = i;
-    }
-    matches = buf.slice(0, n);
-  }
-  st.recent.push({needle, matches});
+  const matches = matchPositions(st, ordered, query, columns, base);
+  st.recent.push({query, fields, now, matches});
   if (st.recent.length > RECENT_FILTERS) st.recent.shift();
   return matches;
 }
 
 /**
- * Filters (case-insensitive substring over every column's `searchText`) and sorts `items`.
- * Cheap to call again with the same `items` array: haystacks, the sorted order, the id index and
- * recent filter results are cached while that array is alive.
+ * Filters (src/state/lists/filter-query.ts: words over every column's `searchText`, and the
+ * screen's field terms) and sorts `items`. Cheap to call again with the same `items` array:
+ * haystacks, the sorted order, the id index and recent filter results are cached while that
+ * array is alive.
  */
 export function buildListView<T>(items: readonly T[], opts: ListViewOptions<T>): ListView<T> {
   const ordered = sortedItems(items, opts.sort, opts.columns, opts.getId);
   const st = orderedState(ordered, opts.getId);
   const getId = opts.getId;
-  const needle = opts.filter.toLowerCase();
-  if (needle === '') {
+  const fields = opts.fields ?? null;
+  const now = opts.now ?? 0;
+  const query = opts.filter === '' ? null : compileFilter(opts.filter, fields, now);
+  const filterError = query?.error ?? null;
+  const readsFields = query?.readsFields ?? false;
+  if (query === null || query.key === '') {
+    // No filter, or nothing in it that filters (spaces, a term with an error).
     return {
       rows: ordered,
       idAt: (i: number) => getId(ordered[i]!),
       indexOf: (id: string) => idIndexOf(st, ordered).get(id) ?? -1,
+      filterError,
+      readsFields,
     };
   }
-  const matches = filterPositions(st, ordered, needle, opts.columns);
+  const matches = filterPositions(st, ordered, query, opts.columns, fields, now);
   const rows = new Array<T>(matches.length);
   for (let k = 0; k < matches.length; k++) rows[k] = ordered[matches[k]!]!;
   // Position in the ordered array → position in this view; built on first use, ~0.1 ms at 50k.
@@ -222,6 +287,8 @@ export function buildListView<T>(items: readonly T[], opts: ListViewOptions<T>):
       }
       return viewPos[p]!;
     },
+    filterError,
+    readsFields,
   };
 }
 

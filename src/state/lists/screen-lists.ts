@@ -1,6 +1,7 @@
-// The list screens as the body draws them: each screen's columns (once per snapshot), its items
-// (the stale devices in the stale view; rows deleted a moment ago kept, marked, until they fade),
-// and the filtered, sorted view with its selection, memoised per (items, filter, sort).
+// The list screens as the body draws them: each screen's columns and filter fields (once per
+// snapshot), its items (the stale devices in the stale view; rows deleted a moment ago kept,
+// marked, until they fade), and the filtered, sorted view with its selection, memoised per
+// (items, filter, sort).
 import type {ListDerived} from '../core/context.js';
 import type {ConsoleState, ListScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
@@ -9,11 +10,13 @@ import {DEFAULT_STALE_DAYS} from '../data/stale.js';
 import type {ActivityEvent} from '../tracking/events.js';
 import {GhostRows, StaleRows} from '../tracking/live-activity.js';
 import type {ActivityTracker} from '../tracking/tracker.js';
+import type {FilterFields} from './filter-query.js';
 import {effectiveSelection, ListViewCache} from './view-state.js';
 
 export class ScreenLists {
   private readonly caches: Record<ListScreenId, ListViewCache<unknown>>;
   private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ResourceColumn<unknown>[]>>();
+  private readonly fieldsCache = new WeakMap<Snapshot, Map<ListScreenId, FilterFields<unknown> | null>>();
   private readonly ghosts = new GhostRows();
   private readonly stale = new StaleRows();
   private eventsCache: {version: number; events: readonly ActivityEvent[]} = {version: -1, events: []};
@@ -48,6 +51,21 @@ export class ScreenLists {
     return cols;
   }
 
+  /** The screen's filter fields and flags for this snapshot (the same object until the next poll), or null if it has none. */
+  filterFields(screen: ListScreenId, snapshot: Snapshot): FilterFields<unknown> | null {
+    let perSnap = this.fieldsCache.get(snapshot);
+    if (!perSnap) {
+      perSnap = new Map();
+      this.fieldsCache.set(snapshot, perSnap);
+    }
+    let fields = perSnap.get(screen);
+    if (fields === undefined) {
+      fields = this.screens[screen].filters?.(snapshot, {staleDays: this.staleDays}) ?? null;
+      perSnap.set(screen, fields);
+    }
+    return fields;
+  }
+
   /** The Activity screen's events, newest first; the same array until new events arrive. */
   private events(): readonly ActivityEvent[] {
     const version = this.tracker.events.version;
@@ -65,7 +83,7 @@ export class ScreenLists {
     return this.ghosts.items(screen, spec.items(snap, {events: []}), this.tracker, state.clock, (x) => spec.getId(x));
   }
 
-  /** The list, its selection and open detail for a screen; memoised per (items, filter, sort). */
+  /** The list, its selection and open detail for a screen; memoised per (items, filter, sort, and the fields a filter reads). */
   list(screen: ListScreenId, state: ConsoleState): ListDerived | null {
     const snap = state.snapshot;
     if (!snap) return null;
@@ -73,7 +91,8 @@ export class ScreenLists {
     const st = state.lists[screen];
     const columns = this.columns(screen, snap);
     const items = this.items(screen, state);
-    const view = this.caches[screen].get(items, st, columns);
+    // Field terms are measured at the snapshot's time, so the rows a filter shows change with a poll, not every second.
+    const view = this.caches[screen].get(items, st, columns, this.filterFields(screen, snap), snap.fetchedAt);
     const selection = effectiveSelection(view, st);
     let detailItem: unknown = null;
     if (st.detailId) {
@@ -83,6 +102,6 @@ export class ScreenLists {
     }
     // Rows deleted a moment ago stay on screen, marked ×, but are no longer among the items counted.
     const deleted = screen === 'activity' || (screen === 'devices' && state.staleView) ? 0 : this.ghosts.count(screen);
-    return {spec, state: st, columns, view, selection, detailItem, total: items.length - deleted, deleted};
+    return {spec, state: st, columns, view, selection, detailItem, total: items.length - deleted, deleted, filterError: view.filterError};
   }
 }

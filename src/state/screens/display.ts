@@ -4,6 +4,7 @@
 import type {ActivityEvent} from '../tracking/events.js';
 import type {TrafficHistory} from '../tracking/traffic-history.js';
 import type {ColumnSpec, SortSpec} from '../lists/columns.js';
+import type {FilterFields} from '../lists/filter-query.js';
 import type {Snapshot} from '../data/snapshot.js';
 import type {ListScreenId} from '../core/state.js';
 import type {Tone} from '../core/tone.js';
@@ -40,6 +41,12 @@ export interface DetailContext {
   history?: TrafficHistory;
 }
 
+/** What a screen's filter fields need besides the snapshot. */
+export interface FilterOptions {
+  /** What `stale` means on Devices: no handshake for this many days (--stale-days). */
+  staleDays: number;
+}
+
 /** What lists are made of besides the snapshot: the events of the Activity screen. */
 export interface ListSources {
   events: readonly ActivityEvent[];
@@ -56,6 +63,11 @@ export interface ResourceDisplay<T> {
    * and states follow them while the server is unreachable.
    */
   columns(snapshot: Snapshot, now: () => number): ResourceColumn<T>[];
+  /**
+   * The `/` filter's fields and flags (`state:online`, `rx>1GiB`, `stale`), built once per
+   * snapshot like the columns; without them every filter term is text.
+   */
+  filters?(snapshot: Snapshot, options: FilterOptions): FilterFields<T>;
   defaultSort: SortSpec | null;
   title(item: T, snapshot: Snapshot): string;
   detail(item: T, ctx: DetailContext): DetailLine[];

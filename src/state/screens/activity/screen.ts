@@ -4,6 +4,7 @@ import type {ActivityEvent, ActivityKind} from '../../tracking/events.js';
 import {formatTimestamp} from '../../data/format.js';
 import type {Tone} from '../../core/tone.js';
 import type {ResourceSpec} from '../spec.js';
+import {activityFilters} from './filters.js';
 
 /** How a kind reads in the KIND column: short, the object type first so a sort groups them. */
 export const KIND_LABEL: Record<ActivityKind, string> = {
@@ -56,6 +57,7 @@ export const activity: ResourceSpec<ActivityEvent> = {
   getId: (e) => String(e.seq),
   // Newest first is the order the events arrive in; a column sort is one key away.
   defaultSort: null,
+  filters: () => activityFilters(),
   columns: () => [
     {
       key: 'time',

@@ -16,6 +16,7 @@ import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
 import {exportList} from '../../lists/export-action.js';
 import {toggleStaleView} from './stale.js';
+import {deviceFilters} from './filters.js';
 
 /** The state column's symbol: ● ○ · (or * o - on plain terminals). */
 export function stateGlyph(state: DeviceState): string {
@@ -104,6 +105,7 @@ export const devices: ResourceSpec<DeviceRow> = {
   getId: (row) => row.id,
   defaultSort: null,
   revealable: true,
+  filters: (_s, options) => deviceFilters(options),
   // Priorities say what a narrow terminal keeps: who, then whether it moves traffic now (RX/S,
   // TX/S: at 80 columns they stay, IPv4 next), then handshake and the totals.
   columns: (s, clock) => {

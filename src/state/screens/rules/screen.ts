@@ -9,6 +9,7 @@ import type {ConsoleContext} from '../../core/context.js';
 import {plural} from '../../data/format.js';
 import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
+import {ruleFilters} from './filters.js';
 
 export function ruleSummary(rule: Rule): string {
   const ports = rule.port_type === null ? 'all ports' : `${rule.port_type.toUpperCase()} ${rule.port_range ?? ''}`.trim();
@@ -43,6 +44,7 @@ export const rules: ResourceSpec<Rule> = {
   items: (s) => s.rules,
   getId: (r) => r.id,
   defaultSort: null,
+  filters: (s) => ruleFilters(s),
   columns: (s) => [
     // The list is in precedence order when unsorted, so `#` is not a sort column of its own.
     {key: 'precedence', header: '#', priority: 1, width: 3, align: 'right', cell: (r) => String(ruleRank(r) + 1)},

@@ -14,6 +14,7 @@ import type {DialogLine} from '../../core/modals.js';
 import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
 import {openImport} from './import-action.js';
+import {userFilters} from './filters.js';
 
 const VPN_TONE: Record<string, Tone> = {ENABLED: 'ok', DISABLED: 'danger', EXPIRED: 'warning'};
 
@@ -72,6 +73,7 @@ export const users: ResourceSpec<UserRow> = {
   items: (s) => s.userRows,
   getId: (r) => r.user.id,
   defaultSort: {key: 'email', desc: false},
+  filters: (s) => userFilters(s),
   columns: (s, clock) => {
     const now = s.fetchedAt;
     const duration = sessionDuration(s);

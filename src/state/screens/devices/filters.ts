@@ -1,0 +1,41 @@
+// What the Devices list's `/` filter knows besides text (grammar: src/state/lists/filter-query.ts).
+// Rows are read through what the snapshot derived once per changed device (lowercased name and
+// owner, parsed times): a keystroke at 50k devices reads fields, it does not parse.
+import {currentRate, deviceState, type DeviceRow} from '../../data/snapshot.js';
+import {DEFAULT_STALE_DAYS, isStale} from '../../data/stale.js';
+import {addressField, ageField, enumField, flag, sizeField, textField, type AddressSource, type FilterFields} from '../../lists/filter-query.js';
+import type {FilterOptions} from '../display.js';
+
+/** rx/s + tx/s now, or null when the device has no current rate (idle, or its sample is stale). */
+function totalRate(row: DeviceRow, now: number): number | null {
+  const rx = currentRate(row, 'rx', now);
+  const tx = currentRate(row, 'tx', now);
+  return rx === null && tx === null ? null : (rx ?? 0) + (tx ?? 0);
+}
+
+// The sort keys the rows keep (snapshot.ts, newRow) are the addresses as `ip:` compares them.
+const ADDRESSES: readonly AddressSource<DeviceRow>[] = [
+  {text: (r) => r.device.ipv4, sortKey: (r) => r.ipv4Key},
+  {text: (r) => r.device.ipv6, sortKey: (r) => r.ipv6Key},
+  {text: (r) => r.device.remote_ip, sortKey: (r) => r.remoteKey},
+];
+
+export function deviceFilters(options: Partial<FilterOptions> = {}): FilterFields<DeviceRow> {
+  const days = options.staleDays ?? DEFAULT_STALE_DAYS;
+  return {
+    noun: 'devices',
+    fields: [
+      enumField('state', ['online', 'idle', 'never'], (r, now) => deviceState(r, now)),
+      textField('owner', 'owner:ann@example.com', (r) => r.ownerKey, true),
+      textField('name', 'name:laptop', (r) => r.nameKey, true),
+      addressField('ip', 'ip:10.3.0.0/16', ADDRESSES),
+      textField('key', 'key:kQvb', (r) => r.device.public_key),
+      sizeField('rx', 'rx>1GiB', (r) => r.device.rx_bytes),
+      sizeField('tx', 'tx>500MB', (r) => r.device.tx_bytes),
+      sizeField('rate', 'rate>1MB/s', totalRate, true),
+      ageField('handshake', 'handshake>30d', (r) => r.handshakeAt),
+      ageField('created', 'created<7d', (r) => r.createdAt),
+    ],
+    flags: [flag('stale', (r, now) => isStale(r, now, days))],
+  };
+}
