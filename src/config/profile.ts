@@ -245,6 +245,12 @@ export async function resolveConnection(flags: ConsoleFlags, env: NodeJS.Process
   if (settings.caFile !== null) await checkCaFile(settings.caFile);
   const url = flags.url ?? (env.FZ_URL || undefined) ?? profile?.url;
   if (url === undefined) return {kind: 'first-run', configPath: path, settings};
+  // A profile's token is sent only to that profile's server, unless the profile was named on
+  // purpose (--profile, FZ_PROFILE): a default profile must not hand its credential to whatever
+  // --url or FZ_URL names. And the header says the profile only when the server is the profile's.
+  const urlFromProfile = url === profile?.url && flags.url === undefined && !env.FZ_URL;
+  const named = flags.profile !== undefined || Boolean(env.FZ_PROFILE);
+  const tokenProfile = urlFromProfile || named ? profile : null;
 
   let token: string | undefined;
   let source = '';
@@ -254,16 +260,20 @@ export async function resolveConnection(flags: ConsoleFlags, env: NodeJS.Process
   } else if (env.FZ_API_TOKEN_FILE) {
     token = await readTokenFile(env.FZ_API_TOKEN_FILE);
     source = `FZ_API_TOKEN_FILE ${env.FZ_API_TOKEN_FILE}`;
-  } else if (profile?.tokenFile) {
-    const tokenFile = expandHome(profile.tokenFile, env);
+  } else if (tokenProfile?.tokenFile) {
+    const tokenFile = expandHome(tokenProfile.tokenFile, env);
     token = await readTokenFile(tokenFile);
     source = `the token file ${tokenFile} of profile "${profileName}"`;
-  } else if (profile?.tokenCommand) {
-    token = await runTokenCommand(profile.tokenCommand);
+  } else if (tokenProfile?.tokenCommand) {
+    token = await runTokenCommand(tokenProfile.tokenCommand);
     source = `the tokenCommand of profile "${profileName}"`;
   }
   if (!token) {
-    throw new UsageError(`no API token for ${url}: set FZ_API_TOKEN or FZ_API_TOKEN_FILE, or give the profile a tokenFile or tokenCommand`);
+    throw new UsageError(
+      profile && !tokenProfile && (profile.tokenFile || profile.tokenCommand)
+        ? `no API token for ${url}: set FZ_API_TOKEN or FZ_API_TOKEN_FILE (the token of the default profile "${profileName}" is only sent to its own server ${profile.url}; --profile ${profileName} sends it anyway)`
+        : `no API token for ${url}: set FZ_API_TOKEN or FZ_API_TOKEN_FILE, or give the profile a tokenFile or tokenCommand`,
+    );
   }
   checkToken(token, source);
   return {
@@ -271,8 +281,8 @@ export async function resolveConnection(flags: ConsoleFlags, env: NodeJS.Process
     connection: {
       url,
       token,
-      profile: profileName,
-      label: profileName ?? url,
+      profile: urlFromProfile || named ? profileName : null,
+      label: urlFromProfile ? (profileName ?? url) : url,
       ...settings,
     },
   };

@@ -44,6 +44,25 @@ describe('resolveConnection', () => {
     expect(r).toMatchObject({connection: {url: 'https://flag', refreshSeconds: 1}});
   });
 
+  it("a default profile's token goes only to its own server; the header names the profile only for it", async () => {
+    const tokenFile = join(home, 'tok');
+    writeFileSync(tokenFile, 'profile-token\n', {mode: 0o600});
+    writeConfig({defaultProfile: 'prod', profiles: {prod: {url: 'https://profile', tokenFile}}});
+    // Another server from the environment, no token for it: refused, the profile's token kept back.
+    await expect(resolveConnection(noFlags, {...env, FZ_URL: 'https://elsewhere'})).rejects.toThrow(
+      'no API token for https://elsewhere: set FZ_API_TOKEN or FZ_API_TOKEN_FILE (the token of the default profile "prod" is only sent to its own server https://profile; --profile prod sends it anyway)',
+    );
+    await expect(resolveConnection({...noFlags, url: 'https://elsewhere'}, env)).rejects.toThrow(UsageError);
+    // With its own token: connected, and the header shows the URL, not "prod".
+    let r = await resolveConnection(noFlags, {...env, FZ_URL: 'https://elsewhere', FZ_API_TOKEN: 'env-token'});
+    expect(r).toMatchObject({connection: {url: 'https://elsewhere', token: 'env-token', label: 'https://elsewhere', profile: null}});
+    // Named on purpose, the profile's token goes along.
+    r = await resolveConnection({...noFlags, profile: 'prod', url: 'https://elsewhere'}, env);
+    expect(r).toMatchObject({connection: {url: 'https://elsewhere', token: 'profile-token', profile: 'prod'}});
+    r = await resolveConnection(noFlags, env);
+    expect(r).toMatchObject({connection: {url: 'https://profile', token: 'profile-token', label: 'prod', profile: 'prod'}});
+  });
+
   it('activityLog (home expanded) and staleDays come from the profile unless a flag says otherwise', async () => {
     writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "t\\n"', activityLog: '~/audit.jsonl', staleDays: 60}}});
     let r = await resolveConnection({...noFlags, profile: 'p'}, env);
