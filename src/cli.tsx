@@ -9,6 +9,7 @@ import {DebugLog} from './config/debuglog.js';
 import {isPlainHttpToNetwork} from './config/transport.js';
 import type {EarlyStart} from './early.js';
 import type {FetchedData} from './state/data/snapshot.js';
+import type {ProfileEntry, ProfileSwitcher} from './state/core/context.js';
 import {App, type AppSettings} from './ui/App.js';
 import {FirstRun} from './ui/FirstRun.js';
 import {guardedStream, OutputGuard} from './ui/output-guard.js';
@@ -23,6 +24,12 @@ import {configureColor} from './ui/theme.js';
 const VERSION = process.env.FZ_CONSOLE_VERSION ?? '0.0.0-dev';
 
 interface Session {
+  /** Distinct per session: a switch of profile mounts a new console (nothing of the last one goes along). */
+  id: number;
+  /** The profile it was made from, if any. */
+  profile: string | null;
+  /** Where its events are appended (`--activity-log`, or the profile's activityLog). */
+  activityLog?: ActivityLog | null;
   client: FirezoneClient;
   settings: AppSettings;
   /** Re-reads the token from where it came from (a profile's tokenFile/tokenCommand, FZ_API_TOKEN_FILE). */
@@ -49,6 +56,8 @@ async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise
     ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {}),
   });
   return {
+    id: nextSessionId++,
+    profile: null,
     client,
     settings: {
       label: `demo sandbox ${sandbox.url}`,
@@ -81,9 +90,10 @@ function connectionSettings(connection: Connection): AppSettings {
 }
 
 function connectionSession(connection: Connection, debug: DebugLog | null, started?: EarlyStart['started'] | null): Session {
+  const base = {id: nextSessionId++, profile: connection.profile};
   if (started) {
     const {client} = started;
-    return {client, firstData: started.firstData, settings: connectionSettings(connection), close: closeOnce(() => client.close())};
+    return {...base, client, firstData: started.firstData, settings: connectionSettings(connection), close: closeOnce(() => client.close())};
   }
   let client: FirezoneClient;
   try {
@@ -99,7 +109,23 @@ function connectionSession(connection: Connection, debug: DebugLog | null, start
     // A bad URL or CA file: a configuration problem, reported in one line.
     throw new ConfigError((err as Error).message);
   }
-  return {client, settings: connectionSettings(connection), close: closeOnce(() => client.close())};
+  return {...base, client, settings: connectionSettings(connection), close: closeOnce(() => client.close())};
+}
+
+let nextSessionId = 1;
+
+/**
+ * How `:profile NAME` resolves a profile: as at start, but only from the config file. The URL and
+ * token of the start (flags, FZ_URL, FZ_API_TOKEN…) belong to the server the console started on,
+ * and so do --insecure and --ca-file; --read-only, the refresh, timeout and stale days carry over.
+ */
+function resolveProfile(flags: ConsoleFlags, name: string): Promise<Resolution> {
+  const env = {...process.env};
+  for (const key of ['FZ_URL', 'FZ_API_TOKEN', 'FZ_API_TOKEN_FILE', 'FZ_PROFILE']) delete env[key];
+  const own: ConsoleFlags = {...flags, profile: name, insecure: false};
+  delete own.url;
+  delete own.caFile;
+  return resolveConnection(own, env);
 }
 
 let terminalTaken = false;
@@ -172,9 +198,12 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   // Opened before the terminal is taken: an admin who asked for an audit trail gets an error, not a console without one.
   const activityLogPath = flags.activityLog ?? (resolution?.kind === 'connection' ? resolution.connection.activityLog : null);
   let activityLog: ActivityLog | null = null;
+  // Every log opened in this run, by path: a profile switched to may share one (closed at exit).
+  const openLogs = new Map<string, ActivityLog>();
   if (activityLogPath) {
     try {
       activityLog = ActivityLog.open(expandPath(activityLogPath));
+      openLogs.set(expandPath(activityLogPath), activityLog);
     } catch (err) {
       throw new ConfigError(
         err instanceof PrivateFileError
@@ -204,18 +233,75 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   process.on('exit', restoreTerminal);
 
   const sessionBox: {current: Session | null} = {current: session};
+
+  /** The log of a profile switched to: the one already open for that path, else opened now (throws why not). */
+  const logAt = (path: string): ActivityLog => {
+    const full = expandPath(path);
+    let log = openLogs.get(full);
+    if (!log) {
+      log = ActivityLog.open(full);
+      openLogs.set(full, log);
+    }
+    return log;
+  };
+
+  // The profiles Tab completes: read when the command bar opens (ProfileSwitcher.list).
+  let knownProfiles: ProfileEntry[] = [];
+  const profileSwitcher = (active: Session, activate: (next: Session) => void): ProfileSwitcher => ({
+    current: active.profile,
+    get known() {
+      return knownProfiles;
+    },
+    list: async () => {
+      const file = await readConfigFile(configPath(process.env));
+      knownProfiles = Object.entries(file?.profiles ?? {}).map(([name, p]) => ({name, url: p.url}));
+      return knownProfiles;
+    },
+    switchTo: async (name) => {
+      let candidate: Session;
+      let log: ActivityLog | null = null;
+      try {
+        const resolved = await resolveProfile(flags, name);
+        if (resolved.kind !== 'connection') return 'the profile has no server URL';
+        log = resolved.connection.activityLog ? logAt(resolved.connection.activityLog) : null;
+        candidate = connectionSession(resolved.connection, debug);
+      } catch (err) {
+        return err instanceof PrivateFileError ? `cannot open the activity log: ${err.message}` : (err as Error).message;
+      }
+      try {
+        await candidate.client.getConfiguration();
+      } catch (err) {
+        await candidate.close();
+        return (err as Error).message;
+      }
+      candidate.activityLog = log;
+      candidate.settings = {...candidate.settings, notice: `Connected with profile ${name} (${candidate.client.baseUrl.href.replace(/\/$/, '')})`};
+      candidate.reloadToken = async () => {
+        const again = await resolveProfile(flags, name);
+        return again.kind === 'connection' ? again.connection.token : null;
+      };
+      const previous = sessionBox.current;
+      sessionBox.current = candidate;
+      activate(candidate);
+      await previous?.close();
+      return null;
+    },
+  });
   const Root = (): React.JSX.Element => {
     const [active, setActive] = useState<Session | null>(session);
     if (active) {
+      const log = active.activityLog !== undefined ? active.activityLog : activityLog;
       return (
         <App
+          key={active.id}
           client={active.client}
           settings={active.settings}
           writeRaw={writeRaw}
           suspend={suspendToShell}
+          profiles={profileSwitcher(active, (next) => setActive(next))}
           {...(active.firstData ? {firstData: active.firstData} : {})}
           {...(active.reloadToken ? {reloadToken: active.reloadToken} : {})}
-          {...(activityLog ? {activityLog} : {})}
+          {...(log ? {activityLog: log} : {})}
         />
       );
     }
@@ -319,7 +405,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     restoreTerminal();
     // Do not hang on a stuck socket after a hangup.
     setTimeout(quietExit, 1000).unref();
-    activityLog?.close();
+    for (const log of openLogs.values()) log.close();
     void Promise.allSettled([sessionBox.current?.close(), debug?.close()]).then(quietExit);
   };
   process.on('SIGTERM', () => onSignal('SIGTERM', 143));
@@ -336,7 +422,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     if (signalCode === null) {
       await sessionBox.current?.close();
       await debug?.close();
-      activityLog?.close();
+      for (const log of openLogs.values()) log.close();
     }
   }
   return signalCode ?? 0;

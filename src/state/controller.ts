@@ -7,7 +7,7 @@ import {ApiError} from '../api/index.js';
 import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, ListDerived} from './core/context.js';
 import {Layout} from './core/layout.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './core/modals.js';
-import {errorText, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
+import {CLOSED_HELP, errorText, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
 import {Store} from './core/store.js';
 import {needsClock, Poller, type PollStatus} from './data/poller.js';
 import {RefreshPipeline} from './data/refresh-pipeline.js';
@@ -47,7 +47,7 @@ function initialState(settings: ConsoleSettings): ConsoleState {
     screen: 'devices',
     lists,
     configuration: {entry: 'defaults', reveal: false},
-    help: {open: false, scroll: 0},
+    help: CLOSED_HELP,
     modals: [],
     message: null,
     snapshot: null,
@@ -56,6 +56,9 @@ function initialState(settings: ConsoleSettings): ConsoleState {
     marks: initialMarks(),
     staleView: false,
     sortBeforeStale: null,
+    command: null,
+    commandHistory: [],
+    sidePanel: false,
   };
 }
 
@@ -294,6 +297,7 @@ export class Controller implements ConsoleContext {
       }),
     ];
     poller.start();
+    if (this.settings.notice) this.message({tone: 'ok', text: this.settings.notice});
   }
 
   stop(): void {

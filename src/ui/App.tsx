@@ -10,8 +10,9 @@ import type {TrafficHistory} from '../state/tracking/traffic-history.js';
 import type {FetchedData} from '../state/data/snapshot.js';
 import {sparkline} from '../state/tracking/sparkline.js';
 import {bodyFor} from './Body.js';
+import {CommandBar, CommandInfo} from './CommandBar.js';
 import {Header} from './Header.js';
-import {helpCapacity, helpColumnWidth, helpLines} from './HelpOverlay.js';
+import {helpCapacity, helpLines} from './HelpOverlay.js';
 import {InputRouter, useTerminalInput} from './keys.js';
 import {Text} from './SafeText.js';
 import {StatusBar} from './StatusBar.js';
@@ -35,11 +36,13 @@ export interface AppProps {
   reloadToken?: () => Promise<string | null>;
   /** `--activity-log`: where the events are appended. */
   activityLog?: ConsoleIO['activityLog'];
+  /** `:profile`: the config file's other profiles (cli.tsx). */
+  profiles?: ConsoleIO['profiles'];
   /** How long a lone ESC waits for the rest of a sequence (src/ui/keys.ts; tests: 0). */
   escapeDelayMs?: number;
 }
 
-export function App({client, settings, writeRaw, suspend, firstData, reloadToken, activityLog, escapeDelayMs}: AppProps): React.JSX.Element {
+export function App({client, settings, writeRaw, suspend, firstData, reloadToken, activityLog, profiles, escapeDelayMs}: AppProps): React.JSX.Element {
   const {exit} = useApp();
   // Ink's write() clears its frame and writes the last one again whole: the repaint after `fg`.
   const {stdout, write} = useStdout();
@@ -55,6 +58,7 @@ export function App({client, settings, writeRaw, suspend, firstData, reloadToken
           ...(suspend ? {suspend: () => suspend(() => write(''))} : {}),
           ...(reloadToken ? {reloadToken} : {}),
           ...(activityLog ? {activityLog} : {}),
+          ...(profiles ? {profiles} : {}),
         },
         firstData ?? null,
       ),
@@ -96,10 +100,10 @@ export function App({client, settings, writeRaw, suspend, firstData, reloadToken
     );
   }
   const width = size.columns;
-  const long = state.message !== null && displayWidth(state.message.text) > width - 12;
+  const long = state.command === null && state.message !== null && displayWidth(state.message.text) > width - 12;
   const bodyHeight = controller.bodyHeight() - (long ? 1 : 0);
   // The help's lines are laid out only while it is open: on every frame they cost a whole render.
-  if (state.help.open) controller.measuredHelp(Math.max(0, helpLines(helpColumnWidth(width)).length - helpCapacity(width, bodyHeight)));
+  if (state.help.open) controller.measuredHelp(Math.max(0, helpLines(width - 1, state.help).length - helpCapacity(bodyHeight)));
   const {body, info} = bodyFor(controller, state, width, bodyHeight);
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1}>
@@ -108,12 +112,21 @@ export function App({client, settings, writeRaw, suspend, firstData, reloadToken
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         {body}
       </Box>
-      <Text wrap="truncate" color={color('accent')}>
-        {truncate(info, width)}
-      </Text>
-      {/* A message longer than the line (a 500's explanation, a rejected token) gets a second line,
-          taken from the bottom of the body, rather than being cut; the key hints come back when it goes. */}
-      <StatusBar message={state.message} hints={long ? '' : controller.hints(state)} width={width} lines={long ? 2 : 1} />
+      {state.command ? (
+        <>
+          <CommandInfo line={state.command} hints={controller.hints(state)} width={width} />
+          <CommandBar line={state.command} width={width} />
+        </>
+      ) : (
+        <>
+          <Text wrap="truncate" color={color('accent')}>
+            {truncate(info, width)}
+          </Text>
+          {/* A message longer than the line (a 500's explanation, a rejected token) gets a second line,
+              taken from the bottom of the body, rather than being cut; the key hints come back when it goes. */}
+          <StatusBar message={state.message} hints={long ? '' : controller.hints(state)} width={width} lines={long ? 2 : 1} />
+        </>
+      )}
     </Box>
   );
 }

@@ -16,7 +16,7 @@ import {color} from './theme.js';
 import {DetailView} from './views/DetailView.js';
 import {DeviceResult} from './views/DeviceResult.js';
 import {Dialog} from './views/Dialog.js';
-import {ListScreen, listInfo} from './views/ListScreen.js';
+import {ListScreen, listInfo, listWidthBeside, sideBySide} from './views/ListScreen.js';
 import {Picker} from './views/Picker.js';
 import {Prompt} from './views/Prompt.js';
 import {Report} from './views/Report.js';
@@ -39,6 +39,8 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   const snapshot = state.snapshot;
   // The view a prompt or dialog belongs to is drawn under it (the result under its path prompt).
   const below = state.modals[state.modals.length - 2] ?? null;
+  // The help opens over anything, a form included (F1).
+  if (state.help.open) return {body: <HelpOverlay width={width} height={height} help={state.help} />, info: 'Help'};
   if (top?.kind === 'dialog') return {body: <Dialog dialog={top} width={width} />, info: top.busy ?? ''};
   if (top?.kind === 'report')
     return {body: <Report report={top} width={width} height={height} onShown={(n) => controller.measuredReport(n)} />, info: reportInfo(top)};
@@ -55,7 +57,6 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
       info: top.form.submitting ? 'Saving… (the server has not answered yet)' : isDirty(top.form) ? 'unsaved changes' : '',
     };
   }
-  if (state.help.open) return {body: <HelpOverlay width={width} height={height} scroll={state.help.scroll} />, info: 'Help'};
   if (!snapshot) {
     return {
       body: (
@@ -74,8 +75,12 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   if (!list) return {body: <Box height={height} />, info: ''};
   const marks = state.marks[state.screen];
   const stale = state.screen === 'devices' && state.staleView ? {days: controller.settings.staleDays ?? DEFAULT_STALE_DAYS} : null;
+  // With the detail beside it, the list has less width: which columns are hidden follows that.
+  const beside = state.sidePanel && sideBySide(width) && list.selection.index >= 0;
   return {
-    body: <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} marks={marks} changes={controller} />,
-    info: listInfo(list, snapshot, width, marks.size, stale, state.clock),
+    body: (
+      <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} marks={marks} changes={controller} side={state.sidePanel} />
+    ),
+    info: listInfo(list, snapshot, beside ? listWidthBeside(width) : width, marks.size, stale, state.clock),
   };
 }

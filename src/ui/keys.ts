@@ -42,6 +42,10 @@ export function useTerminalInput(onEvents: (events: InputEvent[], read: number) 
     if (isRawModeSupported) stdin.setRawMode(true);
     stdin.setEncoding('utf8');
     stdin.on('data', onData);
+    // A 'data' listener does not restart a stream paused on purpose: after a console was
+    // replaced by another (`:profile`), the new one's reader would wait on a paused stdin, and with
+    // nothing else holding the event loop the process would end.
+    stdin.resume();
     return () => {
       stdin.off('data', onData);
       // Nobody reads now: stop the flow (the next reader, or the exit, takes it from here).

@@ -161,14 +161,14 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
       ['3', /rules/],
       ['4', /Configuration|Config/],
       ['5', /Activity/],
-      ['?', /Everywhere/],
+      ['?', /Lists \(here\)/],
     ] as const) {
       t.keys(key);
       seen.push(nonAscii(await t.waitFor(ready)));
     }
     // After Esc, wait for it to be read before the next key (Esc then a key within 50 ms is Alt+key).
     t.keys('Escape');
-    await t.waitUntil(() => !t.screen().includes('press ? or Esc to close'), 'the help to close');
+    await t.waitUntil(() => !t.screen().includes('where you are first'), 'the help to close');
     t.keys('2');
     await t.waitFor(/users/);
     t.keys('n');

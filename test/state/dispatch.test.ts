@@ -36,6 +36,29 @@ describe('the Controller, driven by key names without Ink', () => {
     press('esc');
     expect(c.state.help.open).toBe(false);
 
+    // helpSearch: / in the help, typed text, Enter keeps it
+    press('?', '/');
+    note();
+    type('sort');
+    press('enter');
+    expect(c.state.help).toMatchObject({open: true, search: 'sort', searching: false});
+    press('esc', 'esc');
+    expect(c.state.help.open).toBe(false);
+
+    // sortPick: s, then a column's letter
+    press('s');
+    note();
+    press('esc');
+    expect(c.state.lists.rules.sortPicking).toBe(false);
+
+    // command: the bar takes the line, Enter runs it
+    press(':');
+    note();
+    type('users');
+    press('enter');
+    expect(c.state).toMatchObject({screen: 'users', command: null});
+    press('3');
+
     // list, filter, detail
     press('1');
     note();

@@ -69,7 +69,7 @@ describe('pastes', () => {
     const {c, press} = await open(seeded());
     press('?');
     c.paste('ann');
-    expect(c.state.message?.text).toBe('Paste ignored: nothing here takes text');
+    expect(c.state.message?.text).toBe('Paste ignored: the help is open (/ searches it)');
     expect(c.state.lists.devices.filtering).toBe(false);
     press('esc', 'enter');
     c.paste('bob');

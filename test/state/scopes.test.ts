@@ -10,15 +10,15 @@ describe('scopes and hints', () => {
   it('read-write: text goes where a field, filter or prompt is; the hints offer what works there', async () => {
     const {c, press} = await open(seeded());
     const here = () => ({text: acceptsText(c.state), hints: c.hints(c.state)});
-    expect(here()).toEqual({text: false, hints: '/ filter  > sort  Enter details  n new  Space mark  ? help  p pause'});
+    expect(here()).toEqual({text: false, hints: '/ filter  s sort  Enter details  n new  Space mark  ? help  : command  p pause'});
     press(' ');
-    expect(here().hints).toBe('1 marked: d delete · Esc unmark  / filter  > sort  Enter details  n new  Space mark  ? help  p pause');
+    expect(here().hints).toBe('1 marked: d delete · Esc unmark  / filter  s sort  Enter details  n new  Space mark  ? help  : command  p pause');
     press('esc', '/');
     expect(here()).toEqual({text: true, hints: 'Enter keep  Esc clear'});
     press('esc', 'enter');
-    expect(here()).toEqual({text: false, hints: 'e edit  d delete  v reveal  c copy  Esc back  ? help  p pause'});
+    expect(here()).toEqual({text: false, hints: 'e edit  d delete  v reveal  c copy  Esc back  ? help  : command  p pause'});
     press('esc', '?');
-    expect(here()).toEqual({text: false, hints: 'Esc close  ? help  p pause'});
+    expect(here()).toEqual({text: false, hints: '/ search  Esc close  ? help  : command  p pause'});
     press('esc', '2', 'n');
     expect(here()).toEqual({text: true, hints: 'Tab next  Ctrl-S save  Esc cancel'});
     // The Role field is a choice: keys are not text there.
@@ -29,7 +29,7 @@ describe('scopes and hints', () => {
     expect(topModal(c.state)?.kind).toBe('form');
     expect(here().text).toBe(true);
     press('esc', '4');
-    expect(here()).toEqual({text: false, hints: '↑ move  Enter edit  n add provider  d delete provider  v reveal  ? help  p pause'});
+    expect(here()).toEqual({text: false, hints: '↑ move  Enter edit  n add provider  d delete provider  v reveal  ? help  : command  p pause'});
     press('1', 'x');
     expect(here()).toEqual({text: true, hints: 'Enter accept  Esc cancel'});
     press('esc');
@@ -39,13 +39,13 @@ describe('scopes and hints', () => {
   it('read-only: no write is offered, marked rows included', async () => {
     const {c, press} = await open(seeded(), {readOnly: true});
     const hints = () => c.hints(c.state);
-    expect(hints()).toBe('/ filter  > sort  Enter details  Space mark  ? help  p pause');
+    expect(hints()).toBe('/ filter  s sort  Enter details  Space mark  ? help  : command  p pause');
     press(' ');
-    expect(hints()).toBe('1 marked: Esc unmark  / filter  > sort  Enter details  Space mark  ? help  p pause');
+    expect(hints()).toBe('1 marked: Esc unmark  / filter  s sort  Enter details  Space mark  ? help  : command  p pause');
     press('esc', 'enter');
-    expect(hints()).toBe('v reveal  c copy  Esc back  ? help  p pause');
+    expect(hints()).toBe('v reveal  c copy  Esc back  ? help  : command  p pause');
     press('esc', '4');
-    expect(hints()).toBe('↑ move  v reveal  ? help  p pause');
+    expect(hints()).toBe('↑ move  v reveal  ? help  : command  p pause');
   });
 
   it('before the first data only the keys that work everywhere are offered', async () => {
@@ -60,7 +60,7 @@ describe('scopes and hints', () => {
     const {Controller} = await import('../../src/state/controller.js');
     const c = new Controller(server, {label: 't', refreshSeconds: 0, readOnly: false, insecure: false, demo: false}, {writeRaw: () => {}, exit: () => {}});
     c.start();
-    expect(c.hints(c.state)).toBe('? help  p pause');
+    expect(c.hints(c.state)).toBe('? help  : command  p pause');
     release();
     c.stop();
   });

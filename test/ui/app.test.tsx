@@ -60,12 +60,26 @@ describe('App', () => {
     await app.waitFor(`Device › ${target.name}`);
   });
 
-  it('help is generated from the keymap; q quits', async () => {
+  it('help opens on the keys of where you are, in one column, and / searches it', async () => {
     const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
+    app.resize(160, 40);
     await app.press('help');
-    await app.waitFor('Keys — press ? or Esc to close');
-    await app.press('down', 'help', 12);
-    await app.waitFor('filter (case-insensitive substring; Esc clears)');
+    let frame = await app.waitFor('Keys — where you are first');
+    const lines = frame.split('\n');
+    // The list's keys first, then those that work everywhere; never two columns side by side.
+    const first = lines.findIndex((l) => l.trim() === 'Lists (here)');
+    expect(first).toBeGreaterThan(0);
+    expect(lines.findIndex((l) => l.trim() === 'Everywhere')).toBeGreaterThan(first);
+    expect(lines.filter((l) => /Everywhere|Lists \(here\)/.test(l)).every((l) => /^\s*(Everywhere|Lists \(here\))\s*$/.test(l))).toBe(true);
+    await app.press('filter', 'help');
+    await app.type('reveal');
+    frame = await app.waitFor('/reveal');
+    expect(frame).toContain('reveal / hide secrets (preshared key)');
+    expect(frame).not.toContain('next screen');
+    await app.press('filterAccept', 'helpSearch');
+    await app.waitFor('search "reveal" (Esc clears)');
+    await app.press('back', 'help');
+    await app.waitFor('/ searches the help');
     await app.press('back', 'help');
     await app.waitFor(/1\/\d+ devices/);
   });
@@ -127,9 +141,11 @@ describe('help on a small terminal', () => {
     await app.waitFor(/1\/\d+ devices/);
     await app.press('help');
     const first = await app.waitFor(/↓\/↑ scroll \(1–\d+ of \d+\)/);
-    expect(first).not.toContain('New device result');
+    expect(first).not.toContain('Reports (import preview');
     await app.press('down', 'help', 200);
-    const last = await app.waitFor('New device result');
-    expect(last).toContain('done (warns: the private key is not shown again)');
+    // The last section, to its last line: nothing is cut off.
+    const last = await app.waitFor('Reports (import preview');
+    expect(last).toMatch(/End G +bottom/);
+    expect(last).toMatch(/scroll \((\d+)–(\d+) of \2\)/);
   });
 });

@@ -9,10 +9,12 @@ import {
   hintsFor,
   keyFor,
   keymapMarkdown,
+  COMMANDS_TITLE,
   LINE_EDITOR_TITLE,
   type Binding,
 } from '../../src/state/input/keymap.js';
 import {EDIT_KEYS} from '../../src/state/input/textedit.js';
+import {COMMANDS} from '../../src/state/commands/table.js';
 
 const README = new URL('../../README.md', import.meta.url);
 const START = /<!-- keymap:start[^>]*-->\n/;
@@ -108,11 +110,12 @@ describe('keymap', () => {
     const all = () => true;
     expect(hintsFor(['dialog'], all)).toBe('');
     expect(hintsFor(['prompt'], all)).toBe('Enter accept  Esc cancel');
-    expect(hintsFor(['detail', 'global'], all)).toBe('e edit  R role  n device  d delete  v reveal  c copy  Esc back  ? help  p pause');
+    expect(hintsFor(['detail', 'global'], all)).toBe('e edit  R role  n device  d delete  v reveal  c copy  Esc back  ? help  : command  p pause');
     // Read-only mode: the writes go.
-    expect(hintsFor(['detail', 'global'], (b: Binding) => !b.writes)).toBe('v reveal  c copy  Esc back  ? help  p pause');
+    expect(hintsFor(['detail', 'global'], (b: Binding) => !b.writes)).toBe('v reveal  c copy  Esc back  ? help  : command  p pause');
     // An action shown by an inner scope is not repeated by an outer one.
-    expect(hintsFor(['help', 'global'], all)).toBe('Esc close  ? help  p pause');
+    expect(hintsFor(['help', 'global'], all)).toBe('/ search  Esc close  ? help  : command  p pause');
+    expect(hintsFor(['command'], all)).toBe('Enter run  Tab complete  ↑ history  Esc close');
   });
 
   it('the help lists every scope, and the line editor after the forms', () => {
@@ -123,13 +126,16 @@ describe('keymap', () => {
     expect(editor.rows).toHaveLength(EDIT_KEYS.length);
     expect(editor.rows[0]).toEqual({keys: '← Ctrl-B', help: 'caret one character left'});
     expect(sections.find((s) => s.title === 'Dialogs')!.rows[0]).toEqual({keys: 'y', help: expect.stringMatching(/^confirm/)});
-    expect(sections.reduce((n, s) => n + s.rows.length, 0)).toBe(BINDINGS.length + EDIT_KEYS.length);
+    // The commands are listed after the command bar's keys, one row each.
+    expect(titles.indexOf(COMMANDS_TITLE)).toBe(titles.indexOf('Command bar (:)') + 1);
+    expect(sections.find((s) => s.title === COMMANDS_TITLE)!.rows.map((r) => r.keys)).toEqual(COMMANDS.map((c) => `:${c.name}${c.args ? ` ${c.args}` : ''}`));
+    expect(sections.reduce((n, s) => n + s.rows.length, 0)).toBe(BINDINGS.length + EDIT_KEYS.length + COMMANDS.length);
   });
 
   it('the README table escapes a | key and quotes each key', () => {
     const lines = keymapMarkdown().split('\n');
     expect(lines[0]).toBe('| where | keys | action |');
-    expect(lines).toContain('| Everywhere | `?` | this help |');
-    expect(lines).toContain('| Lists | `>` `o` | sort by the next column (▲ ascending, ▼ descending; traffic and times start ▼) |');
+    expect(lines).toContain('| Everywhere | `?` `F1` | this help, on the keys of where you are (F1 also in forms and dialogs, where ? may be text) |');
+    expect(lines).toContain('| Lists | `>` `o` | sort by the next column |');
   });
 });

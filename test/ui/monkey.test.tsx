@@ -146,7 +146,7 @@ describe('monkey', () => {
           const frame = strip(ui.lastFrame());
           // A render error makes Ink replace the UI with its error overview.
           if (!frame.startsWith('fz-console')) throw new Error(`the console stopped rendering after key ${i}:\n${frame.slice(0, 600)}`);
-          if (frame.includes('Keys — press ? or Esc to close')) helpSeen++;
+          if (frame.includes('Keys — where you are first')) helpSeen++;
           const lines = frame.split('\n').length;
           if (lines > ROWS - 1) throw new Error(`frame of ${lines} lines in a ${ROWS}-row terminal after key ${i}`);
         }

@@ -16,6 +16,7 @@ import {cleanup, render} from 'ink-testing-library';
 import {Table, type TableColumn} from '../../src/ui/table/Table.js';
 import {buildListView, moveSelection, reconcileSelection} from '../../src/state/lists/list-view.js';
 import {type ColumnSpec} from '../../src/state/lists/columns.js';
+import {sortLetters} from '../../src/state/lists/sort-letters.js';
 
 afterEach(() => cleanup());
 afterAll(() => {
@@ -167,6 +168,20 @@ describe('Table', () => {
     const header = plainLines(ui.lastFrame())[0]!;
     expect(header).toMatch(/RX▼/);
     expect(header).not.toContain('▲');
+  });
+
+  it('after s: each sort letter underlined in the header, the text unchanged', () => {
+    const rows = makeDevs(5);
+    const letters = sortLetters(columns);
+    const ui = render(<Table rows={rows} columns={columns} getId={getId} selectedId={null} width={100} height={4} sortLetters={letters} />);
+    const header = lines(ui.lastFrame())[0]!;
+    // eslint-disable-next-line no-control-regex -- SGR codes are what the test looks for
+    const underlined = [...header.matchAll(/\x1b\[4m(?:\x1b\[[0-9;]*m)*([^\x1b])/g)].map((m) => m[1]);
+    expect(underlined).toEqual(['N', 'O', 'R']);
+    const plain = stripVTControlCharacters(header);
+    ui.rerender(<Table rows={rows} columns={columns} getId={getId} selectedId={null} width={100} height={4} />);
+    expect(plainLines(ui.lastFrame())[0]).toBe(plain);
+    expect(lines(ui.lastFrame())[0]).not.toContain('\x1b[4m');
   });
 
   it('shows the empty text under the header, within the height', () => {

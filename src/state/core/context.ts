@@ -46,8 +46,32 @@ export interface ConsoleSettings {
   demo: boolean;
   /** Devices whose last handshake is older than this many days are stale (`--stale-days`). */
   staleDays?: number;
+  /** Said when the console starts (the profile it was just switched to). */
+  notice?: string;
   /** Where `--activity-log` appends the events, for the status line. */
   activityLogPath?: string | null;
+}
+
+/** A profile of the config file, as `:profile` lists it. */
+export interface ProfileEntry {
+  name: string;
+  url: string;
+}
+
+/** `:profile`: the other profiles of the config file, and switching to one without a restart. */
+export interface ProfileSwitcher {
+  /** The profile the console is connected with; null when it came from flags, the environment or --demo. */
+  readonly current: string | null;
+  /** The profiles the last `list()` found (Tab completes them). */
+  readonly known: readonly ProfileEntry[];
+  /** Reads the config file again. Rejects with why it could not. */
+  list(): Promise<ProfileEntry[]>;
+  /**
+   * Connects with the profile (its token file or command, as at start) and checks the server
+   * answers; then the console starts over on it (nothing of this server's screen goes along).
+   * Resolves to why not, and the console stays where it is.
+   */
+  switchTo(name: string): Promise<string | null>;
 }
 
 export interface ConsoleIO {
@@ -58,6 +82,8 @@ export interface ConsoleIO {
   suspend?: () => void;
   /** Re-reads the token where it came from (a profile's tokenFile or tokenCommand); null when it cannot. */
   reloadToken?: () => Promise<string | null>;
+  /** `:profile`; absent where there is nothing to switch with (tests, the first-run screen). */
+  profiles?: ProfileSwitcher;
   /** `--activity-log`: appends each batch of events (src/state/tracking/activity-log.ts); null when written, else why not. */
   activityLog?: {append(events: readonly ActivityEvent[]): string | null};
 }
@@ -74,6 +100,8 @@ export interface ListDerived {
   total: number;
   /** Rows deleted a moment ago, still shown (marked ×) until they fade. */
   deleted: number;
+  /** Why a term of the `/` filter was left out (`unknown filter key "foo" — …`), or null: the list says it under the rows. */
+  filterError: string | null;
 }
 
 /** What the UI measured of the last frame that handlers need to page and clamp (src/state/core/layout.ts). */
@@ -84,6 +112,8 @@ export interface LayoutReadings {
   readonly helpMaxScroll: number;
   /** How many lines of the open report fit (they wrap): a report's page. */
   readonly reportPage: number;
+  /** Columns of the terminal. */
+  readonly width: number;
   /** The terminal is under MIN_COLUMNS × MIN_ROWS: the screen says so and shows nothing to act on. */
   readonly tooSmall: boolean;
 }

@@ -24,6 +24,8 @@ export interface Glyphs {
   asciiQr: boolean;
   /** The caret of a line drawn as plain text (the filter). */
   caret: string;
+  /** Between the list and the detail beside it. */
+  divider: string;
 }
 
 const UNICODE: Glyphs = {
@@ -43,6 +45,7 @@ const UNICODE: Glyphs = {
   border: 'round',
   asciiQr: false,
   caret: '▌',
+  divider: '│',
 };
 const ASCII: Glyphs = {
   online: '*',
@@ -61,6 +64,7 @@ const ASCII: Glyphs = {
   border: 'classic',
   asciiQr: true,
   caret: '_',
+  divider: '|',
 };
 
 let current: Glyphs = UNICODE;

@@ -14,6 +14,9 @@ export const CHROME_ROWS = 4;
 export const MIN_COLUMNS = 80;
 export const MIN_ROWS = 24;
 
+/** From this width a list can keep the detail of its cursor row open beside it (`P`). */
+export const SIDE_PANEL_MIN_COLUMNS = 160;
+
 export class Layout implements LayoutReadings {
   private columns = 100;
   private rows = 30;

@@ -7,6 +7,8 @@ import type {SortSpec} from '../lists/columns.js';
 import type {ListUiState} from '../lists/view-state.js';
 import type {PollStatus} from '../data/poller.js';
 import type {Snapshot} from '../data/snapshot.js';
+import type {CommandLine} from '../commands/command-line.js';
+import type {Scope} from '../input/keymap.js';
 
 export type ScreenId = 'devices' | 'users' | 'rules' | 'configuration' | 'activity';
 export type ListScreenId = Exclude<ScreenId, 'configuration'>;
@@ -28,7 +30,7 @@ export interface ConsoleState {
   screen: ScreenId;
   lists: Record<ListScreenId, ListUiState>;
   configuration: {entry: string; reveal: boolean};
-  help: {open: boolean; scroll: number};
+  help: HelpState;
   /** Forms, pickers, dialogs, the device result and prompts, innermost last. */
   modals: readonly Modal[];
   message: StatusMessage | null;
@@ -42,7 +44,28 @@ export interface ConsoleState {
   staleView: boolean;
   /** The Devices sort before the stale view took over, restored when it is left. */
   sortBeforeStale: SortSpec | null;
+  /** `P`: on a wide terminal, the detail of the cursor row beside the list. */
+  sidePanel: boolean;
+  /** The `:` command bar while it is open (src/state/commands/command-bar.ts). */
+  command: CommandLine | null;
+  /** The command bar's lines of this session, oldest first. */
+  commandHistory: readonly string[];
 }
+
+/** The `?` help: it opens on the keys of where it was opened (src/state/input/help.ts). */
+export interface HelpState {
+  open: boolean;
+  scroll: number;
+  /** The scopes it was opened from, innermost first: their keys come first, then the others. */
+  context: readonly Scope[];
+  /** `/` in the help: only the lines holding this text (case-insensitive) are shown. */
+  search: string;
+  searching: boolean;
+  /** The caret in `search`. */
+  cursor: number;
+}
+
+export const CLOSED_HELP: HelpState = {open: false, scroll: 0, context: [], search: '', searching: false, cursor: 0};
 
 /** The one-line text of an error, for the status bar. */
 export function errorText(err: unknown): string {

@@ -11,11 +11,14 @@ import {openPicker, pickerAction} from '../interactions/picker-actions.js';
 import {promptAction} from '../interactions/prompt.js';
 import {reportAction} from '../interactions/report.js';
 import {filterAction, listAction} from '../lists/actions.js';
+import {pickSortColumn, sortPickAction} from '../lists/sort-letters.js';
 import type {FilterEdit} from '../lists/view-state.js';
 import {filterFromPaste} from '../lists/search.js';
 import {configurationResource} from '../screens/configuration/screen.js';
 import {resultAction} from '../interactions/device-result.js';
-import {globalAction, helpAction} from './global.js';
+import {globalAction} from './global.js';
+import {helpAction, helpSearchAction, openHelp, typeIntoHelpSearch} from './help.js';
+import {commandAction, pasteIntoCommand, typeIntoCommand} from '../commands/command-bar.js';
 import {bindingFor, displayKey, type Action, type Scope} from './keymap.js';
 import {acceptsText, available, scopes, typed, writeName} from './scopes.js';
 import {editText, isEditKey, pasteRefused, type LineEdit} from './textedit.js';
@@ -29,7 +32,10 @@ const HANDLERS: Record<Scope, (c: ConsoleContext, action: Action) => void> = {
   prompt: promptAction,
   report: reportAction,
   help: helpAction,
+  helpSearch: helpSearchAction,
+  command: commandAction,
   filter: filterAction,
+  sortPick: sortPickAction,
   configuration: (c, action) => configurationResource.run(c, action),
   detail: (c, action) => listAction(c, 'detail', action),
   list: (c, action) => listAction(c, 'list', action),
@@ -45,6 +51,12 @@ export function keyPress(c: ConsoleContext, name: string, input: string): void {
   // Job control works wherever the keys are, a form included, as in any terminal program.
   if (name === 'ctrl+z') {
     globalAction(c, 'suspend');
+    return;
+  }
+  // F1 opens the help wherever it is not open yet, a form or a dialog included (where `?` may be
+  // text, or the dialog's keys are all there is).
+  if (name === 'f1' && !c.state.help.open && !c.layout.tooSmall) {
+    openHelp(c);
     return;
   }
   // The screen says "terminal too small" and shows nothing a key could act on: `d` `y` typed
@@ -81,6 +93,12 @@ export function keyPress(c: ConsoleContext, name: string, input: string): void {
 export function paste(c: ConsoleContext, text: string): void {
   // Nothing to paste into on the "terminal too small" screen (which says keys and pastes wait).
   if (c.layout.tooSmall) return;
+  if (c.state.help.open) {
+    const line = text.replace(/[\r\n\t]+/g, ' ').trim();
+    if (!c.state.help.searching) c.message({tone: 'warning', text: 'Paste ignored: the help is open (/ searches it)'});
+    else if (!typeIntoHelpSearch(c, 'paste', line)) c.message({tone: 'warning', text: pasteRefused('the help search', line, 'text')});
+    return;
+  }
   const m = topModal(c.state);
   // A paste copied from a terminal or a password manager often ends in a line break: it is not
   // part of a one-line value (a trailing space in a client secret would break sign-in).
@@ -100,6 +118,10 @@ export function paste(c: ConsoleContext, text: string): void {
     const edited = editText({value: m.filter, cursor: [...m.filter].length}, 'paste', oneLine);
     if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
     else c.message({tone: 'warning', text: pasteRefused('the picker', oneLine, 'text')});
+    return;
+  }
+  if (m === null && c.state.command) {
+    if (!pasteIntoCommand(c, oneLine)) c.message({tone: 'warning', text: pasteRefused('the command bar', oneLine, 'text')});
     return;
   }
   if (m?.kind === 'prompt') {
@@ -131,6 +153,7 @@ export function paste(c: ConsoleContext, text: string): void {
 /** Text entry where the innermost scope has no binding for the key. True when handled. */
 function typeInto(c: ConsoleContext, name: string, input: string): boolean {
   const s = c.state;
+  if (s.help.open) return s.help.searching && typeIntoHelpSearch(c, name, input);
   const m = topModal(s);
   if (m?.kind === 'form') {
     if (m.form.submitting) {
@@ -158,10 +181,17 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
     if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
     return true;
   }
+  if (m === null && s.command) return typeIntoCommand(c, name, input);
   if (m?.kind === 'prompt') {
     const edited = editText(m, name, input);
     if (!edited) return false;
     c.replaceModal(m, {...m, ...lineOf(edited)});
+    return true;
+  }
+  if (m === null && s.screen !== 'configuration' && s.lists[s.screen].sortPicking) {
+    const list = c.activeList();
+    if (!list || !typed(name, input)) return false;
+    pickSortColumn(c, list, input);
     return true;
   }
   if (m === null && !s.help.open && s.screen !== 'configuration' && s.lists[s.screen].filtering) {
@@ -187,6 +217,8 @@ function caretOf(edited: LineEdit): FilterEdit {
 
 /** A key nothing took. Printable keys on a form field that takes no text say why. */
 function unbound(c: ConsoleContext, name: string, input: string): void {
+  // The help may be open over a form: a key it does not take is not the form's.
+  if (c.state.help.open) return;
   const m = topModal(c.state);
   if (m?.kind !== 'form' || !typed(name, input)) return;
   if (name === 'q') {

@@ -1,15 +1,17 @@
-// What keys do everywhere and in the help: switch screens, open and scroll the help, quit, refresh,
-// pause, and Esc on a list (clear the filter, then the marks).
+// What keys do everywhere: switch screens, open the help (src/state/input/help.ts), the command bar,
+// quit, refresh, pause, and Esc on a list (clear the filter, then the marks).
 import {clearMarks} from '../lists/marks.js';
-import {SCREENS} from '../core/state.js';
+import {CLOSED_HELP, SCREENS} from '../core/state.js';
+import {openHelp} from './help.js';
 import type {ConsoleContext} from '../core/context.js';
 import type {Action} from './keymap.js';
+import {openCommandBar} from '../commands/command-bar.js';
 
 export function globalAction(c: ConsoleContext, action: Action): void {
   const screens: Partial<Record<Action, number>> = {screen1: 0, screen2: 1, screen3: 2, screen4: 3, screen5: 4};
   const target = screens[action];
   if (target !== undefined) {
-    c.set((s) => ({...s, screen: SCREENS[target]!.id, help: {open: false, scroll: 0}}));
+    c.set((s) => ({...s, screen: SCREENS[target]!.id, help: CLOSED_HELP}));
     return;
   }
   switch (action) {
@@ -21,7 +23,10 @@ export function globalAction(c: ConsoleContext, action: Action): void {
       return;
     }
     case 'help':
-      c.set((s) => ({...s, help: {open: true, scroll: 0}}));
+      openHelp(c);
+      return;
+    case 'command':
+      openCommandBar(c);
       return;
     case 'quit':
     case 'quitNow':
@@ -49,15 +54,4 @@ export function globalAction(c: ConsoleContext, action: Action): void {
     }
     default:
   }
-}
-
-export function helpAction(c: ConsoleContext, action: Action): void {
-  const page = Math.max(1, c.layout.bodyHeight() - 2);
-  const scrollTo = (n: number) => c.set((s) => ({...s, help: {open: true, scroll: Math.max(0, Math.min(c.layout.helpMaxScroll, n))}}));
-  const scroll = c.state.help.scroll;
-  if (action === 'back') c.set((s) => ({...s, help: {open: false, scroll: 0}}));
-  else if (action === 'down') scrollTo(scroll + 1);
-  else if (action === 'up') scrollTo(scroll - 1);
-  else if (action === 'pageDown') scrollTo(scroll + page);
-  else if (action === 'pageUp') scrollTo(scroll - page);
 }

@@ -4,9 +4,25 @@
 // Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
 
 import {EDIT_KEYS} from './textedit.js';
+import {COMMANDS} from '../commands/table.js';
 
 /** Where a key press is resolved, innermost first: see `scopes()` in src/state/input/scopes.ts. */
-export type Scope = 'global' | 'help' | 'list' | 'detail' | 'configuration' | 'filter' | 'form' | 'picker' | 'dialog' | 'result' | 'prompt' | 'report';
+export type Scope =
+  | 'global'
+  | 'command'
+  | 'help'
+  | 'helpSearch'
+  | 'list'
+  | 'sortPick'
+  | 'detail'
+  | 'configuration'
+  | 'filter'
+  | 'form'
+  | 'picker'
+  | 'dialog'
+  | 'result'
+  | 'prompt'
+  | 'report';
 
 export type Action =
   | 'screen1'
@@ -17,6 +33,8 @@ export type Action =
   | 'nextScreen'
   | 'prevScreen'
   | 'help'
+  | 'command'
+  | 'complete'
   | 'quit'
   | 'quitNow'
   | 'suspend'
@@ -28,6 +46,7 @@ export type Action =
   | 'home'
   | 'end'
   | 'filter'
+  | 'sortBy'
   | 'sortNext'
   | 'sortPrev'
   | 'sortReverse'
@@ -47,6 +66,7 @@ export type Action =
   | 'export'
   | 'exportSecrets'
   | 'stale'
+  | 'sidePanel'
   | 'filterAccept'
   | 'filterClear'
   | 'nextField'
@@ -90,7 +110,20 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'global', action: 'screen5', keys: ['5'], help: 'Activity: what changed between polls and what you did'},
   {scope: 'global', action: 'nextScreen', keys: ['tab'], help: 'next screen'},
   {scope: 'global', action: 'prevScreen', keys: ['shift+tab'], help: 'previous screen'},
-  {scope: 'global', action: 'help', keys: ['?'], help: 'this help', hint: 'help'},
+  {
+    scope: 'global',
+    action: 'help',
+    keys: ['?', 'f1'],
+    help: 'this help, on the keys of where you are (F1 also in forms and dialogs, where ? may be text)',
+    hint: 'help',
+  },
+  {
+    scope: 'global',
+    action: 'command',
+    keys: [':'],
+    help: 'the command bar: go to a screen, a user or a device by name (the commands are listed below)',
+    hint: 'command',
+  },
   {scope: 'global', action: 'quit', keys: ['q'], help: 'quit (asks if a form has unsaved changes)'},
   {scope: 'global', action: 'quitNow', keys: ['ctrl+c'], help: 'quit now'},
   {scope: 'global', action: 'suspend', keys: ['ctrl+z'], help: 'suspend to the shell, the terminal restored (fg comes back)'},
@@ -98,11 +131,27 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'global', action: 'refresh', keys: ['r'], help: 'refresh now'},
   {scope: 'global', action: 'pause', keys: ['p'], help: 'pause / resume live updates', hint: 'pause'},
 
+  {scope: 'command', action: 'accept', keys: ['enter'], help: 'run the command (an unknown one is said, and the text kept)', hint: 'run'},
+  {
+    scope: 'command',
+    action: 'complete',
+    keys: ['tab'],
+    help: 'complete the command or its argument (several: their common part, and the list)',
+    hint: 'complete',
+  },
+  {scope: 'command', action: 'up', keys: ['up'], help: 'the previous command of this session', hint: 'history'},
+  {scope: 'command', action: 'down', keys: ['down'], help: 'the next command of this session'},
+  {scope: 'command', action: 'cancel', keys: ['esc'], help: 'close the command bar', hint: 'close'},
+
   {scope: 'help', action: 'down', keys: ['down', 'j'], help: 'scroll the help down'},
   {scope: 'help', action: 'up', keys: ['up', 'k'], help: 'scroll the help up'},
   {scope: 'help', action: 'pageDown', keys: ['pagedown', ' '], help: 'next page of help'},
   {scope: 'help', action: 'pageUp', keys: ['pageup'], help: 'previous page of help'},
-  {scope: 'help', action: 'back', keys: ['esc', '?'], help: 'close the help', hint: 'close'},
+  {scope: 'help', action: 'filter', keys: ['/'], help: 'search the help (only the lines holding the text are shown)', hint: 'search'},
+  {scope: 'help', action: 'back', keys: ['esc', '?', 'f1'], help: 'close the help (Esc: clear the search first)', hint: 'close'},
+
+  {scope: 'helpSearch', action: 'filterAccept', keys: ['enter'], help: 'keep the search and scroll the lines found', hint: 'keep'},
+  {scope: 'helpSearch', action: 'filterClear', keys: ['esc'], help: 'clear the search', hint: 'clear'},
 
   {scope: 'list', action: 'up', keys: ['up', 'k'], help: 'move up'},
   {scope: 'list', action: 'down', keys: ['down', 'j'], help: 'move down'},
@@ -115,9 +164,16 @@ export const BINDINGS: readonly Binding[] = [
     action: 'filter',
     keys: ['/'],
     hint: 'filter',
-    help: 'filter (case-insensitive substring; Esc clears). Searches devices by name, description, public key, owner, IPv4, IPv6 and remote IP; users by email, role, VPN status and sign-in method; rules by action, destination, ports and scope',
+    help: 'filter: words (all must match, case-insensitive), field terms such as state:online, owner:ann, rx>1GiB, handshake>30d, !term to negate (README, "Filtering lists"); Esc clears',
   },
-  {scope: 'list', action: 'sortNext', keys: ['>', 'o'], help: 'sort by the next column (▲ ascending, ▼ descending; traffic and times start ▼)', hint: 'sort'},
+  {
+    scope: 'list',
+    action: 'sortBy',
+    keys: ['s'],
+    help: 'sort by a column: s, then the letter underlined in its title (the sorted column again: the other way; ▲ ascending, ▼ descending; traffic and times start ▼)',
+    hint: 'sort',
+  },
+  {scope: 'list', action: 'sortNext', keys: ['>', 'o'], help: 'sort by the next column'},
   {scope: 'list', action: 'sortPrev', keys: ['<'], help: 'sort by the previous column'},
   {scope: 'list', action: 'sortReverse', keys: ['O'], help: 'reverse the sort'},
   {scope: 'list', action: 'open', keys: ['enter'], help: 'details', hint: 'details'},
@@ -135,6 +191,12 @@ export const BINDINGS: readonly Binding[] = [
     action: 'stale',
     keys: ['S'],
     help: 'devices: only stale devices (no handshake for --stale-days, default 30, or never connected in that time), oldest first; again: all',
+  },
+  {
+    scope: 'list',
+    action: 'sidePanel',
+    keys: ['P'],
+    help: 'the detail of the row under the cursor beside the list, following the cursor and the refreshes (from 160 columns); again: hide it',
   },
   {scope: 'list', action: 'exportSecrets', keys: ['X'], help: 'devices: export including preshared keys (asks first; the file is 0600)'},
 
@@ -159,6 +221,8 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'configuration', action: 'new', keys: ['n'], help: 'add a provider of the kind under the cursor', hint: 'add provider', writes: true},
   {scope: 'configuration', action: 'delete', keys: ['d'], help: 'delete the provider under the cursor (asks first)', hint: 'delete provider', writes: true},
   {scope: 'configuration', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (client secrets, SAML metadata)', hint: 'reveal'},
+
+  {scope: 'sortPick', action: 'cancel', keys: ['esc'], help: 'keep the sort as it was (a column letter sorts by that column)', hint: 'cancel'},
 
   {scope: 'filter', action: 'filterAccept', keys: ['enter'], help: 'keep the filter and return to the list', hint: 'keep'},
   {scope: 'filter', action: 'filterClear', keys: ['esc'], help: 'clear the filter', hint: 'clear'},
@@ -205,11 +269,14 @@ export const BINDINGS: readonly Binding[] = [
 
 export const SCOPE_TITLES: Record<Scope, string> = {
   global: 'Everywhere',
+  command: 'Command bar (:)',
   help: 'In this help',
+  helpSearch: 'While searching the help',
   list: 'Lists',
   detail: 'Detail views',
   configuration: 'Configuration',
   filter: 'While typing a filter',
+  sortPick: 'After s (sort by a column)',
   form: 'Forms',
   picker: 'Pickers (owner, user scope)',
   dialog: 'Dialogs',
@@ -250,6 +317,7 @@ const DISPLAY: Record<string, string> = {
   end: 'End',
   enter: 'Enter',
   esc: 'Esc',
+  f1: 'F1',
   tab: 'Tab',
   'shift+tab': 'Shift-Tab',
   backspace: 'Backspace',
@@ -283,18 +351,56 @@ export function hintsFor(scopes: readonly Scope[], available: (b: Binding) => bo
   return parts.join('  ');
 }
 
-/** The help text as rows of `keys  description`, grouped by scope; the line editor's keys after the forms'. */
-export function helpSections(): Array<{title: string; rows: Array<{keys: string; help: string}>}> {
-  const sections = (Object.keys(SCOPE_TITLES) as Scope[]).map((scope) => ({
-    title: SCOPE_TITLES[scope],
-    rows: BINDINGS.filter((b) => b.scope === scope).map((b) => ({keys: b.keys.map(displayKey).join(' '), help: b.help})),
-  }));
-  const editing = {title: LINE_EDITOR_TITLE, rows: EDIT_KEYS.map((k) => ({keys: k.keys.map(displayKey).join(' '), help: k.help}))};
-  sections.splice(sections.findIndex((s) => s.title === SCOPE_TITLES.form) + 1, 0, editing);
-  return sections;
+export interface HelpSection {
+  title: string;
+  rows: Array<{keys: string; help: string}>;
+  /** A section of the place the help was opened from (listed first). */
+  here?: boolean;
+}
+
+/** Scopes whose keys type text: the line editor's keys belong with theirs. */
+const TEXT_SCOPES: readonly Scope[] = ['form', 'filter', 'prompt', 'command', 'picker', 'helpSearch'];
+
+/**
+ * The help text as rows of `keys  description`, grouped by scope. Opened somewhere (`context`,
+ * innermost scope first), that place's keys come first (with the line editor's where text is
+ * typed, the commands in the command bar), then the keys that work everywhere, then the rest; with
+ * no context, the keymap's order, the line editor's keys after the forms' and the commands after
+ * the command bar's (the README's table).
+ */
+export function helpSections(context: readonly Scope[] = []): HelpSection[] {
+  const byScope = new Map<Scope, HelpSection>();
+  for (const scope of Object.keys(SCOPE_TITLES) as Scope[]) {
+    byScope.set(scope, {
+      title: SCOPE_TITLES[scope],
+      rows: BINDINGS.filter((b) => b.scope === scope).map((b) => ({keys: b.keys.map(displayKey).join(' '), help: b.help})),
+    });
+  }
+  const editing: HelpSection = {title: LINE_EDITOR_TITLE, rows: EDIT_KEYS.map((k) => ({keys: k.keys.map(displayKey).join(' '), help: k.help}))};
+  const commands: HelpSection = {
+    title: COMMANDS_TITLE,
+    rows: COMMANDS.map((x) => ({keys: `:${x.name}${x.args ? ` ${x.args}` : ''}`, help: `${x.help} (also ${x.aliases.map((a) => `:${a}`).join(' ')})`})),
+  };
+  // The reference order: each scope, the line editor after the forms, the commands after the bar.
+  const reference: HelpSection[] = [];
+  for (const [scope, section] of byScope) {
+    reference.push(section);
+    if (scope === 'form') reference.push(editing);
+    if (scope === 'command') reference.push(commands);
+  }
+  const here = context.filter((scope) => scope !== 'global');
+  if (here.length === 0) return reference;
+  const first: HelpSection[] = here.map((scope) => ({...byScope.get(scope)!, here: true}));
+  if (here.some((scope) => TEXT_SCOPES.includes(scope))) first.push({...editing, here: true});
+  if (here.includes('command')) first.push({...commands, here: true});
+  const everywhere = byScope.get('global')!;
+  const taken = new Set([...first.map((x) => x.title), everywhere.title]);
+  return [...first, everywhere, ...reference.filter((x) => !taken.has(x.title))];
 }
 
 export const LINE_EDITOR_TITLE = 'Text fields, filters and prompts';
+
+export const COMMANDS_TITLE = 'Commands (type after :)';
 
 /** The README's key table, generated; a test keeps the README in step. */
 export function keymapMarkdown(): string {

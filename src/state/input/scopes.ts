@@ -18,23 +18,27 @@ export function typed(name: string, input: string): boolean {
 /** The scopes a key is looked up in, innermost first. */
 export function scopes(state: ConsoleState): Scope[] {
   const m = topModal(state);
+  // The help opens over anything, a form included; over a modal only its own keys work.
+  if (state.help.open) return state.help.searching ? ['helpSearch'] : m ? ['help'] : ['help', 'global'];
   if (m) return [m.kind === 'form' ? 'form' : m.kind];
-  if (state.help.open) return ['help', 'global'];
+  if (state.command) return ['command'];
   if (state.screen === 'configuration') return ['configuration', 'global'];
   const st = state.lists[state.screen];
   if (st.filtering) return ['filter'];
+  if (st.sortPicking) return ['sortPick'];
   if (st.detailId) return ['detail', 'global'];
   return ['list', 'global'];
 }
 
 /** Whether printable keys here are text (a field, a filter, a picker, a prompt), not commands. */
 export function acceptsText(state: ConsoleState): boolean {
+  if (state.help.open) return state.help.searching;
   const m = topModal(state);
   if (m?.kind === 'form') {
     const kind = focusedSpec(m.form)?.kind;
     return kind === 'text' || kind === 'secret' || kind === 'picker';
   }
-  return m?.kind === 'picker' || m?.kind === 'prompt' || (m === null && scopes(state)[0] === 'filter');
+  return m?.kind === 'picker' || m?.kind === 'prompt' || (m === null && (state.command !== null || scopes(state)[0] === 'filter'));
 }
 
 /** Whether a binding does something here: its handler exists, and writes are allowed. */

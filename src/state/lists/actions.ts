@@ -11,7 +11,9 @@ import {bulkDelete} from './bulk-delete.js';
 import {exportList} from './export-action.js';
 import {markAllShown, toggleMark} from './marks.js';
 import {flipSortDirection, stepSort} from './sort-by-column.js';
+import {startSortPick} from './sort-letters.js';
 import {moveCursor, type Move} from './view-state.js';
+import {SIDE_PANEL_MIN_COLUMNS} from '../core/layout.js';
 
 type Shared = (c: ConsoleContext, list: ListDerived) => void;
 
@@ -41,6 +43,7 @@ const ON_LIST: Partial<Record<Action, Shared>> = {
   end: move('end'),
   // The caret starts at the end of the filter kept from before.
   filter: (c, list) => c.updateList(list.spec.id, (st) => ({...st, filtering: true, filterEdit: {cursor: [...st.filter].length}})),
+  sortBy: startSortPick,
   sortNext: (c, list) => c.updateList(list.spec.id, (st) => ({...st, sort: stepSort(st.sort, sortable(list), 1)})),
   sortPrev: (c, list) => c.updateList(list.spec.id, (st) => ({...st, sort: stepSort(st.sort, sortable(list), -1)})),
   sortReverse: (c, list) => c.updateList(list.spec.id, (st) => ({...st, sort: flipSortDirection(st.sort, sortable(list))})),
@@ -51,6 +54,19 @@ const ON_LIST: Partial<Record<Action, Shared>> = {
   mark: toggleMark,
   markAll: markAllShown,
   export: (c) => exportList(c, false),
+  sidePanel: (c) => {
+    const on = !c.state.sidePanel;
+    c.set((s) => ({...s, sidePanel: on}));
+    const wide = c.layout.width >= SIDE_PANEL_MIN_COLUMNS;
+    c.message({
+      tone: 'info',
+      text: !on
+        ? 'Detail beside the list: off'
+        : wide
+          ? 'Detail beside the list: on (P hides it)'
+          : `Detail beside the list: on, shown from ${SIDE_PANEL_MIN_COLUMNS} columns (this terminal has ${c.layout.width})`,
+    });
+  },
 };
 
 /** What every detail does. */

@@ -2,6 +2,7 @@
 import {buildListView, prepareIdIndex, moveSelection, reconcileSelection, type ListView} from './list-view.js';
 import {warmSortOrder} from './column-order.js';
 import type {ColumnSpec, SortSpec} from './columns.js';
+import type {FilterFields} from './filter-query.js';
 import type {TextEdit} from '../input/textedit.js';
 
 export interface ListUiState {
@@ -20,6 +21,8 @@ export interface ListUiState {
   /** The screen whose detail opened this one (a user's device): Esc goes back there. */
   returnTo: 'devices' | 'users' | 'rules' | null;
   reveal: boolean;
+  /** `s` was pressed: the next key picks the sort column by its letter (src/state/lists/sort-letters.ts). */
+  sortPicking: boolean;
 }
 
 export interface FilterEdit {
@@ -41,6 +44,7 @@ export function initialListState(sort: SortSpec | null): ListUiState {
     detailEntry: null,
     returnTo: null,
     reveal: false,
+    sortPicking: false,
   };
 }
 
@@ -49,25 +53,37 @@ interface ViewCacheEntry<T> {
   filter: string;
   sortKey: string | null;
   sortDesc: boolean;
+  fields: FilterFields<T> | null;
+  now: number;
   view: ListView<T>;
 }
 
 /**
- * Memoises the filtered and sorted view per (items, filter, sort): renders and key presses
- * between two polls reuse it instead of re-filtering 50k rows.
+ * Memoises the filtered and sorted view per (items, filter, sort, and for a filter with field
+ * terms the field table and time): renders and key presses between two polls reuse it instead of
+ * re-filtering 50k rows.
  */
 export class ListViewCache<T> {
   private entry: ViewCacheEntry<T> | null = null;
 
   constructor(private readonly getId: (t: T) => string) {}
 
-  get(items: readonly T[], state: Pick<ListUiState, 'filter' | 'sort'>, columns: ColumnSpec<T>[]): ListView<T> {
+  get(items: readonly T[], state: Pick<ListUiState, 'filter' | 'sort'>, columns: ColumnSpec<T>[], fields: FilterFields<T> | null = null, now = 0): ListView<T> {
     const e = this.entry;
     const sortKey = state.sort?.key ?? null;
     const sortDesc = state.sort?.desc ?? false;
-    if (e && e.items === items && e.filter === state.filter && e.sortKey === sortKey && e.sortDesc === sortDesc) return e.view;
-    const view = buildListView(items, {getId: this.getId, filter: state.filter, sort: state.sort, columns});
-    this.entry = {items, filter: state.filter, sortKey, sortDesc, view};
+    if (
+      e &&
+      e.items === items &&
+      e.filter === state.filter &&
+      e.sortKey === sortKey &&
+      e.sortDesc === sortDesc &&
+      // A text-only filter gives the same rows whatever the table (of the same screen) and the time.
+      ((e.fields === fields && e.now === now) || (!e.view.readsFields && (e.fields === null) === (fields === null)))
+    )
+      return e.view;
+    const view = buildListView(items, {getId: this.getId, filter: state.filter, sort: state.sort, columns, fields, now});
+    this.entry = {items, filter: state.filter, sortKey, sortDesc, fields, now, view};
     return view;
   }
 

@@ -22,6 +22,24 @@ import {fitColumns, headerText, rowSegments, type FittedColumn, type TableColumn
 export {fitColumns, fittedWidth, headerText, rowSegments, rowText, COLUMN_GAP, sortMarker} from './layout.js';
 export type {ColumnWidth, FittedColumn, Segment, TableColumn} from './layout.js';
 
+/** The header with the letters at `marks` underlined and in the accent colour (the sort letters after `s`). */
+function underlined(text: string, marks: readonly number[]): React.JSX.Element[] {
+  const out: React.JSX.Element[] = [];
+  let from = 0;
+  for (const at of [...marks].sort((a, b) => a - b)) {
+    if (at < from || at >= text.length) continue;
+    if (at > from) out.push(<Text key={`t${from}`}>{text.slice(from, at)}</Text>);
+    out.push(
+      <Text key={`m${at}`} underline color={color('accent')}>
+        {text[at]}
+      </Text>,
+    );
+    from = at + 1;
+  }
+  if (from < text.length) out.push(<Text key={`t${from}`}>{text.slice(from)}</Text>);
+  return out;
+}
+
 export interface TableProps<T> {
   /** The rows to list, already filtered and sorted (`buildListView(...).rows`). */
   rows: readonly T[];
@@ -39,6 +57,8 @@ export interface TableProps<T> {
   /** Lines available, the header line included. The table renders exactly this many lines. */
   height: number;
   sort?: SortSpec | null;
+  /** After `s`: each sortable column's letter and where it is in its title, underlined in the header. */
+  sortLetters?: ReadonlyMap<string, {at: number}> | null;
   /** Shown under the header when there are no rows. */
   emptyText?: string;
   /** Controlled first visible row; omit to let the table keep it. */
@@ -146,6 +166,7 @@ function TableImpl<T>({
   width,
   height,
   sort,
+  sortLetters,
   emptyText = 'Nothing to show.',
   top: topProp,
   onTopChange,
@@ -160,10 +181,12 @@ function TableImpl<T>({
   const fitted = useMemo(() => fitColumns(columns, width - gutter), [columns, width, gutter]);
   const sortKey = sort?.key;
   const sortDesc = sort?.desc;
-  const header = useMemo(
-    () => ' '.repeat(gutter) + headerText(fitted, sortKey === undefined ? null : {key: sortKey, desc: sortDesc === true}),
-    [fitted, sortKey, sortDesc, gutter],
-  );
+  const header = useMemo(() => {
+    const marks: number[] = [];
+    const text =
+      ' '.repeat(gutter) + headerText(fitted, sortKey === undefined ? null : {key: sortKey, desc: sortDesc === true}, sortLetters ?? undefined, marks);
+    return {text, marks: marks.map((m) => m + gutter)};
+  }, [fitted, sortKey, sortDesc, gutter, sortLetters]);
   // A new cache whenever the layout or the marks change; rows are then rebuilt lazily, only when visible.
   const rowCache = useMemo(() => ({fitted, version, marks, decorate, rows: new WeakMap<object, CachedRow>()}), [fitted, version, marks, decorate]);
   const selectedIndex = useMemo(
@@ -187,7 +210,7 @@ function TableImpl<T>({
   if (height >= 1) {
     lines.push(
       <Text key="header" bold wrap="truncate">
-        {header === '' ? ' ' : header}
+        {header.text === '' ? ' ' : header.marks.length === 0 ? header.text : underlined(header.text, header.marks)}
       </Text>,
     );
   }

@@ -131,7 +131,16 @@ export function sortMarker(desc: boolean): string {
 }
 
 /** The header line; the sorted column's title ends in ▲/▼, kept visible however narrow the column. */
-export function headerText<T>(fitted: readonly FittedColumn<T>[], sort?: {key: string; desc: boolean} | null): string {
+/**
+ * The header line. With `letters` (a column's sort letter and where it is in its title, after `s`),
+ * `marks` receives the positions in the line of the letters shown, to underline.
+ */
+export function headerText<T>(
+  fitted: readonly FittedColumn<T>[],
+  sort?: {key: string; desc: boolean} | null,
+  letters?: ReadonlyMap<string, {at: number}>,
+  marks?: number[],
+): string {
   let line = '';
   // A full-width left-aligned title puts its arrow into the gap after it: that gap is one shorter.
   let gapTaken = false;
@@ -158,6 +167,13 @@ export function headerText<T>(fitted: readonly FittedColumn<T>[], sort?: {key: s
       }
     } else {
       cell = fitCell(title, width, align);
+    }
+    const letter = letters?.get(column.key);
+    if (letter && marks && letter.at >= 0) {
+      // Titles are ASCII: where the title starts in its cell, then the letter in it, if shown.
+      const start = cell.indexOf(title.slice(0, Math.min(title.length, Math.max(1, width - 1))));
+      const at = start + letter.at;
+      if (start >= 0 && at < cell.length && cell[at]!.toLowerCase() === title[letter.at]!.toLowerCase()) marks.push(line.length + gap.length + at);
     }
     line += gap + cell;
   }

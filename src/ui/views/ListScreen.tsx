@@ -4,11 +4,14 @@ import {Box} from 'ink';
 import type {ListDerived} from '../../state/core/context.js';
 import {stateCounts, type Snapshot} from '../../state/data/snapshot.js';
 import {glyphs} from '../../state/core/glyphs.js';
+import {SIDE_PANEL_MIN_COLUMNS} from '../../state/core/layout.js';
 import {Text} from '../SafeText.js';
 import {fitColumns, sortMarker, Table} from '../table/Table.js';
 import {color} from '../theme.js';
+import {truncate, wrapLines} from '../text.js';
 import {changeDecorator, type ChangeSources} from '../table/changes.js';
 import {DetailView} from './DetailView.js';
+import {sortLetters, sortPickInfo} from '../../state/lists/sort-letters.js';
 
 export function listInfo(
   list: ListDerived,
@@ -19,6 +22,7 @@ export function listInfo(
   now: number = snapshot.fetchedAt,
 ): string {
   const {spec, state, view, selection} = list;
+  if (state.sortPicking && !state.detailId) return sortPickInfo(list);
   if (state.detailId) {
     const noun = `${spec.noun[0]!.toUpperCase()}${spec.noun.slice(1)}`;
     return list.detailItem ? `${noun} › ${spec.title(list.detailItem, snapshot)}` : `${spec.noun} gone`;
@@ -66,6 +70,29 @@ function keptFilter(text: string): string {
   return chars.length > FILTER_WINDOW ? `${chars.slice(0, FILTER_WINDOW - 1).join('')}${glyphs().ellipsis}` : text;
 }
 
+/** Rows the filter's error may take from the table: the devices' list of keys needs two at 80 columns. */
+const FILTER_ERROR_ROWS = 2;
+
+/**
+ * The filter's error as the lines under the table, right above the info line that shows the
+ * filter: `✗ unknown filter key "foo" — devices know: …`, wrapped, at most FILTER_ERROR_ROWS.
+ */
+export function filterErrorLines(error: string, width: number): string[] {
+  const lines = wrapLines(`✗ ${error}`, width);
+  if (lines.length <= FILTER_ERROR_ROWS) return lines;
+  return [...lines.slice(0, FILTER_ERROR_ROWS - 1), truncate(lines.slice(FILTER_ERROR_ROWS - 1).join(' '), width)];
+}
+
+/** Whether the detail fits beside the list at this width. */
+export function sideBySide(width: number): boolean {
+  return width >= SIDE_PANEL_MIN_COLUMNS;
+}
+
+/** The list's share of the width when the detail is beside it. */
+export function listWidthBeside(width: number): number {
+  return Math.floor(width * 0.55);
+}
+
 export function ListScreen({
   list,
   snapshot,
@@ -74,6 +101,7 @@ export function ListScreen({
   height,
   marks,
   changes,
+  side = false,
 }: {
   list: ListDerived;
   snapshot: Snapshot;
@@ -82,6 +110,8 @@ export function ListScreen({
   height: number;
   marks: ReadonlySet<string>;
   changes: ChangeSources;
+  /** `P`: the detail of the cursor row beside the list, where the width allows (sideBySide). */
+  side?: boolean;
 }): React.JSX.Element {
   const {spec, state, view, selection, columns} = list;
   const second = Math.floor(now / 1000);
@@ -93,6 +123,8 @@ export function ListScreen({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the versions stand for the tracker's and history's mutable state
     [spec.id, changes, second, highlights, traffic],
   );
+  // After `s`: each column's letter, underlined in the header.
+  const letters = useMemo(() => (state.sortPicking ? sortLetters(columns) : null), [state.sortPicking, columns]);
   if (state.detailId) {
     if (!list.detailItem) {
       return (
@@ -106,21 +138,63 @@ export function ListScreen({
       <DetailView lines={lines} scroll={state.detailScroll} width={width} height={height} {...(state.detailEntry ? {selectedEntry: state.detailEntry} : {})} />
     );
   }
+  // The list, with the filter's error under it when a term could not be read.
+  const listPart = (width: number): React.JSX.Element => {
+    const table = (tableHeight: number) => (
+      <Table
+        rows={view.rows}
+        columns={columns}
+        getId={spec.getId}
+        indexOf={view.indexOf}
+        selectedId={selection.id}
+        width={width}
+        height={tableHeight}
+        sort={state.sort ?? undefined}
+        sortLetters={letters}
+        version={Math.floor(now / 1000)}
+        marked={marks}
+        gutter
+        {...(decorate ? {decorate} : {})}
+        emptyText={state.filter ? `No ${spec.noun}s match "${state.filter}".` : `No ${spec.noun}s.`}
+      />
+    );
+    if (!list.filterError) return table(height);
+    // A term the filter could not read is left out; saying so in the error colour next to the
+    // filter keeps a typo from passing for "these are the matches".
+    const errorLines = filterErrorLines(list.filterError, width).slice(0, Math.max(0, height - 1));
+    return (
+      <Box flexDirection="column" height={height}>
+        {table(height - errorLines.length)}
+        {errorLines.map((line, i) => (
+          <Text key={i} wrap="truncate" color={color('danger')}>
+            {line}
+          </Text>
+        ))}
+      </Box>
+    );
+  };
+  // `P` on a wide terminal: the list on the left, the cursor row's detail on the right, drawn
+  // from the same derived list on every frame, so it follows the cursor and the refreshes.
+  const panelItem = side && sideBySide(width) && selection.index >= 0 ? (view.rows[selection.index] ?? null) : null;
+  const listWidth = panelItem !== null ? listWidthBeside(width) : width;
+  const listBlock = listPart(listWidth);
+  if (panelItem === null) return listBlock;
+  const panelWidth = width - listWidth - 2;
+  const panelLines = spec.detail(panelItem, {snapshot, now, reveal: false, history: changes.history});
   return (
-    <Table
-      rows={view.rows}
-      columns={columns}
-      getId={spec.getId}
-      indexOf={view.indexOf}
-      selectedId={selection.id}
-      width={width}
-      height={height}
-      sort={state.sort ?? undefined}
-      version={Math.floor(now / 1000)}
-      marked={marks}
-      gutter
-      {...(decorate ? {decorate} : {})}
-      emptyText={state.filter ? `No ${spec.noun}s match "${state.filter}".` : `No ${spec.noun}s.`}
-    />
+    <Box flexDirection="row" height={height}>
+      <Box width={listWidth} flexDirection="column">
+        {listBlock}
+      </Box>
+      <Box width={2} flexDirection="column">
+        <Text color={color('muted')}>{Array.from({length: height}, () => glyphs().divider).join('\n')}</Text>
+      </Box>
+      <Box width={panelWidth} flexDirection="column">
+        <Text bold color={color('accent')} wrap="truncate">
+          {truncate(spec.title(panelItem, snapshot), panelWidth)}
+        </Text>
+        <DetailView lines={panelLines} scroll={0} width={panelWidth} height={height - 1} />
+      </Box>
+    </Box>
   );
 }

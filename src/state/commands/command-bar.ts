@@ -1,0 +1,269 @@
+// The `:` command bar (k9s's): one line at the bottom, edited with the line editor, with the
+// session's history on ↑/↓ and Tab completion of commands and their arguments. The commands are
+// the table of src/state/commands/table.ts; running them is here. An unknown command says so and
+// keeps the text, so a typo is fixed rather than typed again.
+import type {ConsoleContext, ProfileEntry} from '../core/context.js';
+import {CLOSED_HELP, errorText, type ScreenId} from '../core/state.js';
+import {openHelp} from '../input/help.js';
+import type {Action} from '../input/keymap.js';
+import {editText} from '../input/textedit.js';
+import type {CommandLine} from './command-line.js';
+import {toggleStaleView} from '../screens/devices/stale.js';
+export type {CommandLine};
+import {COMMANDS, commandNamed, type CommandInfo, type CommandName} from './table.js';
+
+/** How many lines the session remembers. */
+export const HISTORY_DEPTH = 100;
+
+/** How many candidates Tab lists (the rest are counted). */
+export const CANDIDATES_SHOWN = 40;
+
+const emptyLine = (): CommandLine => ({value: '', cursor: 0, recall: -1, draft: '', candidates: [], error: null});
+
+export function openCommandBar(c: ConsoleContext): void {
+  // From the help too: the bar takes the keys, so the help closes (`:help` opens it again).
+  c.set((s) => ({...s, help: CLOSED_HELP, command: emptyLine()}));
+  // The profile names Tab completes, read again (the config file may have changed).
+  void c.io.profiles?.list().catch(() => undefined);
+}
+
+function setLine(c: ConsoleContext, line: CommandLine | null): void {
+  c.set((s) => ({...s, command: line}));
+}
+
+/** A key of the line editor or a typed character; false when it is not one. */
+export function typeIntoCommand(c: ConsoleContext, name: string, input: string): boolean {
+  const line = c.state.command;
+  if (!line) return false;
+  const edited = editText(line, name, input);
+  if (!edited) return false;
+  setLine(c, {...line, ...edited, candidates: [], error: null});
+  return true;
+}
+
+/** A paste: one line of text at the caret. */
+export function pasteIntoCommand(c: ConsoleContext, text: string): boolean {
+  const line = c.state.command;
+  if (!line) return false;
+  const edited = editText(line, 'paste', text);
+  if (!edited) return false;
+  setLine(c, {...line, ...edited, candidates: [], error: null});
+  return true;
+}
+
+export function commandAction(c: ConsoleContext, action: Action): void {
+  const line = c.state.command;
+  if (!line) return;
+  switch (action) {
+    case 'cancel':
+      setLine(c, null);
+      return;
+    case 'up':
+    case 'down':
+      recall(c, line, action === 'up' ? 1 : -1);
+      return;
+    case 'complete':
+      complete(c, line);
+      return;
+    case 'accept':
+      accept(c, line);
+      return;
+    default:
+  }
+}
+
+function recall(c: ConsoleContext, line: CommandLine, step: 1 | -1): void {
+  const history = c.state.commandHistory;
+  const next = Math.max(-1, Math.min(history.length - 1, line.recall + step));
+  if (next === line.recall) return;
+  const draft = line.recall === -1 ? line.value : line.draft;
+  const value = next === -1 ? draft : history[history.length - 1 - next]!;
+  setLine(c, {...line, value, cursor: [...value].length, undo: [], typing: false, recall: next, draft, candidates: [], error: null});
+}
+
+// ---- completion ---------------------------------------------------------------------------------
+
+function commonPrefix(words: readonly string[]): string {
+  if (words.length === 0) return '';
+  let prefix = words[0]!;
+  for (const w of words) {
+    let i = 0;
+    while (i < prefix.length && i < w.length && prefix[i]!.toLowerCase() === w[i]!.toLowerCase()) i++;
+    prefix = prefix.slice(0, i);
+  }
+  return prefix;
+}
+
+/** What an argument of `command` can be, starting with `prefix` (case-insensitive), sorted. */
+function argumentCandidates(c: ConsoleContext, command: CommandName, prefix: string): string[] {
+  const snapshot = c.state.snapshot;
+  const p = prefix.toLowerCase();
+  if (!snapshot && command !== 'profile') return [];
+  const found = new Set<string>();
+  if (command === 'devices' && snapshot) for (const row of snapshot.devices) if (row.device.name.toLowerCase().startsWith(p)) found.add(row.device.name);
+  if (command === 'users' && snapshot) for (const u of snapshot.users) if (u.email.toLowerCase().startsWith(p)) found.add(u.email);
+  if (command === 'profile') for (const x of c.io.profiles?.known ?? []) if (x.name.toLowerCase().startsWith(p)) found.add(x.name);
+  return [...found].sort((a, b) => a.localeCompare(b));
+}
+
+/** Tab: the command's name, then its argument; a unique match is completed, several are listed and their common part filled in. */
+function complete(c: ConsoleContext, line: CommandLine): void {
+  const text = line.value;
+  const space = text.indexOf(' ');
+  let head: string;
+  let options: string[];
+  let word: string;
+  if (space < 0) {
+    head = '';
+    word = text;
+    options = COMMANDS.filter((x) => x.name.startsWith(word.toLowerCase())).map((x) => x.name);
+    const alias = commandNamed(word);
+    if (options.length === 0 && alias && 'name' in alias) options = [alias.name];
+  } else {
+    const found = commandNamed(text.slice(0, space));
+    if (!found || !('name' in found) || found.args === '') {
+      setLine(c, {...line, candidates: [], error: found && 'name' in found ? `:${found.name} takes no argument` : null});
+      return;
+    }
+    head = `${text.slice(0, space)} `;
+    word = text.slice(space + 1).trimStart();
+    options = argumentCandidates(c, found.name, word);
+  }
+  if (options.length === 0) {
+    setLine(c, {...line, candidates: [], error: `nothing starts with "${word}"`});
+    return;
+  }
+  const fill = options.length === 1 ? `${options[0]!}${space < 0 ? ' ' : ''}` : word.length >= commonPrefix(options).length ? word : commonPrefix(options);
+  const value = `${head}${fill}`;
+  const more = options.length > CANDIDATES_SHOWN ? [`… ${options.length - CANDIDATES_SHOWN} more`] : [];
+  setLine(c, {
+    ...line,
+    value,
+    cursor: [...value].length,
+    typing: false,
+    candidates: options.length > 1 ? [...options.slice(0, CANDIDATES_SHOWN), ...more] : [],
+    error: null,
+  });
+}
+
+// ---- running ------------------------------------------------------------------------------------
+
+const SCREEN_OF: Partial<Record<CommandName, ScreenId>> = {
+  devices: 'devices',
+  users: 'users',
+  rules: 'rules',
+  configuration: 'configuration',
+  activity: 'activity',
+};
+
+function accept(c: ConsoleContext, line: CommandLine): void {
+  const text = line.value.trim();
+  if (text === '') {
+    setLine(c, null);
+    return;
+  }
+  const [word, ...rest] = text.split(/\s+/);
+  const arg = rest.join(' ');
+  const found = commandNamed(word!);
+  if (!found) {
+    setLine(c, {...line, candidates: [], error: `unknown command "${word}" (Tab lists the commands)`});
+    return;
+  }
+  if (!('name' in found)) {
+    setLine(c, {...line, candidates: found.ambiguous.map((x) => x.name), error: `"${word}" could be ${found.ambiguous.map((x) => `:${x.name}`).join(' or ')}`});
+    return;
+  }
+  if (arg !== '' && found.args === '') {
+    setLine(c, {...line, candidates: [], error: `:${found.name} takes no argument`});
+    return;
+  }
+  const history = c.state.commandHistory;
+  const kept = history[history.length - 1] === text ? history : [...history, text].slice(-HISTORY_DEPTH);
+  c.set((s) => ({...s, command: null, commandHistory: kept}));
+  run(c, found, arg);
+}
+
+function run(c: ConsoleContext, command: CommandInfo, arg: string): void {
+  const screen = SCREEN_OF[command.name];
+  if (screen) {
+    c.set((s) => ({...s, screen, help: CLOSED_HELP}));
+    if (arg !== '') openByName(c, command.name, arg);
+    return;
+  }
+  if (command.name === 'help') openHelp(c);
+  else if (command.name === 'quit') c.io.exit();
+  else if (command.name === 'profile') void profileCommand(c, arg);
+}
+
+/** `:devices NAME`, `:users EMAIL`: the one item of that name opens; several are left filtered in the list. */
+function openByName(c: ConsoleContext, command: CommandName, arg: string): void {
+  const snapshot = c.state.snapshot;
+  if (!snapshot) {
+    c.message({tone: 'info', text: 'No data yet: the list opens when the first poll answers'});
+    return;
+  }
+  const wanted = arg.toLowerCase();
+  if (command === 'users') {
+    const user = snapshot.users.find((u) => u.email.toLowerCase() === wanted);
+    if (user) c.openDetail('users', user.id);
+    else c.message({tone: 'warning', text: `No user ${arg}`});
+    return;
+  }
+  const matches = snapshot.devices.filter((row) => row.device.name.toLowerCase() === wanted);
+  // The stale view lists only stale devices: the one asked for may not be among them.
+  if (matches.length > 0 && c.state.staleView) toggleStaleView(c);
+  if (matches.length === 1) {
+    c.openDetail('devices', matches[0]!.id);
+  } else if (matches.length === 0) {
+    c.message({tone: 'warning', text: `No device named ${arg}`});
+  } else {
+    c.updateList('devices', (st) => ({...st, detailId: null, filter: arg, filtering: false, filterEdit: {cursor: [...arg].length}}));
+    c.message({tone: 'info', text: `${matches.length} devices are named ${arg}: the list is filtered to them`});
+  }
+}
+
+/** `:profile NAME` connects with that profile; `:profile` lists them with their URLs. */
+async function profileCommand(c: ConsoleContext, name: string): Promise<void> {
+  const profiles = c.io.profiles;
+  if (!profiles) {
+    c.message({tone: 'warning', text: 'No profiles to switch to here: profiles live in the config file (README, "Connecting to a real server")'});
+    return;
+  }
+  if (name === '') {
+    let list: ProfileEntry[];
+    try {
+      list = await profiles.list();
+    } catch (err) {
+      c.message({tone: 'error', text: errorText(err)});
+      return;
+    }
+    const width = Math.max(0, ...list.map((p) => [...p.name].length));
+    c.push({
+      kind: 'report',
+      title: 'Profiles',
+      phase: 'finished',
+      progress: null,
+      scroll: 0,
+      lines:
+        list.length === 0
+          ? [{text: 'The config file has no profiles.'}]
+          : [
+              ...list.map((p) => ({
+                text: `${p.name === profiles.current ? '*' : ' '} ${p.name.padEnd(width)}  ${p.url}`,
+                ...(p.name === profiles.current ? {bold: true} : {}),
+              })),
+              {text: ''},
+              {text: ':profile NAME connects with one (* is the one in use); Tab completes the name.', tone: 'muted' as const},
+            ],
+    });
+    return;
+  }
+  if (name === profiles.current) {
+    c.message({tone: 'info', text: `Already connected with profile ${name}`});
+    return;
+  }
+  c.message({tone: 'info', text: `Connecting with profile ${name}…`});
+  const failed = await profiles.switchTo(name);
+  // On success this console is replaced by one on the other server; on failure it stays.
+  if (failed) c.message({tone: 'error', text: `Profile ${name}: ${failed} (still connected${profiles.current ? ` with ${profiles.current}` : ''})`});
+}

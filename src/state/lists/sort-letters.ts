@@ -1,0 +1,69 @@
+// Sorting in two keys: `s`, then the letter of a column (underlined in its title while `s` waits).
+// Each sortable column gets the first letter of its title that no column before it took, so the
+// letters stay the same from one run to the next and read as the title does (NAME n, OWNER o,
+// RX r, TX t, RX/S x, TX/S s); a title with no free letter gets a digit.
+import type {ConsoleContext, ListDerived} from '../core/context.js';
+import type {Action} from '../input/keymap.js';
+
+export interface SortLetter {
+  letter: string;
+  /** Where the letter is in the column's title (-1: a digit, not in the title). */
+  at: number;
+}
+
+export function sortLetters(columns: ReadonlyArray<{key: string; header: string; sortValue?: unknown}>): Map<string, SortLetter> {
+  const out = new Map<string, SortLetter>();
+  const taken = new Set<string>();
+  let digit = 1;
+  for (const column of columns) {
+    if (!column.sortValue) continue;
+    const title = column.header.toLowerCase();
+    let chosen: SortLetter | null = null;
+    for (let i = 0; i < title.length && !chosen; i++) {
+      const ch = title[i]!;
+      if (ch >= 'a' && ch <= 'z' && !taken.has(ch)) chosen = {letter: ch, at: i};
+    }
+    if (!chosen && digit <= 9) chosen = {letter: String(digit++), at: -1};
+    if (!chosen) continue;
+    taken.add(chosen.letter);
+    out.set(column.key, chosen);
+  }
+  return out;
+}
+
+/** `s` on a list: the next key picks the column. */
+export function startSortPick(c: ConsoleContext, list: ListDerived): void {
+  c.updateList(list.spec.id, (st) => ({...st, sortPicking: true}));
+}
+
+/** Esc after `s`: the sort stays as it was. */
+export function sortPickAction(c: ConsoleContext, action: Action): void {
+  const list = c.activeList();
+  if (list && action === 'cancel') c.updateList(list.spec.id, (st) => ({...st, sortPicking: false}));
+}
+
+/** The key after `s`: that column (the sorted one again: the other way), or why not. */
+export function pickSortColumn(c: ConsoleContext, list: ListDerived, key: string): void {
+  const letters = sortLetters(list.columns);
+  const lower = key.toLowerCase();
+  const column = list.columns.find((col) => letters.get(col.key)?.letter === lower);
+  if (!column) {
+    c.message({tone: 'info', text: `No column has the letter ${key} here: press one of ${[...letters.values()].map((l) => l.letter).join(' ')} (Esc cancels)`});
+    return;
+  }
+  c.updateList(list.spec.id, (st) => ({
+    ...st,
+    sortPicking: false,
+    sort: st.sort?.key === column.key ? {key: column.key, desc: !st.sort.desc} : {key: column.key, desc: column.defaultDesc === true},
+  }));
+}
+
+/** The info line while `s` waits: each column's letter and title. */
+export function sortPickInfo(list: ListDerived): string {
+  const letters = sortLetters(list.columns);
+  const parts = list.columns.flatMap((col) => {
+    const l = letters.get(col.key);
+    return l ? [`${l.letter} ${col.header.trim() || col.key}`] : [];
+  });
+  return `sort by: ${parts.join(' · ')} · Esc cancels`;
+}

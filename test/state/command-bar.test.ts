@@ -1,0 +1,230 @@
+// The `:` command bar (src/state/commands/): screens by name and alias, a user or a device by name,
+// Tab completion, the session's history, and an unknown command said with the text kept.
+import {readFileSync, writeFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import {commandNamed, commandsMarkdown, COMMANDS} from '../../src/state/commands/table.js';
+import {CANDIDATES_SHOWN} from '../../src/state/commands/command-bar.js';
+import {topModal} from '../../src/state/core/state.js';
+import {device, user} from '../fixtures/data.js';
+import {open, seeded} from '../helpers/fake-console.js';
+
+type Console = Awaited<ReturnType<typeof open>>;
+
+/** Opens the bar, types `text` and presses `then` (Enter by default). */
+function command({press, type}: Console, text: string, ...then: string[]) {
+  press(':');
+  type(text);
+  press(...(then.length ? then : ['enter']));
+}
+
+describe('the command table', () => {
+  it('names, aliases and unique prefixes; an ambiguous or unknown word is not a command', () => {
+    expect(commandNamed('users')).toMatchObject({name: 'users'});
+    expect(commandNamed('USR')).toMatchObject({name: 'users'});
+    expect(commandNamed('cfg')).toMatchObject({name: 'configuration'});
+    expect(commandNamed('dev')).toMatchObject({name: 'devices'});
+    expect(commandNamed('ru')).toMatchObject({name: 'rules'});
+    expect(commandNamed('q')).toMatchObject({name: 'quit'});
+    expect(commandNamed('frobnicate')).toBeNull();
+    expect(commandNamed('')).toMatchObject({ambiguous: COMMANDS});
+  });
+
+  it('no alias is used twice or shadows a name', () => {
+    const words = COMMANDS.flatMap((c) => [c.name, ...c.aliases]);
+    expect(new Set(words).size).toBe(words.length);
+  });
+
+  it('the README command table is generated from the table (UPDATE_README=1 rewrites it)', () => {
+    const readme = new URL('../../README.md', import.meta.url);
+    const text = readFileSync(readme, 'utf8');
+    const start = /<!-- commands:start[^>]*-->\n/.exec(text);
+    expect(start).not.toBeNull();
+    const from = start!.index + start![0].length;
+    const to = text.indexOf('<!-- commands:end -->');
+    const expected = `${commandsMarkdown()}\n`;
+    if (process.env.UPDATE_README === '1') {
+      writeFileSync(readme, text.slice(0, from) + expected + text.slice(to));
+      return;
+    }
+    expect(text.slice(from, to)).toBe(expected);
+  });
+});
+
+describe('the command bar', () => {
+  it(':users switches screens, by name or alias; Esc closes the bar without running it', async () => {
+    const con = await open(seeded());
+    const {c, press, type} = con;
+    command(con, 'users');
+    expect(c.state).toMatchObject({screen: 'users', command: null});
+    command(con, 'cfg');
+    expect(c.state.screen).toBe('configuration');
+    command(con, 'act');
+    expect(c.state.screen).toBe('activity');
+    command(con, 'rules');
+    expect(c.state.screen).toBe('rules');
+    press(':');
+    type('devices');
+    press('esc');
+    expect(c.state).toMatchObject({screen: 'rules', command: null});
+  });
+
+  it('letters typed in the bar are text, not keys: q, d and n do nothing but type', async () => {
+    const con = await open(seeded());
+    const {c, io, press, type} = con;
+    press(':');
+    type('qdn');
+    expect(c.state.command).toMatchObject({value: 'qdn', cursor: 3});
+    expect(io.exited).toBe(false);
+    expect(topModal(c.state)).toBeNull();
+    // The line editor works in it.
+    press('ctrl+w');
+    expect(c.state.command?.value).toBe('');
+  });
+
+  it('an unknown command says so and keeps the text to be fixed', async () => {
+    const con = await open(seeded());
+    const {c, press, type} = con;
+    command(con, 'usres');
+    expect(c.state.command).toMatchObject({value: 'usres', error: 'unknown command "usres" (Tab lists the commands)'});
+    expect(c.state.screen).toBe('devices');
+    press('ctrl+u');
+    type('users');
+    expect(c.state.command?.error).toBeNull();
+    press('enter');
+    expect(c.state.screen).toBe('users');
+  });
+
+  it('a command that takes no argument says so', async () => {
+    const con = await open(seeded());
+    command(con, 'rules everything');
+    expect(con.c.state.command).toMatchObject({error: ':rules takes no argument'});
+    expect(con.c.state.screen).toBe('devices');
+  });
+
+  it(':users EMAIL opens that user; :devices NAME opens that device; an unknown one is said', async () => {
+    const con = await open(seeded());
+    const {c} = con;
+    command(con, 'users bob@example.com');
+    expect(c.state.screen).toBe('users');
+    expect(c.state.lists.users.detailId).toBe('u-2');
+    command(con, 'dev ann-phone');
+    expect(c.state.screen).toBe('devices');
+    expect(c.state.lists.devices.detailId).toBe('d-2');
+    command(con, 'users nobody@example.com');
+    expect(con.message()).toBe('No user nobody@example.com');
+    command(con, 'devices nothing');
+    expect(con.message()).toBe('No device named nothing');
+  });
+
+  it('two devices of one name: the list is filtered to them', async () => {
+    const server = seeded();
+    server.devices.push(device({id: 'd-9', user_id: 'u-2', name: 'ann-phone', ipv4: '10.3.2.9'}));
+    const con = await open(server);
+    command(con, 'devices ann-phone');
+    expect(con.c.state.lists.devices).toMatchObject({detailId: null, filter: 'ann-phone'});
+    expect(con.message()).toBe('2 devices are named ann-phone: the list is filtered to them');
+    expect(con.c.activeList()!.view.rows).toHaveLength(2);
+  });
+
+  it('Tab completes a command, then its argument; several candidates fill their common part and are listed', async () => {
+    const con = await open(seeded());
+    const {c, press, type} = con;
+    press(':');
+    type('us');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'users ', candidates: []});
+    type('b');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'users bob@example.com', candidates: []});
+    press('ctrl+u');
+    type('devices ann');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'devices ann-', candidates: ['ann-laptop', 'ann-phone']});
+    type('l');
+    press('tab');
+    expect(c.state.command?.value).toBe('devices ann-laptop');
+    press('enter');
+    expect(c.state.lists.devices.detailId).toBe('d-1');
+    // Nothing to complete: said.
+    press(':');
+    type('zz');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'zz', error: 'nothing starts with "zz"'});
+    // An empty line lists the commands.
+    press('ctrl+u', 'tab');
+    expect(c.state.command?.candidates).toEqual(COMMANDS.map((x) => x.name));
+  });
+
+  it('long candidate lists are cut and counted', async () => {
+    const server = seeded();
+    for (let i = 0; i < CANDIDATES_SHOWN + 5; i++) server.users.push(user({id: `u-x${i}`, email: `x${String(i).padStart(3, '0')}@example.com`}));
+    const con = await open(server);
+    con.press(':');
+    con.type('users x');
+    con.press('tab');
+    const shown = con.c.state.command!.candidates;
+    expect(shown).toHaveLength(CANDIDATES_SHOWN + 1);
+    expect(shown.at(-1)).toBe('… 5 more');
+    expect(con.c.state.command!.value).toBe('users x0');
+  });
+
+  it('↑/↓ walk the session history; the line being typed comes back', async () => {
+    const con = await open(seeded());
+    const {c, press, type} = con;
+    command(con, 'users');
+    command(con, 'rules');
+    command(con, 'rules');
+    expect(c.state.commandHistory).toEqual(['users', 'rules']);
+    press(':');
+    type('act');
+    press('up');
+    expect(c.state.command?.value).toBe('rules');
+    press('up');
+    expect(c.state.command?.value).toBe('users');
+    press('up');
+    expect(c.state.command?.value).toBe('users');
+    press('down', 'down');
+    expect(c.state.command?.value).toBe('act');
+    press('up', 'enter');
+    expect(c.state.screen).toBe('rules');
+  });
+
+  it('a paste goes into the bar as one line; control characters are refused', async () => {
+    const con = await open(seeded());
+    const {c, press} = con;
+    press(':');
+    c.paste('users\n');
+    expect(c.state.command?.value).toBe('users');
+    c.paste('\x1b[31m');
+    expect(c.state.command?.value).toBe('users');
+    expect(con.message()).toContain('which the command bar does not take');
+    press('enter');
+    expect(c.state.screen).toBe('users');
+  });
+
+  it(':help opens the help; :quit quits; : works from a detail and the help, not inside a filter', async () => {
+    const con = await open(seeded());
+    const {c, io, press, type} = con;
+    command(con, 'help');
+    expect(c.state.help.open).toBe(true);
+    command(con, 'devices');
+    expect(c.state.help.open).toBe(false);
+    press('/');
+    type('a:b');
+    expect(c.state.lists.devices.filter).toBe('a:b');
+    expect(c.state.command).toBeNull();
+    press('esc');
+    press('enter');
+    expect(c.state.lists.devices.detailId).not.toBeNull();
+    command(con, 'q');
+    expect(io.exited).toBe(true);
+  });
+
+  it('in read-only mode the bar still navigates (it runs no writes)', async () => {
+    const server = seeded();
+    const con = await open(server, {readOnly: true});
+    command(con, 'users ann@example.com');
+    expect(con.c.state.lists.users.detailId).toBe('u-1');
+    expect(server.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,56 @@
+// The command bar and sorting in two keys as drawn (src/ui/CommandBar.tsx, the table header).
+import {describe, expect, it} from 'vitest';
+import type {AppSettings} from '../../src/ui/App.js';
+import {renderApp, useSandbox} from '../helpers/rig.js';
+
+const fx = useSandbox({seed: 'demo'});
+const settings: Partial<AppSettings> = {label: 'test', refreshSeconds: 0, readOnly: false, insecure: false, demo: true};
+
+describe('navigation as drawn', () => {
+  it('the command bar: the line at the bottom, its keys above it, an unknown command said in place', async () => {
+    const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
+    await app.press('command', 'global');
+    let frame = await app.waitFor('Enter run  Tab complete');
+    expect(frame.split('\n').at(-1)).toMatch(/^: *$/);
+    await app.type('usres');
+    await app.named('enter');
+    frame = await app.waitFor('unknown command "usres" (Tab lists the commands)');
+    expect(frame.split('\n').at(-1)).toMatch(/^:usres/);
+    await app.named('ctrl+u');
+    await app.type('us');
+    await app.named('tab');
+    await app.waitFor(/^:users\s*$/m);
+    await app.named('enter');
+    await app.waitFor('EMAIL');
+  });
+
+  it('s lists each column letter; the letter sorts', async () => {
+    const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
+    await app.press('sortBy', 'list');
+    // The letters are listed on the info line (the header underlines them where colours are on:
+    // test/ui/table.test.tsx).
+    const frame = await app.waitFor('sort by: n NAME · o OWNER · i IPV4 · h HANDSHAKE');
+    expect(frame).toContain('Esc cancel');
+    await app.named('n');
+    await app.waitFor('NAME▲');
+  });
+
+  it("P on a wide terminal: the cursor row's detail beside the list, following the cursor; narrower, it says from what width", async () => {
+    const devices = (await fx.api<{data: Array<{name: string; public_key: string}>}>('GET', '/v0/devices')).json.data;
+    const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
+    app.resize(120, 40);
+    await app.press('sidePanel', 'list');
+    await app.waitFor('Detail beside the list: on, shown from 160 columns (this terminal has 120)');
+    app.resize(180, 40);
+    // The first row's detail, its public key (a detail line) beside the list.
+    let frame = await app.waitFor(devices[0]!.public_key);
+    const line = frame.split('\n').find((l) => l.includes(devices[0]!.public_key))!;
+    expect(line.indexOf(devices[0]!.public_key)).toBeGreaterThan(Math.floor(180 * 0.55));
+    await app.press('down', 'list');
+    frame = await app.waitFor(devices[1]!.public_key);
+    expect(frame).not.toContain(devices[0]!.public_key);
+    await app.press('sidePanel', 'list');
+    await app.waitFor('Detail beside the list: off');
+    expect(app.frame()).not.toContain(devices[1]!.public_key);
+  });
+});
