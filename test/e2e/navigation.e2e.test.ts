@@ -195,4 +195,82 @@ describe.skipIf(!enabled)('navigation end to end (tmux)', {timeout: 120_000}, ()
       await c.stop();
     }
   });
+
+  it(':trace answers the kinds of case of the 0.7.36 layout, and the Rules list marks the shadowed rule', async () => {
+    const c = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
+    try {
+      const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+        const res = await fetch(`${c.url}${path}`, {
+          method,
+          headers: {authorization: `Bearer ${c.adminToken}`, 'content-type': 'application/json'},
+          ...(body === undefined ? {} : {body: JSON.stringify(body)}),
+        });
+        return (await res.json()) as T;
+      };
+      const alice = (await api<{data: {id: string}}>('POST', '/v0/users', {user: {email: 'alice@example.com', role: 'unprivileged'}})).data;
+      const bob = (await api<{data: {id: string}}>('POST', '/v0/users', {user: {email: 'bob@example.com', role: 'unprivileged'}})).data;
+      for (const [owner, name] of [
+        [alice, 'alice-laptop'],
+        [bob, 'bob-laptop'],
+      ] as const) {
+        await api('POST', '/v0/devices', {device: {user_id: owner.id, name, public_key: publicKey()}});
+      }
+      const rules = [
+        {action: 'accept', destination: '10.2.0.0/16', user_id: alice.id},
+        {action: 'drop', destination: '10.2.3.0/24', user_id: alice.id},
+        {action: 'drop', destination: '10.2.9.9', port_type: 'tcp', port_range: '22', user_id: alice.id},
+        {action: 'drop', destination: '10.0.0.0/8'},
+        {action: 'accept', destination: '10.7.7.7', port_type: 'udp', port_range: '53'},
+        {action: 'drop', destination: '10.8.0.0/16', user_id: alice.id},
+        {action: 'accept', destination: '10.8.0.0/16'},
+      ];
+      for (const rule of rules) {
+        const created = await api<{data?: unknown; errors?: unknown}>('POST', '/v0/rules', {rule});
+        expect(created.errors, JSON.stringify(rule)).toBeUndefined();
+      }
+      const home = mkdtempSync(join(tmpdir(), 'fzc-trace-'));
+      term.resize(140, 40);
+      term.run(`clear; HOME=${home} FZ_URL=${c.url} FZ_API_TOKEN=${c.adminToken} node ${BIN}; echo "exit=$?"`);
+      await term.waitFor(/1\/2 devices/);
+      const cases: Array<[string, string, string]> = [
+        // a user's port drop over the same user's port-less accept
+        ['alice@example.com 10.2.9.9:22/tcp', 'Verdict: DROP', 'decided by DROP 10.2.9.9 tcp 22 · alice@example.com'],
+        // a user's drop over a global accept
+        ['alice@example.com 10.8.1.1', 'Verdict: DROP', 'decided by DROP 10.8.0.0/16 all ports · alice@example.com'],
+        // another user's rules do not apply
+        ['bob@example.com 10.8.1.1', 'Verdict: ACCEPT', 'decided by ACCEPT 10.8.0.0/16 all ports · global'],
+        // a global port accept over a global drop
+        ['bob-laptop 10.7.7.7:53/udp', 'Verdict: ACCEPT', 'decided by ACCEPT 10.7.7.7 udp 53 · global'],
+        // a global drop
+        ['bob@example.com 10.5.5.5:80/tcp', 'Verdict: DROP', 'decided by DROP 10.0.0.0/8 all ports · global'],
+        // the policy
+        ['bob@example.com 192.168.1.1:443/tcp', 'Verdict: ACCEPT', "no rule matches: the forward chain's policy accepts"],
+        // a shadowed drop: matched, never reached
+        ['alice@example.com 10.2.3.4:443/tcp', 'Verdict: ACCEPT', '  DROP 10.2.3.0/24 all ports · alice@example.com'],
+      ];
+      for (const [args, verdict, why] of cases) {
+        term.type(`:trace ${args}`);
+        term.keys('Enter');
+        const screen = await term.waitFor(`Trace: ${args.replace(' ', ' → ')}`);
+        const body = screen.split('\n');
+        const first = body.findIndex((l) => l.startsWith('Verdict:'));
+        expect(body[first], args).toBe(verdict);
+        expect(screen, args).toContain(why);
+        term.keys('Escape');
+        await term.waitUntil(() => !term.screen().includes('Trace:'), 'the trace panel to close');
+      }
+      // The Rules list: the shadowed rule marked and counted, /shadowed finds it.
+      term.keys('3');
+      await term.waitFor(/10\.2\.3\.0\/24 .* shadowed/);
+      expect(term.screen()).toContain('1 never decides (/shadowed, /orphaned)');
+      term.type('/shadowed');
+      term.keys('Enter');
+      await term.waitFor(/1\/1 of 7 rules/);
+      term.keys('q');
+      await term.waitFor('exit=0');
+    } finally {
+      term.resize(120, 32);
+      await c.stop();
+    }
+  });
 });

@@ -6,7 +6,8 @@ import {commandNamed, commandsMarkdown, COMMANDS} from '../../src/state/commands
 import {CANDIDATES_SHOWN} from '../../src/state/commands/command-bar.js';
 import {topModal} from '../../src/state/core/state.js';
 import {device, user} from '../fixtures/data.js';
-import {open, seeded} from '../helpers/fake-console.js';
+import {open, running, seeded, until} from '../helpers/fake-console.js';
+import {Controller} from '../../src/state/controller.js';
 
 type Console = Awaited<ReturnType<typeof open>>;
 
@@ -114,6 +115,14 @@ describe('the command bar', () => {
     expect(con.message()).toBe('No user nobody@example.com');
     command(con, 'devices nothing');
     expect(con.message()).toBe('No device named nothing');
+    expect(c.state.message?.tone).toBe('info');
+    // Failing an exact name, the one name that holds the text; several: the list filtered to them.
+    command(con, 'users bo');
+    expect(c.state.lists.users.detailId).toBe('u-2');
+    command(con, 'dev ann');
+    expect(c.state.lists.devices).toMatchObject({detailId: null, filter: '"ann"'});
+    expect(con.message()).toBe('2 devices match ann: the list is filtered to them');
+    expect(c.activeList()!.view.rows).toHaveLength(2);
   });
 
   it('two devices of one name: the list is filtered to them', async () => {
@@ -121,7 +130,7 @@ describe('the command bar', () => {
     server.devices.push(device({id: 'd-9', user_id: 'u-2', name: 'ann-phone', ipv4: '10.3.2.9'}));
     const con = await open(server);
     command(con, 'devices ann-phone');
-    expect(con.c.state.lists.devices).toMatchObject({detailId: null, filter: 'ann-phone'});
+    expect(con.c.state.lists.devices).toMatchObject({detailId: null, filter: '"ann-phone"'});
     expect(con.message()).toBe('2 devices are named ann-phone: the list is filtered to them');
     expect(con.c.activeList()!.view.rows).toHaveLength(2);
   });
@@ -226,5 +235,92 @@ describe('the command bar', () => {
     command(con, 'users ann@example.com');
     expect(con.c.state.lists.users.detailId).toBe('u-1');
     expect(server.calls).toEqual([]);
+  });
+
+  it(':trace WHO DEST opens the explainer; t on a user or device fills WHO in; a bad DEST is said in the bar', async () => {
+    const con = await open(seeded());
+    const {c, press, type} = con;
+    // bob has a drop of 10.0.0.0/8 of his own (the seeded rule r-1).
+    command(con, 'trace bob@example.com 10.1.2.3:443/tcp');
+    let m = topModal(c.state);
+    expect(m).toMatchObject({kind: 'report', title: 'Trace: bob@example.com → 10.1.2.3:443/tcp'});
+    expect(m?.kind === 'report' && m.lines[0]!.text).toBe('Verdict: DROP');
+    press('esc');
+    command(con, 'trace ann-laptop 10.1.2.3');
+    m = topModal(c.state);
+    expect(m?.kind === 'report' && m.lines.slice(0, 2).map((l) => l.text)).toEqual([
+      'Verdict: ACCEPT',
+      "no rule matches: the forward chain's policy accepts (whatever the protocol and port)",
+    ]);
+    press('esc');
+    command(con, 'trace bob@example.com nowhere');
+    expect(c.state.command).toMatchObject({
+      value: 'trace bob@example.com nowhere',
+      error: '"nowhere" is not an IP address (DEST is ADDRESS or ADDRESS:PORT/tcp|udp)',
+    });
+    press('esc');
+    command(con, 'trace');
+    expect(c.state.command?.error).toBe(':trace takes WHO and DEST, e.g. :trace ann@example.com 10.2.3.4:53/udp');
+    press('esc');
+    // t on a user's detail: the bar opens with the user filled in; DEST is typed.
+    press('2', 'j', 'enter', 't');
+    expect(c.state.command).toMatchObject({value: 'trace bob@example.com '});
+    type('10.9.9.9');
+    press('enter');
+    expect(topModal(c.state)).toMatchObject({kind: 'report', title: 'Trace: bob@example.com → 10.9.9.9'});
+    press('esc', 'esc', '1', 't');
+    expect(c.state.command?.value).toBe('trace 10.3.2.2 ');
+    press('esc');
+    // :reach DEST: every user's answer, grouped.
+    command(con, 'reach 10.1.2.3');
+    const r = topModal(c.state);
+    expect(r).toMatchObject({kind: 'report', title: 'Reach: 10.1.2.3'});
+    expect(r?.kind === 'report' && r.lines.map((l) => l.text).filter((t) => /^(ACCEPT|DROP):/.test(t))).toEqual(['ACCEPT: 1 user', 'DROP: 1 user']);
+    press('esc');
+    command(con, 'reach');
+    expect(c.state.command?.error).toBe(':reach takes one DEST, e.g. :reach 10.2.3.4:443/tcp');
+  });
+
+  it(':profile: lists the profiles; a form opened while the other server is asked is not thrown away', async () => {
+    const server = seeded();
+    let answer: (() => void) | null = null;
+    const asked: string[] = [];
+    const profiles = {
+      current: 'alpha',
+      known: [
+        {name: 'alpha', url: 'https://a.example.com'},
+        {name: 'beta', url: 'https://b.example.com'},
+      ],
+      list: async () => profiles.known,
+      switchTo: (name: string, stay?: () => string | null) =>
+        new Promise<string | null>((resolve) => {
+          asked.push(name);
+          answer = () => resolve(stay?.() ?? null);
+        }),
+    };
+    const c = new Controller(
+      server,
+      {label: 'alpha', refreshSeconds: 0, readOnly: false, insecure: false, demo: false},
+      {writeRaw: () => undefined, exit: () => undefined, profiles},
+    );
+    running.push(c);
+    c.start();
+    await until(() => c.state.snapshot !== null, 'the first poll');
+    const press = (...keys: string[]) => keys.forEach((k) => c.key(k, [...k].length === 1 ? k : ''));
+    press(':', ...'profile', 'enter');
+    await until(() => topModal(c.state)?.kind === 'report', 'the profile list');
+    const m = topModal(c.state);
+    expect(m?.kind === 'report' && m.lines.slice(0, 2).map((l) => l.text)).toEqual(['* alpha  https://a.example.com', '  beta   https://b.example.com']);
+    press('esc', ':', ...'profile beta', 'enter');
+    expect(asked).toEqual(['beta']);
+    expect(c.state.message?.text).toBe('Connecting with profile beta…');
+    press('n');
+    expect(topModal(c.state)?.kind).toBe('form');
+    answer!();
+    await until(() => c.state.message?.tone === 'error', 'the answer');
+    expect(c.state.message?.text).toBe(
+      'Profile beta: it answered, but a form or dialog is open here, so the console did not switch (close it and run :profile again) (still connected with alpha)',
+    );
+    expect(topModal(c.state)?.kind).toBe('form');
   });
 });

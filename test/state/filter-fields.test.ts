@@ -169,6 +169,12 @@ describe('Rules fields', () => {
     expect(rls('dest:fe80::1')).toEqual([]);
     expect(rls('dest:10.2.3.4 action:drop')).toEqual(['r2', 'r6']);
   });
+
+  it('the rules that never decide: orphaned (a deleted user), shadowed (none here; test/state/access.test.ts has them)', () => {
+    expect(rls('orphaned')).toEqual(['r5']);
+    expect(rls('!orphaned')).toEqual(['r1', 'r2', 'r3', 'r4', 'r6']);
+    expect(rls('shadowed')).toEqual([]);
+  });
 });
 
 const evts = (text: string) => ids(EVENTS, activityFilters(), text, (e) => String(e.seq));

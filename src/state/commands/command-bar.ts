@@ -8,7 +8,12 @@ import {openHelp} from '../input/help.js';
 import type {Action} from '../input/keymap.js';
 import {editText} from '../input/textedit.js';
 import type {CommandLine} from './command-line.js';
+import {openCommandBar} from './open.js';
+
+export {openCommandBar};
 import {toggleStaleView} from '../screens/devices/stale.js';
+import {trace} from '../access/trace.js';
+import {reach} from '../access/reach.js';
 export type {CommandLine};
 import {COMMANDS, commandNamed, type CommandInfo, type CommandName} from './table.js';
 
@@ -17,15 +22,6 @@ export const HISTORY_DEPTH = 100;
 
 /** How many candidates Tab lists (the rest are counted). */
 export const CANDIDATES_SHOWN = 40;
-
-const emptyLine = (): CommandLine => ({value: '', cursor: 0, recall: -1, draft: '', candidates: [], error: null});
-
-export function openCommandBar(c: ConsoleContext): void {
-  // From the help too: the bar takes the keys, so the help closes (`:help` opens it again).
-  c.set((s) => ({...s, help: CLOSED_HELP, command: emptyLine()}));
-  // The profile names Tab completes, read again (the config file may have changed).
-  void c.io.profiles?.list().catch(() => undefined);
-}
 
 function setLine(c: ConsoleContext, line: CommandLine | null): void {
   c.set((s) => ({...s, command: line}));
@@ -103,6 +99,11 @@ function argumentCandidates(c: ConsoleContext, command: CommandName, prefix: str
   if (command === 'devices' && snapshot) for (const row of snapshot.devices) if (row.device.name.toLowerCase().startsWith(p)) found.add(row.device.name);
   if (command === 'users' && snapshot) for (const u of snapshot.users) if (u.email.toLowerCase().startsWith(p)) found.add(u.email);
   if (command === 'profile') for (const x of c.io.profiles?.known ?? []) if (x.name.toLowerCase().startsWith(p)) found.add(x.name);
+  // WHO: a user's email or a device's name (DEST is an address: nothing to complete).
+  if (command === 'trace' && snapshot && !prefix.includes(' ')) {
+    for (const u of snapshot.users) if (u.email.toLowerCase().startsWith(p)) found.add(u.email);
+    for (const row of snapshot.devices) if (row.device.name.toLowerCase().startsWith(p)) found.add(row.device.name);
+  }
   return [...found].sort((a, b) => a.localeCompare(b));
 }
 
@@ -193,9 +194,15 @@ function run(c: ConsoleContext, command: CommandInfo, arg: string): void {
   if (command.name === 'help') openHelp(c);
   else if (command.name === 'quit') c.io.exit();
   else if (command.name === 'profile') void profileCommand(c, arg);
+  else if (command.name === 'trace') traceCommand(c, arg);
+  else if (command.name === 'reach') reachCommand(c, arg);
 }
 
-/** `:devices NAME`, `:users EMAIL`: the one item of that name opens; several are left filtered in the list. */
+/**
+ * `:devices NAME`, `:users EMAIL`: the item of that name opens; failing an exact name, the one
+ * whose name holds the text (`:users hana`); several are left filtered in the list; none is said
+ * (and fades: the bar keeps nothing to fix).
+ */
 function openByName(c: ConsoleContext, command: CommandName, arg: string): void {
   const snapshot = c.state.snapshot;
   if (!snapshot) {
@@ -203,22 +210,29 @@ function openByName(c: ConsoleContext, command: CommandName, arg: string): void 
     return;
   }
   const wanted = arg.toLowerCase();
-  if (command === 'users') {
-    const user = snapshot.users.find((u) => u.email.toLowerCase() === wanted);
-    if (user) c.openDetail('users', user.id);
-    else c.message({tone: 'warning', text: `No user ${arg}`});
-    return;
-  }
-  const matches = snapshot.devices.filter((row) => row.device.name.toLowerCase() === wanted);
+  const screen = command === 'users' ? 'users' : 'devices';
+  const names: Array<{id: string; name: string}> =
+    screen === 'users' ? snapshot.users.map((u) => ({id: u.id, name: u.email})) : snapshot.devices.map((row) => ({id: row.id, name: row.device.name}));
+  const exact = names.filter((x) => x.name.toLowerCase() === wanted);
+  const matches = exact.length > 0 ? exact : names.filter((x) => x.name.toLowerCase().includes(wanted));
+  const noun = screen === 'users' ? 'user' : 'device';
   // The stale view lists only stale devices: the one asked for may not be among them.
-  if (matches.length > 0 && c.state.staleView) toggleStaleView(c);
+  if (screen === 'devices' && matches.length > 0 && c.state.staleView) toggleStaleView(c);
   if (matches.length === 1) {
-    c.openDetail('devices', matches[0]!.id);
+    c.openDetail(screen, matches[0]!.id);
   } else if (matches.length === 0) {
-    c.message({tone: 'warning', text: `No device named ${arg}`});
+    c.message({tone: 'info', text: `No ${noun} ${screen === 'users' ? '' : 'named '}${arg}`.replace('  ', ' ')});
   } else {
-    c.updateList('devices', (st) => ({...st, detailId: null, filter: arg, filtering: false, filterEdit: {cursor: [...arg].length}}));
-    c.message({tone: 'info', text: `${matches.length} devices are named ${arg}: the list is filtered to them`});
+    // A name of a device or an email, as a quoted filter term: plain text, whatever it holds.
+    const filter = `"${arg.replace(/"/g, '')}"`;
+    c.updateList(screen, (st) => ({...st, detailId: null, filter, filtering: false, filterEdit: {cursor: [...filter].length}}));
+    c.message({
+      tone: 'info',
+      text:
+        exact.length > 1
+          ? `${matches.length} ${noun}s are named ${arg}: the list is filtered to them`
+          : `${matches.length} ${noun}s match ${arg}: the list is filtered to them`,
+    });
   }
 }
 
@@ -263,7 +277,54 @@ async function profileCommand(c: ConsoleContext, name: string): Promise<void> {
     return;
   }
   c.message({tone: 'info', text: `Connecting with profile ${name}…`});
-  const failed = await profiles.switchTo(name);
+  // A form or dialog opened while the other server was asked is not thrown away under the admin.
+  const failed = await profiles.switchTo(name, () =>
+    c.state.modals.length > 0 ? 'it answered, but a form or dialog is open here, so the console did not switch (close it and run :profile again)' : null,
+  );
   // On success this console is replaced by one on the other server; on failure it stays.
   if (failed) c.message({tone: 'error', text: `Profile ${name}: ${failed} (still connected${profiles.current ? ` with ${profiles.current}` : ''})`});
+}
+
+/** `:trace WHO DEST`: the access explainer's answer in a panel (src/state/access/trace.ts). */
+function traceCommand(c: ConsoleContext, arg: string): void {
+  const snapshot = c.state.snapshot;
+  const parts = arg.split(/\s+/).filter(Boolean);
+  if (parts.length !== 2) {
+    openCommandBar(c, `trace ${arg}${parts.length === 1 ? ' ' : ''}`);
+    c.set((s) => (s.command ? {...s, command: {...s.command, error: ':trace takes WHO and DEST, e.g. :trace ann@example.com 10.2.3.4:53/udp'}} : s));
+    return;
+  }
+  if (!snapshot) {
+    c.message({tone: 'info', text: 'No data yet: trace once the first poll has answered'});
+    return;
+  }
+  const [who, dest] = parts as [string, string];
+  const result = trace({users: snapshot.users, devices: snapshot.devices.map((r) => r.device), rules: snapshot.rules}, who, dest);
+  if (typeof result === 'string') {
+    openCommandBar(c, `trace ${who} ${dest}`);
+    c.set((s) => (s.command ? {...s, command: {...s.command, error: result}} : s));
+    return;
+  }
+  c.push({kind: 'report', title: `Trace: ${who} → ${dest}`, phase: 'finished', progress: null, scroll: 0, lines: result.lines});
+}
+
+/** `:reach DEST`: every user's answer, grouped (src/state/access/reach.ts). */
+function reachCommand(c: ConsoleContext, arg: string): void {
+  const snapshot = c.state.snapshot;
+  if (arg.trim() === '' || /\s/.test(arg.trim())) {
+    openCommandBar(c, `reach ${arg.trim()}`);
+    c.set((s) => (s.command ? {...s, command: {...s.command, error: ':reach takes one DEST, e.g. :reach 10.2.3.4:443/tcp'}} : s));
+    return;
+  }
+  if (!snapshot) {
+    c.message({tone: 'info', text: 'No data yet: ask once the first poll has answered'});
+    return;
+  }
+  const result = reach({users: snapshot.users, devices: snapshot.devices.map((r) => r.device), rules: snapshot.rules}, arg.trim());
+  if (typeof result === 'string') {
+    openCommandBar(c, `reach ${arg.trim()}`);
+    c.set((s) => (s.command ? {...s, command: {...s.command, error: result}} : s));
+    return;
+  }
+  c.push({kind: 'report', title: `Reach: ${arg.trim()}`, phase: 'finished', progress: null, scroll: 0, lines: result.lines});
 }

@@ -3,7 +3,7 @@
 // them), so a command cannot be listed without existing or exist without being listed.
 // No imports: the keymap lists these in the help.
 
-export type CommandName = 'devices' | 'users' | 'rules' | 'configuration' | 'activity' | 'profile' | 'help' | 'quit';
+export type CommandName = 'devices' | 'users' | 'rules' | 'configuration' | 'activity' | 'trace' | 'reach' | 'profile' | 'help' | 'quit';
 
 export interface CommandInfo {
   name: CommandName;
@@ -20,6 +20,18 @@ export const COMMANDS: readonly CommandInfo[] = [
   {name: 'rules', aliases: ['rule'], args: '', help: 'the Rules list'},
   {name: 'configuration', aliases: ['cfg', 'config', 'conf'], args: '', help: 'the Configuration'},
   {name: 'activity', aliases: ['act', 'events'], args: '', help: 'the Activity screen'},
+  {
+    name: 'trace',
+    aliases: ['tr', 'explain'],
+    args: 'WHO DEST',
+    help: 'would traffic from WHO (an email, a device name or tunnel address) to DEST (ADDRESS or ADDRESS:PORT/tcp|udp) pass, which rule decides, and the path (Tab completes WHO; t on a user or device fills it in)',
+  },
+  {
+    name: 'reach',
+    aliases: ['who'],
+    args: 'DEST',
+    help: 'every user: would traffic from their devices to DEST (ADDRESS or ADDRESS:PORT/tcp|udp) pass, and which rule decides, grouped by outcome',
+  },
   {
     name: 'profile',
     aliases: ['ctx', 'context'],

@@ -67,6 +67,7 @@ export type Action =
   | 'exportSecrets'
   | 'stale'
   | 'sidePanel'
+  | 'trace'
   | 'filterAccept'
   | 'filterClear'
   | 'nextField'
@@ -147,6 +148,8 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'help', action: 'up', keys: ['up', 'k'], help: 'scroll the help up'},
   {scope: 'help', action: 'pageDown', keys: ['pagedown', ' '], help: 'next page of help'},
   {scope: 'help', action: 'pageUp', keys: ['pageup'], help: 'previous page of help'},
+  {scope: 'help', action: 'home', keys: ['home', 'g'], help: 'top of the help'},
+  {scope: 'help', action: 'end', keys: ['end', 'G'], help: 'end of the help'},
   {scope: 'help', action: 'filter', keys: ['/'], help: 'search the help (only the lines holding the text are shown)', hint: 'search'},
   {scope: 'help', action: 'back', keys: ['esc', '?', 'f1'], help: 'close the help (Esc: clear the search first)', hint: 'close'},
 
@@ -198,6 +201,7 @@ export const BINDINGS: readonly Binding[] = [
     keys: ['P'],
     help: 'the detail of the row under the cursor beside the list, following the cursor and the refreshes (from 160 columns); again: hide it',
   },
+  {scope: 'list', action: 'trace', keys: ['t'], help: 'users and devices: trace traffic from the row (opens :trace with it filled in; type DEST)'},
   {scope: 'list', action: 'exportSecrets', keys: ['X'], help: 'devices: export including preshared keys (asks first; the file is 0600)'},
 
   {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up (users: the previous of their devices)'},
@@ -207,6 +211,12 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'detail', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', hint: 'role', writes: true},
   {scope: 'detail', action: 'newDevice', keys: ['n'], help: 'users: new device for this user', hint: 'device', writes: true},
   {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)', hint: 'delete', writes: true},
+  {
+    scope: 'detail',
+    action: 'trace',
+    keys: ['t'],
+    help: 'users and devices: trace traffic from them (opens :trace with them filled in; type DEST)',
+  },
   {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key)', hint: 'reveal'},
   {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)', hint: 'copy'},
   {scope: 'detail', action: 'back', keys: ['esc'], help: 'back to the list', hint: 'back'},

@@ -11,6 +11,7 @@ import {color} from '../theme.js';
 import {truncate, wrapLines} from '../text.js';
 import {changeDecorator, type ChangeSources} from '../table/changes.js';
 import {DetailView} from './DetailView.js';
+import {neverDecideIn} from '../../state/access/never-decide.js';
 import {sortLetters, sortPickInfo} from '../../state/lists/sort-letters.js';
 
 export function listInfo(
@@ -46,6 +47,11 @@ export function listInfo(
   if (spec.id === 'devices' && !stale) {
     const c = stateCounts(snapshot.devices, now);
     states = ` · ${c.online} online · ${c.idle} idle · ${c.never} never connected`;
+  }
+  // Rules that can decide no packet, counted over all rules (/shadowed, /orphaned list them).
+  if (spec.id === 'rules') {
+    const never = neverDecideIn(snapshot).size;
+    if (never > 0) states = ` · ${never} never decide${never === 1 ? 's' : ''} (/shadowed, /orphaned)`;
   }
   const deleted = list.deleted > 0 ? ` · ${list.deleted} just deleted` : '';
   return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total + list.deleted ? ` of ${total}` : ''} ${noun}${deleted}${marked > 0 ? ` · ${marked} marked` : ''}${states}${hidden}`;
@@ -155,7 +161,7 @@ export function ListScreen({
         marked={marks}
         gutter
         {...(decorate ? {decorate} : {})}
-        emptyText={state.filter ? `No ${spec.noun}s match "${state.filter}".` : `No ${spec.noun}s.`}
+        emptyText={state.filter ? `No ${spec.noun}s match ${/^!?"/.test(state.filter) ? state.filter : `"${state.filter}"`}.` : `No ${spec.noun}s.`}
       />
     );
     if (!list.filterError) return table(height);
@@ -187,7 +193,12 @@ export function ListScreen({
         {listBlock}
       </Box>
       <Box width={2} flexDirection="column">
-        <Text color={color('muted')}>{Array.from({length: height}, () => glyphs().divider).join('\n')}</Text>
+        {/* One line each: a newline inside a Text is untrusted-looking text to the display boundary. */}
+        {Array.from({length: height}, (_, i) => (
+          <Text key={i} color={color('muted')}>
+            {glyphs().divider}
+          </Text>
+        ))}
       </Box>
       <Box width={panelWidth} flexDirection="column">
         <Text bold color={color('accent')} wrap="truncate">

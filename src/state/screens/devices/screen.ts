@@ -14,6 +14,7 @@ import type {ConsoleContext} from '../../core/context.js';
 import type {DetailLine} from '../display.js';
 import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
+import {openCommandBar} from '../../commands/open.js';
 import {exportList} from '../../lists/export-action.js';
 import {toggleStaleView} from './stale.js';
 import {deviceFilters} from './filters.js';
@@ -276,6 +277,8 @@ export const devices: ResourceSpec<DeviceRow> = {
   },
   copyValue: (r) => ({label: 'public key', value: r.device.public_key}),
   actions: {
+    // By the tunnel address: names repeat across users, addresses do not.
+    trace: {verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row!.device.ipv4 ?? row!.device.ipv6 ?? row!.device.name} `)},
     new: {
       verb: 'creating devices',
       where: ['list'],

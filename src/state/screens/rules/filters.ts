@@ -2,7 +2,8 @@
 import type {Rule} from '../../../api/index.js';
 import {cidrContains, parseCidr, type Cidr} from '../../../common/cidr.js';
 import type {Snapshot} from '../../data/snapshot.js';
-import {enumField, field, type FilterFields} from '../../lists/filter-query.js';
+import {enumField, field, flag, type FilterFields} from '../../lists/filter-query.js';
+import {neverDecideIn} from '../../access/never-decide.js';
 
 /** A rule's `port_range` as 0.7.36 renders it (`443`, `8000 - 9000`), or null if it has none or it does not read. */
 export function portBounds(range: string | null): {lower: number; upper: number} | null {
@@ -12,7 +13,7 @@ export function portBounds(range: string | null): {lower: number; upper: number}
   return {lower, upper: m[2] === undefined ? lower : Number(m[2])};
 }
 
-export function ruleFilters(snapshot: Pick<Snapshot, 'usersById'>): FilterFields<Rule> {
+export function ruleFilters(snapshot: Pick<Snapshot, 'usersById' | 'rules'>): FilterFields<Rule> {
   // A rule of a user deleted meanwhile shows its id, as the SCOPE column does.
   const ownerOf = (r: Rule): string => (r.user_id === null ? '' : (snapshot.usersById.get(r.user_id)?.email ?? r.user_id).toLowerCase());
   const destinations = new Map<string, Cidr | null>();
@@ -55,6 +56,10 @@ export function ruleFilters(snapshot: Pick<Snapshot, 'usersById'>): FilterFields
         };
       }),
     ],
-    flags: [],
+    // Rules that decide no packet (src/state/access/never-decide.ts).
+    flags: [
+      flag('shadowed', (r) => neverDecideIn(snapshot).get(r.id)?.kind === 'shadowed'),
+      flag('orphaned', (r) => neverDecideIn(snapshot).get(r.id)?.kind === 'deleted user'),
+    ],
   };
 }

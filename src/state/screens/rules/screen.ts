@@ -10,6 +10,20 @@ import {plural} from '../../data/format.js';
 import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
 import {ruleFilters} from './filters.js';
+import {neverDecideIn, type NeverDecides} from '../../access/never-decide.js';
+import {describeRule} from '../../access/trace.js';
+
+/** Why a rule decides no packet, in the list's NOTE column (the info line counts them as never deciding). */
+function noteOf(why: NeverDecides | undefined): string {
+  return why === undefined ? '' : why.kind === 'shadowed' ? 'shadowed' : 'user deleted';
+}
+
+/** The detail's explanation of a rule that decides nothing. */
+function neverDecidesLine(s: Snapshot, why: NeverDecides): string {
+  if (why.kind === 'deleted user') return "Bound to a user who no longer exists: 0.7.36 removed that user's chain, so this rule decides no packet";
+  const emailOf = (id: string) => s.usersById.get(id)?.email ?? null;
+  return `Shadowed by ${describeRule(why.by, emailOf)}: it is checked first in the same chain and covers everything this rule matches, so this rule decides no packet`;
+}
 
 export function ruleSummary(rule: Rule): string {
   const ports = rule.port_type === null ? 'all ports' : `${rule.port_type.toUpperCase()} ${rule.port_range ?? ''}`.trim();
@@ -86,9 +100,20 @@ export const rules: ResourceSpec<Rule> = {
       searchText: (r) => scopeOf(s, r.user_id),
     },
     {
+      // Rules that can decide no packet (src/state/access/never-decide.ts).
+      key: 'note',
+      header: 'NOTE',
+      priority: 3,
+      width: {min: 12, max: 28, flex: 1},
+      cell: (r) => noteOf(neverDecideIn(s).get(r.id)),
+      tone: (r) => (neverDecideIn(s).has(r.id) ? 'warning' : undefined),
+      sortValue: (r) => noteOf(neverDecideIn(s).get(r.id)) || null,
+      searchText: (r) => noteOf(neverDecideIn(s).get(r.id)),
+    },
+    {
       key: 'created',
       header: 'CREATED',
-      priority: 3,
+      priority: 4,
       width: 10,
       cell: (r) => formatDate(parseTime(r.inserted_at) ?? 0),
       sortValue: (r) => r.inserted_at,
@@ -96,18 +121,22 @@ export const rules: ResourceSpec<Rule> = {
     },
   ],
   title: (r) => ruleSummary(r),
-  detail: (r, {snapshot, now}) => [
-    {heading: true, value: 'Rule'},
-    {label: 'Action', value: r.action.toUpperCase(), tone: r.action === 'accept' ? 'ok' : 'danger'},
-    {label: 'Destination', value: r.destination},
-    {label: 'Protocol', value: r.port_type ?? 'all protocols'},
-    {label: 'Port range', value: r.port_range ?? 'all ports'},
-    {label: 'Scope', value: r.user_id === null ? 'everyone (global rule)' : scopeOf(snapshot, r.user_id)},
-    {label: 'Precedence', value: `${ruleRank(r) + 1} of 8 levels — ${explainRank(r)}`},
-    {label: 'Created', value: formatWhen(parseTime(r.inserted_at), now)},
-    {label: 'Updated', value: formatWhen(parseTime(r.updated_at), now)},
-    {label: 'ID', value: r.id},
-  ],
+  detail: (r, {snapshot, now}) => {
+    const why = neverDecideIn(snapshot).get(r.id);
+    return [
+      {heading: true, value: 'Rule'},
+      ...(why ? [{label: 'Never decides', value: neverDecidesLine(snapshot, why), tone: 'warning' as const}] : []),
+      {label: 'Action', value: r.action.toUpperCase(), tone: r.action === 'accept' ? 'ok' : 'danger'},
+      {label: 'Destination', value: r.destination},
+      {label: 'Protocol', value: r.port_type ?? 'all protocols'},
+      {label: 'Port range', value: r.port_range ?? 'all ports'},
+      {label: 'Scope', value: r.user_id === null ? 'everyone (global rule)' : scopeOf(snapshot, r.user_id)},
+      {label: 'Precedence', value: `${ruleRank(r) + 1} of 8 levels — ${explainRank(r)}`},
+      {label: 'Created', value: formatWhen(parseTime(r.inserted_at), now)},
+      {label: 'Updated', value: formatWhen(parseTime(r.updated_at), now)},
+      {label: 'ID', value: r.id},
+    ];
+  },
   copyValue: (r) => ({label: 'destination', value: r.destination}),
   actions: {
     new: {verb: 'creating rules', where: ['list'], needsItem: false, run: (ctx) => openRuleForm(ctx, null)},

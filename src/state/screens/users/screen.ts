@@ -13,6 +13,7 @@ import type {DetailLine} from '../display.js';
 import type {DialogLine} from '../../core/modals.js';
 import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
+import {openCommandBar} from '../../commands/open.js';
 import {openImport} from './import-action.js';
 import {userFilters} from './filters.js';
 
@@ -175,6 +176,7 @@ export const users: ResourceSpec<UserRow> = {
   },
   copyValue: (r) => ({label: 'email', value: r.user.email}),
   actions: {
+    trace: {verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row!.user.email} `)},
     new: {verb: 'creating users', where: ['list'], needsItem: false, run: (ctx) => openUserCreate(ctx)},
     newDevice: {verb: 'creating devices', where: ['detail'], run: (ctx, row) => openDeviceCreate(ctx, row!.user.id)},
     edit: {verb: 'editing users', run: (ctx, row) => openUserEdit(ctx, row!)},

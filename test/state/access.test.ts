@@ -1,0 +1,272 @@
+// The access explainer (src/state/access/): the eight kinds of case of 0.7.36's layout, the
+// panel's words, the rules that never decide, and a property test against a plain model: the
+// first matching rule in precedence order (rule-precedence.ts's ranks) decides, else accept.
+import fc from 'fast-check';
+import {describe, expect, it} from 'vitest';
+import type {Rule} from '../../src/api/index.js';
+import {packet, parsePortRange, RuleBook} from '../../src/state/access/evaluate.js';
+import {rulesThatNeverDecide} from '../../src/state/access/never-decide.js';
+import {parseDestination, trace} from '../../src/state/access/trace.js';
+import {NAMED_PER_GROUP, reach} from '../../src/state/access/reach.js';
+import {ruleRank} from '../../src/state/data/rule-precedence.js';
+import {device, iso, rule, user} from '../fixtures/data.js';
+
+const alice = user({id: 'u-a', email: 'alice@example.com'});
+const bob = user({id: 'u-b', email: 'bob@example.com'});
+const users = [alice, bob];
+const devices = [
+  device({id: 'd-a', user_id: 'u-a', name: 'alice-laptop', ipv4: '10.3.2.2', ipv6: 'fd00::3:2:2'}),
+  device({id: 'd-a2', user_id: 'u-a', name: 'alice-phone', ipv4: '10.3.2.3', ipv6: 'fd00::3:2:3'}),
+  device({id: 'd-b', user_id: 'u-b', name: 'bob-laptop', ipv4: '10.3.2.9', ipv6: 'fd00::3:2:9'}),
+];
+let n = 0;
+const r = (over: Partial<Rule>) => rule({id: `r-${++n}`, ...over});
+
+const verdictOf = (rules: Rule[], who: string, dest: string) => {
+  const t = trace({users, devices, rules}, who, dest);
+  if (typeof t === 'string') throw new Error(t);
+  return t;
+};
+
+describe('the eight kinds of case', () => {
+  it("1. a user's port drop beats the same user's port-less accept", () => {
+    const accept = r({action: 'accept', destination: '10.2.0.0/16', user_id: 'u-a'});
+    const drop = r({action: 'drop', destination: '10.2.3.0/24', port_type: 'tcp', port_range: '22', user_id: 'u-a'});
+    const t = verdictOf([accept, drop], 'alice@example.com', '10.2.3.4:22/tcp');
+    expect(t.verdict).toBe('drop');
+    expect(t.lines[0]!.text).toBe('Verdict: DROP');
+    expect(t.lines[1]!.text).toBe("decided by DROP 10.2.3.0/24 tcp 22 · alice@example.com (drop with ports; the user's own rules are checked first)");
+    expect(t.lines.map((l) => l.text)).toContain('  ACCEPT 10.2.0.0/16 all ports · alice@example.com');
+    expect(verdictOf([accept, drop], 'alice@example.com', '10.2.3.4:443/tcp').verdict).toBe('accept');
+  });
+
+  it("2. a user's drop beats a global accept", () => {
+    const rules = [r({action: 'accept', destination: '0.0.0.0/0'}), r({action: 'drop', destination: '10.9.0.0/16', user_id: 'u-a'})];
+    expect(verdictOf(rules, 'alice@example.com', '10.9.1.1').verdict).toBe('drop');
+    expect(verdictOf(rules, 'bob@example.com', '10.9.1.1').verdict).toBe('accept');
+  });
+
+  it('3. a global port accept beats a global port-less drop', () => {
+    const rules = [r({action: 'drop', destination: '10.0.0.0/8'}), r({action: 'accept', destination: '10.1.1.1/32', port_type: 'udp', port_range: '53'})];
+    expect(verdictOf(rules, 'bob-laptop', '10.1.1.1:53/udp').lines[0]!.text).toBe('Verdict: ACCEPT');
+    expect(verdictOf(rules, 'bob-laptop', '10.1.1.1:53/tcp').lines[0]!.text).toBe('Verdict: DROP');
+  });
+
+  it('4. a global drop; 5. no rule: the policy accepts', () => {
+    const rules = [r({action: 'drop', destination: '192.168.0.0/16'})];
+    const dropped = verdictOf(rules, '10.3.2.9', '192.168.1.1:80/tcp');
+    expect(dropped.lines[1]!.text).toBe("decided by DROP 192.168.0.0/16 all ports · global (drop; the global rules, after the user's own)");
+    const open = verdictOf(rules, '10.3.2.9', '8.8.8.8:53/udp');
+    expect(open.lines.slice(0, 2).map((l) => l.text)).toEqual(['Verdict: ACCEPT', "no rule matches: the forward chain's policy accepts"]);
+    expect(open.lines.map((l) => l.text)).toContain("  forward chain's policy: accept  ← decides");
+  });
+
+  it("6. another user's rules do not apply", () => {
+    const rules = [r({action: 'drop', destination: '10.5.0.0/16', user_id: 'u-b'})];
+    expect(verdictOf(rules, 'alice@example.com', '10.5.0.1').verdict).toBe('accept');
+    expect(verdictOf(rules, 'bob@example.com', '10.5.0.1').verdict).toBe('drop');
+  });
+
+  it('7. a shadowed drop: matched but never reached, and listed as never deciding', () => {
+    const accept = r({action: 'accept', destination: '10.2.0.0/16', user_id: 'u-a'});
+    const drop = r({action: 'drop', destination: '10.2.3.0/24', user_id: 'u-a'});
+    const t = verdictOf([accept, drop], 'alice@example.com', '10.2.3.4');
+    expect(t.verdict).toBe('accept');
+    const text = t.lines.map((l) => l.text);
+    expect(text).toContain('Matched, but never reached (something above decided first):');
+    expect(text).toContain('  DROP 10.2.3.0/24 all ports · alice@example.com');
+    expect(rulesThatNeverDecide([accept, drop], new Set(['u-a', 'u-b'])).get(drop.id)).toEqual({kind: 'shadowed', by: accept});
+    expect(rulesThatNeverDecide([accept, drop], new Set(['u-a', 'u-b'])).has(accept.id)).toBe(false);
+  });
+
+  it('8. a rule of a deleted user decides nothing', () => {
+    const orphan = r({action: 'drop', destination: '0.0.0.0/0', user_id: 'u-gone'});
+    const ghost = device({id: 'd-g', user_id: 'u-gone', name: 'ghost', ipv4: '10.3.2.50'});
+    const t = trace({users, devices: [...devices, ghost], rules: [orphan]}, 'ghost', '1.1.1.1');
+    if (typeof t === 'string') throw new Error(t);
+    expect(t.verdict).toBe('accept');
+    expect(t.lines.map((l) => l.text).join('\n')).toContain("the device's user no longer exists");
+    expect(rulesThatNeverDecide([orphan], new Set(['u-a', 'u-b'])).get(orphan.id)).toEqual({kind: 'deleted user'});
+  });
+});
+
+describe('the panel', () => {
+  it('without a port, when the answer depends on it, each port range is said', () => {
+    const rules = [r({action: 'drop', destination: '10.0.0.0/8'}), r({action: 'accept', destination: '10.1.1.1', port_type: 'tcp', port_range: '443'})];
+    const t = verdictOf(rules, 'alice@example.com', '10.1.1.1');
+    expect(t.verdict).toBe('depends');
+    expect(t.lines.map((l) => l.text).slice(0, 6)).toEqual([
+      'Verdict: depends on the port',
+      "  tcp 1–442: DROP — decided by DROP 10.0.0.0/8 all ports · global (drop; the global rules, after the user's own)",
+      "  tcp 443: ACCEPT — decided by ACCEPT 10.1.1.1 tcp 443 · global (accept with ports; the global rules, after the user's own)",
+      "  tcp 444–65535: DROP — decided by DROP 10.0.0.0/8 all ports · global (drop; the global rules, after the user's own)",
+      "  udp any port: DROP — decided by DROP 10.0.0.0/8 all ports · global (drop; the global rules, after the user's own)",
+      "  no port (ICMP and others): DROP — decided by DROP 10.0.0.0/8 all ports · global (drop; the global rules, after the user's own)",
+    ]);
+    // One answer whatever the port: said once.
+    const plain = verdictOf([r({action: 'drop', destination: '10.0.0.0/8'})], 'alice@example.com', '10.1.1.1');
+    expect(plain.lines[1]!.text).toMatch(/\(whatever the protocol and port\)$/);
+  });
+
+  it('a user covers their devices; who has none, or none of the family, is said', () => {
+    const t = verdictOf([], 'alice@example.com', '1.1.1.1');
+    expect(t.lines.map((l) => l.text)).toContain('From user alice@example.com: 2 devices (10.3.2.2, 10.3.2.3) to 1.1.1.1');
+    const carol = user({id: 'u-c', email: 'carol@example.com'});
+    expect(trace({users: [...users, carol], devices, rules: []}, 'carol@example.com', '1.1.1.1')).toBe(
+      'user carol@example.com has no devices: there is no traffic of theirs to trace',
+    );
+    const v4only = device({id: 'd-4', user_id: 'u-c', name: 'v4only', ipv4: '10.3.2.77', ipv6: null});
+    expect(trace({users: [...users, carol], devices: [...devices, v4only], rules: []}, 'v4only', 'fd00::1')).toBe(
+      'device v4only of carol@example.com: no device has an IPv6 address, so none sends to fd00::1',
+    );
+  });
+
+  it('caveats: a disabled user, an edited rule, ports need a recent kernel', () => {
+    const disabled = {...alice, disabled_at: iso(0)};
+    const edited = r({action: 'drop', destination: '10.0.0.0/8', port_type: 'tcp', port_range: '22', updated_at: iso(5000)});
+    const t = trace({users: [disabled, bob], devices, rules: [edited]}, 'alice@example.com', '10.1.1.1:22/tcp');
+    if (typeof t === 'string') throw new Error(t);
+    const text = t.lines.map((l) => l.text).join('\n');
+    expect(text).toContain('alice@example.com is disabled: 0.7.36 removes their devices from WireGuard');
+    expect(text).toContain('edited after being created: 0.7.36 applies an edit only after a restart');
+    expect(text).toContain('rules with ports need a kernel newer than 5.6.8');
+  });
+
+  it('reads DEST and WHO, and says what is wrong with them', () => {
+    expect(parseDestination('10.2.3.4:53/UDP')).toMatchObject({address: '10.2.3.4', proto: 'udp', port: 53});
+    expect(parseDestination('[fd00::1]:443/tcp')).toMatchObject({address: 'fd00::1', proto: 'tcp', port: 443});
+    expect(parseDestination('fd00::1')).toMatchObject({address: 'fd00::1', proto: null, port: null});
+    expect(parseDestination('10.2.3.4:53')).toBe('"10.2.3.4:53": a port needs its protocol, e.g. 10.2.3.4:53/tcp');
+    expect(parseDestination('10.2.3.4:0/tcp')).toBe('port 0 is not a port (1–65535)');
+    expect(parseDestination('example.com')).toBe('"example.com" is not an IP address (DEST is ADDRESS or ADDRESS:PORT/tcp|udp)');
+    expect(trace({users, devices, rules: []}, 'nobody', '1.1.1.1')).toBe(
+      'no user, device or tunnel address "nobody" (WHO is an email, a device name or a device\'s IPv4/IPv6)',
+    );
+    expect(parsePortRange('80 - 90')).toEqual({from: 80, to: 90});
+    expect(parsePortRange('90-80')).toBeNull();
+  });
+});
+
+describe('against a plain model (property)', () => {
+  // The model: the rules of the sender's user that exist and the global ones, sorted by
+  // ruleRank; the first whose destination holds the address (and ports the packet) decides.
+  const ip = (a: number, b: number) => `10.${a}.${b}.7`;
+  const arbRule = fc.record({
+    action: fc.constantFrom('accept' as const, 'drop' as const),
+    a: fc.integer({min: 0, max: 3}),
+    b: fc.integer({min: 0, max: 3}),
+    prefix: fc.constantFrom(8, 16, 24, 32),
+    ports: fc.option(
+      fc.record({proto: fc.constantFrom('tcp' as const, 'udp' as const), from: fc.integer({min: 1, max: 100}), len: fc.integer({min: 0, max: 50})}),
+      {nil: null},
+    ),
+    user: fc.constantFrom(null, 'u-a', 'u-b', 'u-gone'),
+  });
+  const arbPacket = fc.record({
+    from: fc.constantFrom('u-a', 'u-b'),
+    a: fc.integer({min: 0, max: 3}),
+    b: fc.integer({min: 0, max: 3}),
+    proto: fc.constantFrom('tcp' as const, 'udp' as const, null),
+    port: fc.integer({min: 1, max: 160}),
+  });
+
+  it('the verdict and deciding rule are the first match in precedence order', () => {
+    fc.assert(
+      fc.property(fc.array(arbRule, {maxLength: 12}), arbPacket, (specs, p) => {
+        const rules = specs.map((s, i) =>
+          rule({
+            id: `r${i}`,
+            action: s.action,
+            destination: `${ip(s.a, s.b)}/${s.prefix}`,
+            port_type: s.ports?.proto ?? null,
+            port_range: s.ports ? `${s.ports.from} - ${s.ports.from + s.ports.len}` : null,
+            user_id: s.user,
+          }),
+        );
+        const book = new RuleBook(rules, new Set(['u-a', 'u-b']));
+        const pk = packet(p.from === 'u-a' ? '10.3.2.2' : '10.3.2.9', ip(p.a, p.b), p.proto, p.proto ? p.port : null)!;
+        const got = book.evaluate(p.from, pk);
+        const inNet = (s: (typeof specs)[number]) => {
+          const mask = s.prefix === 8 ? 1 : s.prefix === 16 ? 2 : s.prefix === 24 ? 3 : 4;
+          const a = [10, s.a, s.b, 7];
+          const b = [10, p.a, p.b, 7];
+          return a.slice(0, mask).every((x, i) => x === b[i]);
+        };
+        const candidates = specs
+          .map((s, i) => ({s, rule: rules[i]!}))
+          .filter(({s}) => s.user === null || s.user === p.from)
+          .filter(({s}) => inNet(s) && (s.ports === null || (s.ports.proto === p.proto && p.port >= s.ports.from && p.port <= s.ports.from + s.ports.len)))
+          .sort((x, y) => ruleRank(x.rule) - ruleRank(y.rule));
+        const first = candidates[0]?.rule ?? null;
+        expect(got.verdict).toBe(first?.action ?? 'accept');
+        // Rules of one set may both match (an accept of tcp and of udp cannot; two ranges can): the action is what counts.
+        if (first) expect(ruleRank(got.decidedBy!)).toBe(ruleRank(first));
+        else expect(got.decidedBy).toBeNull();
+      }),
+      {numRuns: 500},
+    );
+  });
+
+  it('a rule said never to decide decides no packet', () => {
+    fc.assert(
+      fc.property(fc.array(arbRule, {maxLength: 10}), fc.array(arbPacket, {minLength: 20, maxLength: 20}), (specs, packets) => {
+        const rules = specs.map((s, i) =>
+          rule({
+            id: `r${i}`,
+            action: s.action,
+            destination: `${ip(s.a, s.b)}/${s.prefix}`,
+            port_type: s.ports?.proto ?? null,
+            port_range: s.ports ? `${s.ports.from} - ${s.ports.from + s.ports.len}` : null,
+            user_id: s.user,
+          }),
+        );
+        const ids = new Set(['u-a', 'u-b']);
+        const never = rulesThatNeverDecide(rules, ids);
+        const book = new RuleBook(rules, ids);
+        for (const p of packets) {
+          const got = book.evaluate(p.from, packet(p.from === 'u-a' ? '10.3.2.2' : '10.3.2.9', ip(p.a, p.b), p.proto, p.proto ? p.port : null)!);
+          if (got.decidedBy) expect(never.has(got.decidedBy.id)).toBe(false);
+        }
+      }),
+      {numRuns: 300},
+    );
+  });
+});
+
+describe(':reach', () => {
+  it('every user with a device, grouped by verdict and deciding rule; users without a device of the family counted', () => {
+    const carol = user({id: 'u-c', email: 'carol@example.com'});
+    const dave = user({id: 'u-d', email: 'dave@example.com', disabled_at: iso(0)});
+    const daveDevice = device({id: 'd-d', user_id: 'u-d', name: 'dave-laptop', ipv4: '10.3.2.20', ipv6: null});
+    const rules = [r({action: 'drop', destination: '10.0.0.0/8'}), r({action: 'accept', destination: '10.2.0.0/16', user_id: 'u-a'})];
+    const result = reach({users: [alice, bob, carol, dave], devices: [...devices, daveDevice], rules}, '10.2.3.4:443/tcp');
+    if (typeof result === 'string') throw new Error(result);
+    expect(result.lines.map((l) => l.text)).toEqual([
+      'Who can reach 10.2.3.4 tcp 443: 3 of 4 users have a device that sends there',
+      '',
+      'ACCEPT: 1 user',
+      '  by ACCEPT 10.2.0.0/16 all ports · alice@example.com — 1 user',
+      '    alice@example.com',
+      '',
+      'DROP: 2 users',
+      '  by DROP 10.0.0.0/8 all ports · global — 2 users',
+      '    bob@example.com, dave@example.com (disabled: off WireGuard)',
+      '',
+      'No device with an IPv4 address (no traffic to trace): 1 user',
+    ]);
+    const v6 = reach({users: [alice, bob, carol, dave], devices: [...devices, daveDevice], rules}, 'fd00::1');
+    if (typeof v6 === 'string') throw new Error(v6);
+    expect(v6.lines[0]!.text).toBe(
+      'Who can reach fd00::1 (traffic without a port: ICMP and others; ADDRESS:PORT/tcp|udp asks for a port): 2 of 4 users have a device that sends there',
+    );
+    expect(reach({users, devices, rules}, 'nowhere')).toBe('"nowhere" is not an IP address (DEST is ADDRESS or ADDRESS:PORT/tcp|udp)');
+  });
+
+  it('long groups name the first users and count the rest', () => {
+    const many = Array.from({length: NAMED_PER_GROUP + 3}, (_, i) => user({id: `u${i}`, email: `u${String(i).padStart(2, '0')}@example.com`}));
+    const devs = many.map((u, i) => device({id: `d${i}`, user_id: u.id, name: `d${i}`, ipv4: `10.3.3.${i + 1}`}));
+    const result = reach({users: many, devices: devs, rules: []}, '1.1.1.1:53/udp');
+    if (typeof result === 'string') throw new Error(result);
+    expect(result.lines[4]!.text).toMatch(/, … and 3 more$/);
+  });
+});
