@@ -257,7 +257,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
       knownProfiles = Object.entries(file?.profiles ?? {}).map(([name, p]) => ({name, url: p.url}));
       return knownProfiles;
     },
-    switchTo: async (name) => {
+    switchTo: async (name, stay) => {
       let candidate: Session;
       let log: ActivityLog | null = null;
       try {
@@ -273,6 +273,11 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
       } catch (err) {
         await candidate.close();
         return (err as Error).message;
+      }
+      const reason = stay?.() ?? null;
+      if (reason) {
+        await candidate.close();
+        return reason;
       }
       candidate.activityLog = log;
       candidate.settings = {...candidate.settings, notice: `Connected with profile ${name} (${candidate.client.baseUrl.href.replace(/\/$/, '')})`};

@@ -465,6 +465,11 @@ describe('the Controller, driven by key names without Ink', () => {
     c.paste(`  public key: ${key}`);
     expect(c.state.lists.devices.filter).toBe(key);
     expect(message()).toBe('Filtering by the key of the pasted "public key:" line');
+    // A whole `wg show` stanza: its peer line.
+    c.key('esc', '');
+    c.paste(`peer: ${key}\n  endpoint: 198.51.100.7:51820\n  allowed ips: 10.3.2.4/32\n  latest handshake: 1 minute ago\n`);
+    expect(c.state.lists.devices.filter).toBe(key);
+    expect(message()).toBe('Filtering by the key of the pasted "peer:" line');
     // Anything else is taken as it is.
     c.key('esc', '');
     c.paste('peer: not-a-key');

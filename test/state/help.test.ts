@@ -98,3 +98,16 @@ describe('the help in the console', () => {
     expect(c.state.lists.devices.filter).toBe('');
   });
 });
+
+describe('more ways in and around', () => {
+  it('? where nothing takes it (a dialog) opens the help; g and G go to its ends', async () => {
+    const {c, press} = await open(seeded());
+    press('d', '?');
+    expect(c.state.help).toMatchObject({open: true, context: ['dialog']});
+    c.measuredHelp(40);
+    press('G');
+    expect(c.state.help.scroll).toBe(40);
+    press('g');
+    expect(c.state.help.scroll).toBe(0);
+  });
+});

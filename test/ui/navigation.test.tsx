@@ -44,6 +44,9 @@ describe('navigation as drawn', () => {
     app.resize(180, 40);
     // The first row's detail, its public key (a detail line) beside the list.
     let frame = await app.waitFor(devices[0]!.public_key);
+    // The divider is drawn, not escaped: no "\n" shown as text anywhere.
+    expect(frame).not.toContain('\\n');
+    expect(frame.split('\n').filter((l) => l.charAt(Math.floor(180 * 0.55)) === '│').length).toBeGreaterThan(20);
     const line = frame.split('\n').find((l) => l.includes(devices[0]!.public_key))!;
     expect(line.indexOf(devices[0]!.public_key)).toBeGreaterThan(Math.floor(180 * 0.55));
     await app.press('down', 'list');

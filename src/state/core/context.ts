@@ -69,9 +69,11 @@ export interface ProfileSwitcher {
   /**
    * Connects with the profile (its token file or command, as at start) and checks the server
    * answers; then the console starts over on it (nothing of this server's screen goes along).
-   * Resolves to why not, and the console stays where it is.
+   * Resolves to why not, and the console stays where it is. `stay` is asked once the other
+   * server has answered, just before the switch: a reason to stay (a form opened meanwhile) keeps
+   * the console where it is and is the answer.
    */
-  switchTo(name: string): Promise<string | null>;
+  switchTo(name: string, stay?: () => string | null): Promise<string | null>;
 }
 
 export interface ConsoleIO {

@@ -135,11 +135,11 @@ export function paste(c: ConsoleContext, text: string): void {
     // In the filter it is typed at the caret; on a list it opens the filter with it (a key from `wg show`).
     const st = list.state;
     const line: LineEdit = st.filtering ? {value: st.filter, ...st.filterEdit} : {value: '', cursor: 0};
-    // A `peer: KEY` line from `wg show` filters by the key (the row holds the key, not the label).
-    const pasted = filterFromPaste(oneLine);
+    // A `peer: KEY` line from `wg show` (alone or in a pasted stanza) filters by the key (the row holds the key, not the label).
+    const pasted = filterFromPaste(text);
     if (pasted.keyFrom) c.message({tone: 'info', text: `Filtering by the key of the pasted "${pasted.keyFrom}:" line`});
-    const text = pasted.keyFrom ? pasted.text : oneLine;
-    const edited = editText(pasted.keyFrom && st.filtering ? {value: '', cursor: 0} : line, 'paste', st.filtering ? text : text.trim());
+    const typedText = pasted.keyFrom ? pasted.text : oneLine;
+    const edited = editText(pasted.keyFrom && st.filtering ? {value: '', cursor: 0} : line, 'paste', st.filtering ? typedText : typedText.trim());
     if (!edited) {
       c.message({tone: 'warning', text: pasteRefused('the filter', oneLine, 'text')});
       return;
@@ -219,6 +219,11 @@ function caretOf(edited: LineEdit): FilterEdit {
 function unbound(c: ConsoleContext, name: string, input: string): void {
   // The help may be open over a form: a key it does not take is not the form's.
   if (c.state.help.open) return;
+  // `?` where nothing takes it (a dialog, a report, a form's yes/no field) is the help, as F1 is.
+  if (name === '?') {
+    openHelp(c);
+    return;
+  }
   const m = topModal(c.state);
   if (m?.kind !== 'form' || !typed(name, input)) return;
   if (name === 'q') {

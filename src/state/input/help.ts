@@ -30,6 +30,8 @@ export function helpAction(c: ConsoleContext, action: Action): void {
   else if (action === 'up') scrollTo(help.scroll - 1);
   else if (action === 'pageDown') scrollTo(help.scroll + page);
   else if (action === 'pageUp') scrollTo(help.scroll - page);
+  else if (action === 'home') scrollTo(0);
+  else if (action === 'end') scrollTo(c.layout.helpMaxScroll);
 }
 
 /** Keys while the search is typed: Enter keeps it, Esc clears it. */

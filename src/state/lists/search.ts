@@ -76,13 +76,17 @@ export function warmSearch<T>(items: readonly T[], columns: readonly ColumnSpec<
 // admin means the key, which is what a device's row holds.
 const KEY_LINE = /^\s*(?:peer|public key|publickey)\s*[:=]\s*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)\s*$/i;
 
-/** What a paste filters by: the key of a pasted `wg show` or config key line, else the text itself. */
+/**
+ * What a paste filters by: the key of a pasted `wg show` or config key line (the first such line
+ * of a pasted block: a whole `peer:` stanza), else the text itself.
+ */
 export function filterFromPaste(text: string): {text: string; keyFrom: string | null} {
-  const m = KEY_LINE.exec(text);
+  let m: RegExpExecArray | null = null;
+  for (const line of text.split(/\r\n|\r|\n/)) if ((m = KEY_LINE.exec(line))) break;
   return m
     ? {
         text: m[1]!,
-        keyFrom: text
+        keyFrom: m[0]
           .trim()
           .split(/\s*[:=]/)[0]!
           .toLowerCase(),
