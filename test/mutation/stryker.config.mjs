@@ -66,6 +66,13 @@ export const GROUPS = [
     tests: ['test/sandbox/jwt.test.ts', 'test/sandbox/api.test.ts', 'test/sandbox/validation.test.ts', 'test/sandbox/control.test.ts'],
   },
   {
+    // Who can reach what: 0.7.36's firewall evaluated, :trace, :reach, the rules that never decide.
+    name: 'access explainer',
+    gate: true,
+    mutate: ['src/state/access/*.ts'],
+    tests: ['test/state/access.test.ts'],
+  },
+  {
     // Change detection (Activity).
     name: 'change detection',
     gate: true,

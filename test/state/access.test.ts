@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import type {Rule} from '../../src/api/index.js';
 import {packet, parsePortRange, RuleBook} from '../../src/state/access/evaluate.js';
-import {rulesThatNeverDecide} from '../../src/state/access/never-decide.js';
+import {neverDecideIn, rulesThatNeverDecide} from '../../src/state/access/never-decide.js';
 import {parseDestination, trace} from '../../src/state/access/trace.js';
 import {NAMED_PER_GROUP, reach} from '../../src/state/access/reach.js';
 import {ruleRank} from '../../src/state/data/rule-precedence.js';
@@ -268,5 +268,263 @@ describe(':reach', () => {
     const result = reach({users: many, devices: devs, rules: []}, '1.1.1.1:53/udp');
     if (typeof result === 'string') throw new Error(result);
     expect(result.lines[4]!.text).toMatch(/, … and 3 more$/);
+    // Exactly as many as are named: nothing left to count.
+    const exact = reach({users: many.slice(0, NAMED_PER_GROUP), devices: devs, rules: []}, '1.1.1.1:53/udp');
+    if (typeof exact === 'string') throw new Error(exact);
+    expect(exact.lines[4]!.text).not.toContain('more');
+    expect(exact.lines[4]!.text.split(', ')).toHaveLength(NAMED_PER_GROUP);
+  });
+});
+
+describe('the panel, line by line (text, tone, weight)', () => {
+  const bobRule = r({id: 'r-g', action: 'drop', destination: '10.0.0.0/8'});
+  const lines = (t: ReturnType<typeof trace>) => {
+    if (typeof t === 'string') throw new Error(t);
+    return t.lines;
+  };
+
+  it('a drop by a global rule, every set on the way', () => {
+    expect(lines(trace({users, devices, rules: [bobRule]}, 'bob@example.com', '10.1.1.1:80/tcp'))).toEqual([
+      {text: 'Verdict: DROP', bold: true, tone: 'danger'},
+      {text: "decided by DROP 10.0.0.0/8 all ports · global (drop; the global rules, after the user's own)"},
+      {text: ''},
+      {text: 'From user bob@example.com (10.3.2.9) to 10.1.1.1 tcp 80', tone: 'muted'},
+      {text: 'Path, in the order the firewall checks:', bold: true},
+      {text: "  bob@example.com's rules · accept with ports: no match"},
+      {text: "  bob@example.com's rules · drop with ports: no match"},
+      {text: "  bob@example.com's rules · accept: no match"},
+      {text: "  bob@example.com's rules · drop: no match"},
+      {text: '  global rules · accept with ports: no match'},
+      {text: '  global rules · drop with ports: no match'},
+      {text: '  global rules · accept: no match'},
+      {text: '  global rules · drop: DROP 10.0.0.0/8 all ports · global  ← decides'},
+    ]);
+  });
+
+  it("the policy for a user's devices over IPv6; rules of another family or protocol do not match", () => {
+    const rules = [r({action: 'drop', destination: '10.0.0.0/8'}), r({action: 'drop', destination: 'fd00::/16', port_type: 'udp', port_range: '22'})];
+    expect(lines(trace({users, devices, rules}, 'alice@example.com', '[fd00::9]:22/tcp'))).toEqual([
+      {text: 'Verdict: ACCEPT', bold: true, tone: 'ok'},
+      {text: "no rule matches: the forward chain's policy accepts"},
+      {text: ''},
+      {text: 'From user alice@example.com: 2 devices (fd00::3:2:2, fd00::3:2:3) to fd00::9 tcp 22', tone: 'muted'},
+      {text: 'Path, in the order the firewall checks:', bold: true},
+      {text: "  alice@example.com's rules · accept with ports: no match"},
+      {text: "  alice@example.com's rules · drop with ports: no match"},
+      {text: "  alice@example.com's rules · accept: no match"},
+      {text: "  alice@example.com's rules · drop: no match"},
+      {text: '  global rules · accept with ports: no match'},
+      {text: '  global rules · drop with ports: no match'},
+      {text: '  global rules · accept: no match'},
+      {text: '  global rules · drop: no match'},
+      {text: "  forward chain's policy: accept  ← decides"},
+      {text: ''},
+      {text: 'Caveats (Firezone 0.7.36):', bold: true},
+      {text: '  rules with ports need a kernel newer than 5.6.8 on the server (0.7.36 ignores ports otherwise)', tone: 'warning'},
+    ]);
+  });
+
+  it('decided in the user chain: the rest matched but never reached, muted; two edited rules counted', () => {
+    const rules = [
+      r({action: 'accept', destination: '10.2.0.0/16', user_id: 'u-a', updated_at: iso(5)}),
+      r({action: 'drop', destination: '10.2.3.0/24', user_id: 'u-a'}),
+      r({action: 'drop', destination: '10.0.0.0/8', port_type: 'tcp', port_range: '1 - 1000', updated_at: iso(5)}),
+    ];
+    expect(lines(trace({users, devices, rules}, 'alice-laptop', '10.2.3.4:443/tcp'))).toEqual([
+      {text: 'Verdict: ACCEPT', bold: true, tone: 'ok'},
+      {text: "decided by ACCEPT 10.2.0.0/16 all ports · alice@example.com (accept; the user's own rules are checked first)"},
+      {text: ''},
+      {text: 'From device alice-laptop of alice@example.com (10.3.2.2) to 10.2.3.4 tcp 443', tone: 'muted'},
+      {text: 'Path, in the order the firewall checks:', bold: true},
+      {text: "  alice@example.com's rules · accept with ports: no match"},
+      {text: "  alice@example.com's rules · drop with ports: no match"},
+      {text: "  alice@example.com's rules · accept: ACCEPT 10.2.0.0/16 all ports · alice@example.com  ← decides"},
+      {text: 'Matched, but never reached (something above decided first):', bold: true},
+      {text: '  DROP 10.2.3.0/24 all ports · alice@example.com', tone: 'muted'},
+      {text: '  DROP 10.0.0.0/8 tcp 1 - 1000 · global', tone: 'muted'},
+      {text: ''},
+      {text: 'Caveats (Firezone 0.7.36):', bold: true},
+      {
+        text: '  2 rules here were edited after being created: 0.7.36 applies an edit only after a restart (no update trigger), so until then the firewall may hold the old rule',
+        tone: 'warning',
+      },
+      {text: '  rules with ports need a kernel newer than 5.6.8 on the server (0.7.36 ignores ports otherwise)', tone: 'warning'},
+    ]);
+  });
+
+  it('depends on the port: warned in bold, the ranges, no path; the port caveat', () => {
+    const rules = [r({action: 'accept', destination: '10.1.1.1', port_type: 'udp', port_range: '53 - 54'})];
+    expect(lines(trace({users, devices, rules}, '10.3.2.9', '10.1.1.1'))).toEqual([
+      {text: 'Verdict: depends on the port', bold: true, tone: 'warning'},
+      {text: "  tcp any port: ACCEPT — no rule matches: the forward chain's policy accepts"},
+      {text: "  udp 1–52: ACCEPT — no rule matches: the forward chain's policy accepts"},
+      {text: "  udp 53–54: ACCEPT — decided by ACCEPT 10.1.1.1 udp 53 - 54 · global (accept with ports; the global rules, after the user's own)"},
+      {text: "  udp 55–65535: ACCEPT — no rule matches: the forward chain's policy accepts"},
+      {text: "  no port (ICMP and others): ACCEPT — no rule matches: the forward chain's policy accepts"},
+      {text: ''},
+      {text: 'From device bob-laptop of bob@example.com (10.3.2.9) to 10.1.1.1', tone: 'muted'},
+      {text: ''},
+      {text: 'Caveats (Firezone 0.7.36):', bold: true},
+      {text: '  rules with ports need a kernel newer than 5.6.8 on the server (0.7.36 ignores ports otherwise)', tone: 'warning'},
+    ]);
+  });
+
+  it('a device whose user is gone: only the global chain, said so', () => {
+    const ghost = device({id: 'd-g', user_id: 'u-gone', name: 'ghost', ipv4: '10.3.2.50'});
+    expect(lines(trace({users, devices: [...devices, ghost], rules: []}, '10.3.2.50', '1.1.1.1:53/udp'))).toEqual([
+      {text: 'Verdict: ACCEPT', bold: true, tone: 'ok'},
+      {text: "no rule matches: the forward chain's policy accepts"},
+      {text: ''},
+      {text: 'From device ghost of a user that no longer exists (u-gone) (10.3.2.50) to 1.1.1.1 udp 53', tone: 'muted'},
+      {text: 'Path, in the order the firewall checks:', bold: true},
+      {text: '  global rules · accept with ports: no match'},
+      {text: '  global rules · drop with ports: no match'},
+      {text: '  global rules · accept: no match'},
+      {text: '  global rules · drop: no match'},
+      {text: "  forward chain's policy: accept  ← decides"},
+      {text: ''},
+      {text: 'Caveats (Firezone 0.7.36):', bold: true},
+      {text: "  the device's user no longer exists: its device set and chain went with it; only the global rules would apply", tone: 'warning'},
+    ]);
+  });
+
+  it('two devices of one name are asked to be told apart', () => {
+    const twin = device({id: 'd-t', user_id: 'u-b', name: 'alice-laptop', ipv4: '10.3.2.60'});
+    expect(trace({users, devices: [...devices, twin], rules: []}, 'ALICE-LAPTOP', '1.1.1.1')).toBe(
+      "2 devices are named ALICE-LAPTOP: give the device's tunnel address or the user's email",
+    );
+    expect(lines(trace({users, devices: [...devices, twin], rules: []}, '10.3.2.60', '1.1.1.1:1/tcp'))[3]).toEqual({
+      text: 'From device alice-laptop of bob@example.com (10.3.2.60) to 1.1.1.1 tcp 1',
+      tone: 'muted',
+    });
+  });
+});
+
+describe('reading rules and destinations', () => {
+  it('port ranges and destinations at their edges', () => {
+    expect(parsePortRange('1')).toEqual({from: 1, to: 1});
+    expect(parsePortRange('65535')).toEqual({from: 65535, to: 65535});
+    expect(parsePortRange(' 80 - 90 ')).toEqual({from: 80, to: 90});
+    expect(parsePortRange('0')).toBeNull();
+    expect(parsePortRange('65536')).toBeNull();
+    expect(parsePortRange('80-')).toBeNull();
+    expect(parsePortRange('x80')).toBeNull();
+    expect(parsePortRange('80-90x')).toBeNull();
+    expect(parseDestination(' 10.2.3.4:65535/tcp ')).toMatchObject({port: 65535});
+    expect(parseDestination('10.2.3.4:65536/tcp')).toBe('port 65536 is not a port (1–65535)');
+    expect(parseDestination('[fd00::1]')).toMatchObject({address: 'fd00::1', port: null});
+    expect(parseDestination('fd00::1:53')).toMatchObject({address: 'fd00::1:53', port: null});
+    expect(parseDestination('x10.2.3.4:53/tcp')).toBe('"x10.2.3.4" is not an IP address (DEST is ADDRESS or ADDRESS:PORT/tcp|udp)');
+    expect(parseDestination('10.2.3.4:53/tcpx')).toBe('"10.2.3.4:53/tcpx" is not an IP address (DEST is ADDRESS or ADDRESS:PORT/tcp|udp)');
+    expect(parseDestination('[fd00::1]:53/udpx')).toBe('"[fd00::1]:53/udpx" is not an IP address (DEST is ADDRESS or ADDRESS:PORT/tcp|udp)');
+    expect(parseDestination('x[fd00::1]')).toBe('"x[fd00::1]" is not an IP address (DEST is ADDRESS or ADDRESS:PORT/tcp|udp)');
+  });
+
+  it('rules the server could not have stored are set apart; a padded destination is read', () => {
+    const bad = r({destination: 'nowhere'});
+    const badPorts = r({destination: '10.0.0.0/8', port_type: 'tcp', port_range: 'lots'});
+    const padded = r({destination: ' 10.0.0.0/8 ', action: 'drop'});
+    const book = new RuleBook([bad, badPorts, padded], new Set());
+    expect(book.unreadable).toEqual([bad, badPorts]);
+    expect(book.global.map((m) => m.rule)).toEqual([padded]);
+    expect(book.evaluate(null, packet('10.3.2.2', '10.1.1.1')!).decidedBy).toBe(padded);
+    expect(packet('nowhere', '10.1.1.1')).toBeNull();
+    expect(packet('10.3.2.2', 'nowhere')).toBeNull();
+    expect(packet('10.3.2.2', '10.1.1.1', null, 80)).toMatchObject({port: null});
+  });
+
+  it('a packet without a port meets only port-less rules; an address only its own family', () => {
+    const portRule = r({action: 'drop', destination: '10.0.0.0/8', port_type: 'tcp', port_range: '1 - 65535'});
+    const v6 = r({action: 'drop', destination: '::/0'});
+    const book = new RuleBook([portRule, v6], new Set());
+    expect(book.evaluate(null, packet('10.3.2.2', '10.1.1.1')!).verdict).toBe('accept');
+    expect(book.evaluate(null, packet('10.3.2.2', '10.1.1.1', 'tcp', 80)!).verdict).toBe('drop');
+    expect(book.evaluate(null, packet('10.3.2.2', '10.1.1.1', 'udp', 80)!).verdict).toBe('accept');
+    expect(book.evaluate(null, packet('fd00::3:2:2', 'fd00::1', 'udp', 80)!).decidedBy).toBe(v6);
+  });
+});
+
+describe('rules that never decide, case by case', () => {
+  const ids = new Set(['u-a', 'u-b']);
+  const never = (...rules: Rule[]) => rulesThatNeverDecide(rules, ids);
+
+  it('a port drop under a port accept of the same protocol whose range and addresses cover it', () => {
+    const accept = r({action: 'accept', destination: '10.0.0.0/8', port_type: 'tcp', port_range: '1 - 1024', user_id: 'u-a'});
+    const drop = r({action: 'drop', destination: '10.2.0.0/16', port_type: 'tcp', port_range: '80', user_id: 'u-a'});
+    expect(never(accept, drop).get(drop.id)).toEqual({kind: 'shadowed', by: accept});
+    expect(never({...accept, port_type: 'udp'}, drop).size).toBe(0);
+    expect(never({...accept, port_range: '81 - 1024'}, drop).size).toBe(0);
+    expect(never({...accept, port_range: '1 - 79'}, drop).size).toBe(0);
+    expect(never({...accept, port_range: '80'}, drop).get(drop.id)).toMatchObject({kind: 'shadowed'});
+    expect(never({...accept, destination: '10.2.1.0/24'}, drop).size).toBe(0);
+    // A port-less accept is checked after the port sets: it shadows no port rule.
+    expect(never({...accept, port_type: null, port_range: null}, drop).size).toBe(0);
+  });
+
+  it('a port-less drop under a port-less accept of the same chain and family only', () => {
+    const accept = r({action: 'accept', destination: '10.0.0.0/8'});
+    const drop = r({action: 'drop', destination: '10.2.0.0/16'});
+    expect(never(accept, drop).get(drop.id)).toEqual({kind: 'shadowed', by: accept});
+    expect(never(accept, {...drop, user_id: 'u-a'}).size).toBe(0);
+    expect(never({...accept, user_id: 'u-b'}, {...drop, user_id: 'u-a'}).size).toBe(0);
+    expect(never({...accept, destination: '::/0'}, {...drop, destination: 'fd00::/16'}).get(drop.id)).toMatchObject({kind: 'shadowed'});
+    expect(never({...accept, destination: '::/0'}, drop).size).toBe(0);
+    // A port-specific accept cannot cover a port-less drop (ICMP is not in it).
+    expect(never({...accept, port_type: 'tcp', port_range: '1 - 65535'}, drop).size).toBe(0);
+    // An accept is never shadowed by a drop.
+    expect(never({...drop, action: 'accept'}, {...accept, action: 'drop', id: 'x'}).has(drop.id)).toBe(false);
+  });
+
+  it('per snapshot: made once, again for new users', () => {
+    const accept = r({action: 'accept', destination: '10.0.0.0/8'});
+    const drop = r({action: 'drop', destination: '10.2.0.0/16'});
+    const rules = [accept, drop];
+    const usersById = new Map([['u-a', alice]]);
+    const first = neverDecideIn({rules, usersById});
+    expect(first.get(drop.id)).toMatchObject({kind: 'shadowed'});
+    expect(neverDecideIn({rules, usersById})).toBe(first);
+    const orphan = r({action: 'drop', destination: '10.9.0.0/16', user_id: 'u-b'});
+    const withOrphan = [accept, drop, orphan];
+    expect(neverDecideIn({rules: withOrphan, usersById}).get(orphan.id)).toEqual({kind: 'deleted user'});
+    expect(neverDecideIn({rules: withOrphan, usersById: new Map([['u-b', bob]])}).has(orphan.id)).toBe(false);
+  });
+});
+
+describe(':reach, line by line', () => {
+  it('groups sorted by size within a verdict, with tones and weights', () => {
+    const carol = user({id: 'u-c', email: 'carol@example.com'});
+    const carolDevice = device({id: 'd-c', user_id: 'u-c', name: 'carol-laptop', ipv4: '10.3.2.30'});
+    const rules = [r({action: 'drop', destination: '10.2.0.0/16', user_id: 'u-a'}), r({action: 'drop', destination: '10.2.3.0/24', user_id: 'u-b'})];
+    const result = reach({users: [alice, bob, carol], devices: [...devices, carolDevice], rules}, '10.2.3.4:80/udp');
+    if (typeof result === 'string') throw new Error(result);
+    expect(result.lines).toEqual([
+      {text: 'Who can reach 10.2.3.4 udp 80: 3 of 3 users have a device that sends there', bold: true},
+      {text: ''},
+      {text: 'ACCEPT: 1 user', bold: true, tone: 'ok'},
+      {text: "  no rule matches: the forward chain's policy accepts — 1 user"},
+      {text: '    carol@example.com', tone: 'muted'},
+      {text: ''},
+      {text: 'DROP: 2 users', bold: true, tone: 'danger'},
+      {text: '  by DROP 10.2.0.0/16 all ports · alice@example.com — 1 user'},
+      {text: '    alice@example.com', tone: 'muted'},
+      {text: '  by DROP 10.2.3.0/24 all ports · bob@example.com — 1 user'},
+      {text: '    bob@example.com', tone: 'muted'},
+    ]);
+    const many = Array.from({length: 3}, (_, i) => user({id: `m${i}`, email: `m${i}@example.com`}));
+    const manyDevices = many.map((u, i) => device({id: `md${i}`, user_id: u.id, name: `m${i}`, ipv4: `10.3.4.${i + 1}`}));
+    const sorted = reach(
+      {
+        users: [alice, ...many],
+        devices: [...devices, ...manyDevices],
+        rules: [r({action: 'drop', destination: '10.2.0.0/16', user_id: 'u-a'}), r({action: 'drop', destination: '10.0.0.0/8'})],
+      },
+      '10.2.3.4',
+    );
+    if (typeof sorted === 'string') throw new Error(sorted);
+    expect(sorted.lines.filter((l) => l.text.startsWith('  by')).map((l) => l.text)).toEqual([
+      '  by DROP 10.0.0.0/8 all ports · global — 3 users',
+      '  by DROP 10.2.0.0/16 all ports · alice@example.com — 1 user',
+    ]);
+    expect(sorted.lines.find((l) => l.text.startsWith('    m0'))!.text).toBe('    m0@example.com, m1@example.com, m2@example.com');
   });
 });
