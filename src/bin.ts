@@ -24,6 +24,10 @@ async function run(): Promise<number> {
     process.stdout.write(HELP_TEXT);
     return 0;
   }
+  if (first === 'completion') {
+    const {runCompletion} = await import('./config/completion.js');
+    return runCompletion(argv.slice(1));
+  }
   if (first === 'sandbox') {
     const {runSandboxCli} = await import('./sandbox/index.js');
     await runSandboxCli(argv.slice(1));

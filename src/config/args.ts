@@ -2,6 +2,7 @@
 // and `fz-console --help`). Pure: returns a description of what to do, or a usage error; never
 // touches the terminal or the network.
 import {parseArgs} from 'node:util';
+import {consoleHelp} from './cli-spec.js';
 
 export interface ConsoleFlags {
   url?: string;
@@ -17,54 +18,15 @@ export interface ConsoleFlags {
   staleDays?: number;
 }
 
-export type Command = {kind: 'help'} | {kind: 'version'} | {kind: 'sandbox'; argv: string[]} | {kind: 'console'; flags: ConsoleFlags};
+export type Command =
+  {kind: 'help'} | {kind: 'version'} | {kind: 'sandbox'; argv: string[]} | {kind: 'completion'; argv: string[]} | {kind: 'console'; flags: ConsoleFlags};
 
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export const HELP_TEXT = `fz-console — a keyboard-driven console for Firezone 0.7 (legacy) VPN servers
-
-Usage:
-  fz-console [options]            open the console
-  fz-console --demo               open the console on an embedded sandbox with demo data
-  fz-console sandbox [options]    run the Firezone 0.7.36-compatible sandbox server (see: fz-console sandbox --help)
-  fz-console --help | --version
-
-Options:
-  --url URL            server root, e.g. https://vpn.example.com (a path prefix is kept; /v0 is appended)
-  --profile NAME       use a profile from the config file
-  --refresh SECONDS    live refresh interval (default 5, minimum 1, 0 = manual only)
-  --timeout SECONDS    request timeout (default 15)
-  --ca-file PATH       trust the CA certificates in this PEM file
-  --insecure           do not verify the server's TLS certificate (a red banner stays on screen)
-  --read-only          refuse every write action
-  --demo               start an embedded sandbox with demo data and connect to it
-  --debug              write a debug log (no secrets) to $XDG_STATE_HOME/fz-console/debug.log
-  --activity-log PATH  append what changes between polls (and what you do) as JSON Lines (0600)
-  --stale-days N       devices without a handshake for N days are stale (S on Devices; default 30)
-  -h, --help           show this help
-  -V, --version        print the version
-
-Environment:
-  FZ_URL               server root (when --url is not given)
-  FZ_API_TOKEN         API token (there is deliberately no flag: it would leak into ps and shell history)
-  FZ_API_TOKEN_FILE    file holding the API token (must not be readable by group or others)
-  FZ_PROFILE           profile name (when --profile is not given)
-  FZ_REFRESH           refresh interval in seconds (when --refresh is not given)
-  NODE_EXTRA_CA_CERTS  extra CA certificates, as for any Node program
-  HTTPS_PROXY, HTTP_PROXY, NO_PROXY   honoured for API requests
-  NO_COLOR, FORCE_COLOR               colour output control
-  XDG_CONFIG_HOME      config file location (default ~/.config/fz-console/config.json)
-  XDG_STATE_HOME       debug log location (default ~/.local/state/fz-console/)
-
-Precedence: flag > environment > profile. Get a token in the Firezone web UI under
-Settings → Account → API Tokens, or on the server with bin/create-api-token.
-
-Exit status: 0 after quitting, 1 on an error, 2 on a usage error or when not run in a terminal.
-A bad configuration, token file or CA file counts as a usage error (2); after SIGINT, SIGTERM
-or SIGHUP the status is 128 + the signal number (130, 143, 129).
-`;
+/** `fz-console --help`, made from the command-line tables (src/config/cli-spec.ts). */
+export const HELP_TEXT = consoleHelp();
 
 function parseSeconds(name: string, value: string | undefined, {min, allowZero}: {min: number; allowZero: boolean}): number | undefined {
   if (value === undefined) return undefined;
@@ -92,6 +54,7 @@ export function parseStaleDays(value: string, source: string): number {
 
 export function parseCommandLine(argv: string[]): Command {
   if (argv[0] === 'sandbox') return {kind: 'sandbox', argv: argv.slice(1)};
+  if (argv[0] === 'completion') return {kind: 'completion', argv: argv.slice(1)};
   let parsed;
   try {
     parsed = parseArgs({

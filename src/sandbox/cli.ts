@@ -2,33 +2,12 @@
 // exactly the three FZ_ lines once listening; everything else goes to stderr.
 
 import {parseCidr} from './inet.js';
+import {sandboxHelp} from './options.js';
 import {startSandbox} from './server.js';
 import {SettingsError} from './settings.js';
 import type {SandboxOptions} from './types.js';
 
-export const SANDBOX_HELP = `Usage: fz-console sandbox [options]
-
-Runs a Firezone 0.7.36-compatible /v0 API server with an in-memory database.
-Once listening it prints FZ_URL, FZ_API_TOKEN and FZ_UNPRIVILEGED_TOKEN to stdout;
-logs go to stderr. Stop it with Ctrl-C (SIGINT) or SIGTERM.
-
-Options:
-  --host HOST                  listen address (default 127.0.0.1)
-  --port N                     listen port; 0 picks a free one (default 13000)
-  --seed demo|empty            demo company data, or only the two sandbox users (default demo)
-  --devices N                  demo devices (default 90)
-  --users N                    demo users, including admin@ and user@sandbox.test (default 40)
-  --rules N                    demo firewall rules (default 25)
-  --random-seed N              seed for the generated data and simulation (default 1)
-  --ipv4-network CIDR          WIREGUARD_IPV4_NETWORK (default 10.3.2.0/24, gateway .1)
-  --ipv6-network CIDR          WIREGUARD_IPV6_NETWORK (default fd00::3:2:0/120)
-  --max-devices-per-user N     MAX_DEVICES_PER_USER, 0..100 (default 10)
-  --stats-interval SECONDS     stats simulation period; 0 turns it off (default 60)
-  --env KEY=VALUE              simulated server environment variable (repeatable),
-                               e.g. LOCAL_AUTH_ENABLED=true, DEFAULT_CLIENT_MTU=1400
-  --latency-ms N               delay added to every /v0 response (default 0)
-  --help                       show this help
-`;
+export const SANDBOX_HELP = sandboxHelp();
 
 export class SandboxUsageError extends Error {}
 

@@ -34,9 +34,14 @@ describe('npm package', {timeout: 180_000}, () => {
     expect(files.filter((f) => !/^package\/dist\/(fz-console\.js|chunks\/[\w-]+\.js)$/.test(f))).toEqual([
       'package/LICENSE',
       'package/README.md',
+      'package/man/fz-console.1',
       'package/package.json',
     ]);
     expect(pkg.dependencies ?? {}).toEqual({});
+  });
+
+  it('the man page is installed with the command', () => {
+    expect(readFileSync(join(work, 'prefix', 'share', 'man', 'man1', 'fz-console.1'), 'utf8')).toMatch(/^\.TH FZ-CONSOLE 1 /);
   });
 
   it('--version and --help work from the installed command', () => {

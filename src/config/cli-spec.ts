@@ -1,0 +1,115 @@
+// The command line as data: `--help`, the man page (man/fz-console.1, src/config/manpage.ts) and
+// the shell completions (src/config/completion.ts) are all made from these tables, so none of
+// them can list a flag the others lack. test/config/manpage.test.ts holds the man page to them.
+// Light on purpose: bin.ts prints --help from here without loading anything else.
+import {SANDBOX_OPTIONS} from '../sandbox/options.js';
+
+export interface OptionSpec {
+  flag: string;
+  short?: string;
+  /** The value's name (`URL`, `SECONDS`), or '' for a flag without one. */
+  arg: string;
+  help: string;
+  /** What a shell should complete for the value. */
+  completes?: 'file' | 'profile';
+}
+
+export const CONSOLE_OPTIONS: readonly OptionSpec[] = [
+  {flag: '--url', arg: 'URL', help: 'server root, e.g. https://vpn.example.com (a path prefix is kept; /v0 is appended)'},
+  {flag: '--profile', arg: 'NAME', help: 'use a profile from the config file', completes: 'profile'},
+  {flag: '--refresh', arg: 'SECONDS', help: 'live refresh interval (default 5, minimum 1, 0 = manual only)'},
+  {flag: '--timeout', arg: 'SECONDS', help: 'request timeout (default 15)'},
+  {flag: '--ca-file', arg: 'PATH', help: 'trust the CA certificates in this PEM file', completes: 'file'},
+  {flag: '--insecure', arg: '', help: "do not verify the server's TLS certificate (a red banner stays on screen)"},
+  {flag: '--read-only', arg: '', help: 'refuse every write action'},
+  {flag: '--demo', arg: '', help: 'start an embedded sandbox with demo data and connect to it'},
+  {flag: '--debug', arg: '', help: 'write a debug log (no secrets) to $XDG_STATE_HOME/fz-console/debug.log'},
+  {flag: '--activity-log', arg: 'PATH', help: 'append what changes between polls (and what you do) as JSON Lines (0600)', completes: 'file'},
+  {flag: '--stale-days', arg: 'N', help: 'devices without a handshake for N days are stale (S on Devices; default 30)'},
+  {flag: '--help', short: '-h', arg: '', help: 'show this help'},
+  {flag: '--version', short: '-V', arg: '', help: 'print the version'},
+];
+
+export const SUBCOMMANDS: ReadonlyArray<{name: string; args: string; help: string}> = [
+  {name: 'sandbox', args: '[options]', help: 'run the Firezone 0.7.36-compatible sandbox server (see: fz-console sandbox --help)'},
+  {name: 'completion', args: 'bash|zsh|fish', help: 'print a shell completion script (README, "Shell completion")'},
+];
+
+export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+export const ENVIRONMENT: ReadonlyArray<{name: string; help: string}> = [
+  {name: 'FZ_URL', help: 'server root (when --url is not given)'},
+  {name: 'FZ_API_TOKEN', help: 'API token (there is deliberately no flag: it would leak into ps and shell history)'},
+  {name: 'FZ_API_TOKEN_FILE', help: 'file holding the API token (must not be readable by group or others)'},
+  {name: 'FZ_PROFILE', help: 'profile name (when --profile is not given)'},
+  {name: 'FZ_REFRESH', help: 'refresh interval in seconds (when --refresh is not given)'},
+  {name: 'NODE_EXTRA_CA_CERTS', help: 'extra CA certificates, as for any Node program'},
+  {name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', help: 'honoured for API requests'},
+  {name: 'NO_COLOR, FORCE_COLOR', help: 'colour output control'},
+  {name: 'XDG_CONFIG_HOME', help: 'config file location (default ~/.config/fz-console/config.json)'},
+  {name: 'XDG_STATE_HOME', help: 'debug log location (default ~/.local/state/fz-console/)'},
+];
+
+export const SUMMARY = 'a keyboard-driven console for Firezone 0.7 (legacy) VPN servers';
+
+/** As `--help` breaks them; the man page joins them (roff fills its own lines). */
+export const PRECEDENCE = [
+  'Precedence: flag > environment > profile. Get a token in the Firezone web UI under',
+  'Settings → Account → API Tokens, or on the server with bin/create-api-token.',
+];
+
+export const EXIT_STATUS = [
+  'Exit status: 0 after quitting, 1 on an error, 2 on a usage error or when not run in a terminal.',
+  'A bad configuration, token file or CA file counts as a usage error (2); after SIGINT, SIGTERM',
+  'or SIGHUP the status is 128 + the signal number (130, 143, 129).',
+];
+
+export {SANDBOX_OPTIONS};
+
+/** `--url URL`, `-h, --help`: an option as the help lists it. */
+export function optionLabel(o: OptionSpec): string {
+  return `${o.short ? `${o.short}, ` : ''}${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
+}
+
+/** Words into lines of at most `width` characters. */
+export function wrapWords(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  out.push(line);
+  return out;
+}
+
+/** `fz-console --help`. */
+export function consoleHelp(): string {
+  const row = (left: string, help: string, column: number) => `  ${left.padEnd(column - 2)}${help}`;
+  const usage = ['fz-console [options]', ...SUBCOMMANDS.map((s) => `fz-console ${s.name} ${s.args}`)];
+  const usageColumn = Math.max(...usage.map((u) => u.length)) + 4;
+  return [
+    `fz-console — ${SUMMARY}`,
+    '',
+    'Usage:',
+    row('fz-console [options]', 'open the console', usageColumn),
+    row('fz-console --demo', 'open the console on an embedded sandbox with demo data', usageColumn),
+    ...SUBCOMMANDS.map((s) => row(`fz-console ${s.name} ${s.args}`, s.help, usageColumn)),
+    row('fz-console --help | --version', '', usageColumn).trimEnd(),
+    '',
+    'Options:',
+    ...CONSOLE_OPTIONS.map((o) => row(optionLabel(o), o.help, 23)),
+    '',
+    'Environment:',
+    ...ENVIRONMENT.map((e) => row(e.name, e.help, e.name.length > 19 ? 38 : 23)),
+    '',
+    ...PRECEDENCE,
+    '',
+    ...EXIT_STATUS,
+    '',
+  ].join('\n');
+}

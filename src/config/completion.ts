@@ -1,0 +1,154 @@
+// `fz-console completion bash|zsh|fish`: a completion script made from the command-line tables
+// (cli-spec.ts). Profile names are asked of the binary itself when completing
+// (`fz-console completion --profiles`, which reads the config file and nothing else), so a new
+// profile completes without reloading the shell. README.md, "Shell completion", says how to
+// install each.
+import {COMPLETION_SHELLS, CONSOLE_OPTIONS, SANDBOX_OPTIONS, SUBCOMMANDS, type OptionSpec} from './cli-spec.js';
+import {configPath, readConfigFile} from './profile.js';
+
+type Shell = (typeof COMPLETION_SHELLS)[number];
+
+const takesValue = (o: OptionSpec) => o.arg !== '';
+const words = (list: readonly string[]) => list.join(' ');
+const consoleFlags = () => CONSOLE_OPTIONS.flatMap((o) => (o.short ? [o.short, o.flag] : [o.flag]));
+
+function bash(): string {
+  const valued = CONSOLE_OPTIONS.filter(takesValue);
+  const plain = valued.filter((o) => !o.completes).map((o) => o.flag);
+  const files = valued.filter((o) => o.completes === 'file').map((o) => o.flag);
+  const sandboxValued = SANDBOX_OPTIONS.filter((o) => o.arg !== '' && !o.values).map((o) => o.flag);
+  const sandboxChoices = SANDBOX_OPTIONS.filter((o) => o.values).map(
+    (o) => `    ${o.flag}) COMPREPLY=($(compgen -W "${words(o.values!)}" -- "$cur")); return ;;`,
+  );
+  return `# fz-console completion for bash. Install: add to ~/.bashrc
+#   eval "$(fz-console completion bash)"
+_fz_console() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" sub="" w
+  for w in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+    case "$w" in sandbox|completion) sub="$w"; break ;; esac
+  done
+  if [ "$sub" = sandbox ]; then
+    case "$prev" in
+${sandboxChoices.join('\n')}
+    ${sandboxValued.join('|')}) return ;;
+    esac
+    COMPREPLY=($(compgen -W "${words(SANDBOX_OPTIONS.map((o) => o.flag))}" -- "$cur"))
+    return
+  fi
+  if [ "$sub" = completion ]; then
+    COMPREPLY=($(compgen -W "${words(COMPLETION_SHELLS)} " -- "$cur"))
+    return
+  fi
+  case "$prev" in
+    --profile) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" completion --profiles 2>/dev/null)" -- "$cur")); return ;;
+    ${files.join('|')}) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    ${plain.join('|')}) return ;;
+  esac
+  COMPREPLY=($(compgen -W "${words([...consoleFlags(), ...SUBCOMMANDS.map((s) => s.name)])}" -- "$cur"))
+}
+complete -F _fz_console fz-console
+`;
+}
+
+/** Help text as zsh's _arguments takes it in brackets. */
+const zshText = (text: string) =>
+  text
+    .replace(/[[\]]/g, (c) => (c === '[' ? '(' : ')'))
+    .replace(/:/g, '\\:')
+    .replace(/'/g, "'\\''");
+
+function zsh(): string {
+  const spec = (flag: string, help: string, value: string) => `    '${flag}[${zshText(help)}]${value}'`;
+  const consoleSpecs = CONSOLE_OPTIONS.flatMap((o) => {
+    const value = !takesValue(o)
+      ? ''
+      : o.completes === 'file'
+        ? `:${o.arg}:_files`
+        : o.completes === 'profile'
+          ? `:${o.arg}:_fz_console_profiles`
+          : `:${o.arg}:`;
+    return [spec(o.flag, o.help, value), ...(o.short ? [spec(o.short, o.help, value)] : [])];
+  });
+  const sandboxSpecs = SANDBOX_OPTIONS.map((o) => spec(o.flag, o.help, o.values ? `:${o.arg}:(${words(o.values)})` : o.arg ? `:${o.arg}:` : ''));
+  return `#compdef fz-console
+# fz-console completion for zsh. Install: add to ~/.zshrc (after compinit)
+#   eval "$(fz-console completion zsh)"
+_fz_console_profiles() {
+  local -a profiles
+  profiles=(\${(f)"$(\${words[1]} completion --profiles 2>/dev/null)"})
+  _describe 'profile' profiles
+}
+_fz_console() {
+  if [[ \${words[2]} == sandbox ]]; then
+    shift words; (( CURRENT-- ))
+    _arguments \\
+${sandboxSpecs.join(' \\\n')}
+    return
+  fi
+  if [[ \${words[2]} == completion ]]; then
+    _values 'shell' ${words(COMPLETION_SHELLS)}
+    return
+  fi
+  _arguments \\
+${consoleSpecs.join(' \\\n')} \\
+    '1:command:((${SUBCOMMANDS.map((s) => `${s.name}\\:"${zshText(s.help)}"`).join(' ')}))'
+}
+compdef _fz_console fz-console
+`;
+}
+
+/** Help text as fish's -d takes it in single quotes. */
+const fishText = (text: string) => text.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+
+function fish(): string {
+  const top = `not __fish_seen_subcommand_from ${SUBCOMMANDS.map((s) => s.name).join(' ')}`;
+  const lines = [
+    '# fz-console completion for fish. Install:',
+    '#   fz-console completion fish > ~/.config/fish/completions/fz-console.fish',
+    'complete -c fz-console -f',
+    ...SUBCOMMANDS.map((s) => `complete -c fz-console -n '__fish_use_subcommand' -a ${s.name} -d '${fishText(s.help)}'`),
+    ...CONSOLE_OPTIONS.map((o) => {
+      const short = o.short ? ` -s ${o.short.slice(1)}` : '';
+      const value = !takesValue(o)
+        ? ''
+        : o.completes === 'file'
+          ? ' -r -F'
+          : o.completes === 'profile'
+            ? " -x -a '(fz-console completion --profiles 2>/dev/null)'"
+            : ' -x';
+      return `complete -c fz-console -n '${top}' -l ${o.flag.slice(2)}${short}${value} -d '${fishText(o.help)}'`;
+    }),
+    ...SANDBOX_OPTIONS.map((o) => {
+      const value = o.values ? ` -x -a '${words(o.values)}'` : o.arg ? ' -x' : '';
+      return `complete -c fz-console -n '__fish_seen_subcommand_from sandbox' -l ${o.flag.slice(2)}${value} -d '${fishText(o.help)}'`;
+    }),
+    `complete -c fz-console -n '__fish_seen_subcommand_from completion' -x -a '${words(COMPLETION_SHELLS)}'`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function completionScript(shell: Shell): string {
+  return shell === 'bash' ? bash() : shell === 'zsh' ? zsh() : fish();
+}
+
+/** `fz-console completion …`: the script, or (for the scripts themselves) the profile names. */
+export async function runCompletion(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const what = argv[0];
+  if (argv.length === 1 && what === '--profiles') {
+    // Completing must never print an error into the admin's command line: a missing or
+    // unreadable config file completes nothing.
+    try {
+      const file = await readConfigFile(configPath(env));
+      for (const name of Object.keys(file?.profiles ?? {})) process.stdout.write(`${name}\n`);
+    } catch {
+      // nothing to offer
+    }
+    return 0;
+  }
+  if (argv.length === 1 && (COMPLETION_SHELLS as readonly string[]).includes(what ?? '')) {
+    process.stdout.write(completionScript(what as Shell));
+    return 0;
+  }
+  process.stderr.write(`fz-console: completion takes one of ${COMPLETION_SHELLS.join(', ')} (e.g. eval "$(fz-console completion bash)")\n`);
+  return 2;
+}
