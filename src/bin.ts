@@ -24,6 +24,11 @@ async function run(): Promise<number> {
     process.stdout.write(HELP_TEXT);
     return 0;
   }
+  // The headless recorder: no terminal, no UI chunk.
+  if (first === 'activity') {
+    const {recorderMain} = await import('./recorder.js');
+    return recorderMain(argv);
+  }
   if (first === 'completion') {
     const {runCompletion} = await import('./config/completion.js');
     return runCompletion(argv.slice(1));

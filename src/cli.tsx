@@ -465,6 +465,10 @@ export async function main(argv: string[], early: EarlyStart | null = null): Pro
         await runSandboxCli(command.argv);
         return 0;
       }
+      case 'activity': {
+        const {runRecorder} = await import('./recorder.js');
+        return await runRecorder(command.flags, command.log, command.intervalSeconds);
+      }
       case 'completion': {
         const {runCompletion} = await import('./config/completion.js');
         return await runCompletion(command.argv);

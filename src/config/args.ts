@@ -19,7 +19,12 @@ export interface ConsoleFlags {
 }
 
 export type Command =
-  {kind: 'help'} | {kind: 'version'} | {kind: 'sandbox'; argv: string[]} | {kind: 'completion'; argv: string[]} | {kind: 'console'; flags: ConsoleFlags};
+  | {kind: 'help'}
+  | {kind: 'version'}
+  | {kind: 'sandbox'; argv: string[]}
+  | {kind: 'completion'; argv: string[]}
+  | {kind: 'activity'; flags: ConsoleFlags; log: string; intervalSeconds: number | null}
+  | {kind: 'console'; flags: ConsoleFlags};
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -55,6 +60,7 @@ export function parseStaleDays(value: string, source: string): number {
 export function parseCommandLine(argv: string[]): Command {
   if (argv[0] === 'sandbox') return {kind: 'sandbox', argv: argv.slice(1)};
   if (argv[0] === 'completion') return {kind: 'completion', argv: argv.slice(1)};
+  if (argv[0] === 'activity') return parseActivity(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -108,4 +114,47 @@ export function parseCommandLine(argv: string[]): Command {
   if (values['stale-days'] !== undefined) flags.staleDays = parseStaleDays(values['stale-days'], '--stale-days');
   if (flags.demo && flags.url !== undefined) throw new UsageError('--demo and --url cannot be combined');
   return {kind: 'console', flags};
+}
+
+/**
+ * `fz-console activity --follow --log FILE [--interval S]` with the connection flags of the
+ * console (README, "The headless audit recorder"). `--follow` is required: recording is all it
+ * does, and a command that starts an endless process should say so.
+ */
+function parseActivity(argv: string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        follow: {type: 'boolean', default: false},
+        log: {type: 'string'},
+        interval: {type: 'string'},
+        url: {type: 'string'},
+        profile: {type: 'string'},
+        timeout: {type: 'string'},
+        'ca-file': {type: 'string'},
+        insecure: {type: 'boolean', default: false},
+        token: {type: 'string'},
+      },
+    });
+  } catch (err) {
+    throw new UsageError(`activity: ${String((err as Error).message).replace(/\. To specify a positional argument.*$/, '')}`);
+  }
+  const {values, positionals} = parsed;
+  if (values.token !== undefined) throw new UsageError('there is no --token flag: set FZ_API_TOKEN or FZ_API_TOKEN_FILE, or use a profile');
+  if (positionals.length > 0) throw new UsageError(`activity: unexpected argument "${positionals[0]}"`);
+  if (!values.follow) throw new UsageError('activity needs --follow: it records changes until stopped (fz-console activity --follow --log FILE)');
+  if (values.log === undefined || values.log.trim() === '') throw new UsageError('activity needs --log FILE: where the events are appended (JSON Lines, 0600)');
+  const interval = parseSeconds('interval', values.interval, {min: 1, allowZero: false});
+  const timeout = parseSeconds('timeout', values.timeout, {min: 1, allowZero: false});
+  // It sends no writes; read-only keeps the resolution's meaning for it.
+  const flags: ConsoleFlags = {insecure: values.insecure, readOnly: true, demo: false, debug: false};
+  if (values.url !== undefined) flags.url = values.url;
+  if (values.profile !== undefined) flags.profile = values.profile;
+  if (timeout !== undefined) flags.timeout = timeout;
+  if (values['ca-file'] !== undefined) flags.caFile = values['ca-file'];
+  return {kind: 'activity', flags, log: values.log, intervalSeconds: interval ?? null};
 }

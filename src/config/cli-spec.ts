@@ -33,7 +33,22 @@ export const CONSOLE_OPTIONS: readonly OptionSpec[] = [
 export const SUBCOMMANDS: ReadonlyArray<{name: string; args: string; help: string}> = [
   {name: 'sandbox', args: '[options]', help: 'run the Firezone 0.7.36-compatible sandbox server (see: fz-console sandbox --help)'},
   {name: 'completion', args: 'bash|zsh|fish', help: 'print a shell completion script (README, "Shell completion")'},
+  {
+    name: 'activity',
+    args: '--follow --log FILE [--interval S]',
+    help: 'record what changes to FILE (JSON Lines, 0600) without a terminal, until stopped: the headless audit recorder (README)',
+  },
 ];
+
+/** `fz-console activity`'s own options; it also takes the connection's (--url, --profile, --timeout, --ca-file, --insecure). */
+export const ACTIVITY_OPTIONS: readonly OptionSpec[] = [
+  {flag: '--follow', arg: '', help: 'keep recording until stopped (SIGTERM, SIGINT, SIGHUP); required'},
+  {flag: '--log', arg: 'FILE', help: 'where the events are appended, as --activity-log does (0600, never through a symbolic link)', completes: 'file'},
+  {flag: '--interval', arg: 'SECONDS', help: "poll every SECONDS (default: the profile's refresh, else 30)"},
+];
+
+/** The console's options that `activity` takes too. */
+export const ACTIVITY_CONNECTION_FLAGS = ['--url', '--profile', '--timeout', '--ca-file', '--insecure'] as const;
 
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
 

@@ -3,7 +3,7 @@
 // (`fz-console completion --profiles`, which reads the config file and nothing else), so a new
 // profile completes without reloading the shell. README.md, "Shell completion", says how to
 // install each.
-import {COMPLETION_SHELLS, CONSOLE_OPTIONS, SANDBOX_OPTIONS, SUBCOMMANDS, type OptionSpec} from './cli-spec.js';
+import {ACTIVITY_CONNECTION_FLAGS, ACTIVITY_OPTIONS, COMPLETION_SHELLS, CONSOLE_OPTIONS, SANDBOX_OPTIONS, SUBCOMMANDS, type OptionSpec} from './cli-spec.js';
 import {configPath, readConfigFile} from './profile.js';
 
 type Shell = (typeof COMPLETION_SHELLS)[number];
@@ -11,6 +11,11 @@ type Shell = (typeof COMPLETION_SHELLS)[number];
 const takesValue = (o: OptionSpec) => o.arg !== '';
 const words = (list: readonly string[]) => list.join(' ');
 const consoleFlags = () => CONSOLE_OPTIONS.flatMap((o) => (o.short ? [o.short, o.flag] : [o.flag]));
+/** What `activity` takes: its own options and the connection's. */
+const activityOptions = (): OptionSpec[] => [
+  ...ACTIVITY_OPTIONS,
+  ...CONSOLE_OPTIONS.filter((o) => (ACTIVITY_CONNECTION_FLAGS as readonly string[]).includes(o.flag)),
+];
 
 function bash(): string {
   const valued = CONSOLE_OPTIONS.filter(takesValue);
@@ -25,7 +30,7 @@ function bash(): string {
 _fz_console() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" sub="" w
   for w in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
-    case "$w" in sandbox|completion) sub="$w"; break ;; esac
+    case "$w" in ${SUBCOMMANDS.map((s) => s.name).join('|')}) sub="$w"; break ;; esac
   done
   if [ "$sub" = sandbox ]; then
     case "$prev" in
@@ -33,6 +38,21 @@ ${sandboxChoices.join('\n')}
     ${sandboxValued.join('|')}) return ;;
     esac
     COMPREPLY=($(compgen -W "${words(SANDBOX_OPTIONS.map((o) => o.flag))}" -- "$cur"))
+    return
+  fi
+  if [ "$sub" = activity ]; then
+    case "$prev" in
+    --profile) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" completion --profiles 2>/dev/null)" -- "$cur")); return ;;
+    ${activityOptions()
+      .filter((o) => o.completes === 'file')
+      .map((o) => o.flag)
+      .join('|')}) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    ${activityOptions()
+      .filter((o) => takesValue(o) && !o.completes)
+      .map((o) => o.flag)
+      .join('|')}) return ;;
+    esac
+    COMPREPLY=($(compgen -W "${words(activityOptions().map((o) => o.flag))}" -- "$cur"))
     return
   fi
   if [ "$sub" = completion ]; then
@@ -69,6 +89,9 @@ function zsh(): string {
           : `:${o.arg}:`;
     return [spec(o.flag, o.help, value), ...(o.short ? [spec(o.short, o.help, value)] : [])];
   });
+  const valueOf = (o: OptionSpec) =>
+    !takesValue(o) ? '' : o.completes === 'file' ? `:${o.arg}:_files` : o.completes === 'profile' ? `:${o.arg}:_fz_console_profiles` : `:${o.arg}:`;
+  const activitySpecs = activityOptions().map((o) => spec(o.flag, o.help, valueOf(o)));
   const sandboxSpecs = SANDBOX_OPTIONS.map((o) => spec(o.flag, o.help, o.values ? `:${o.arg}:(${words(o.values)})` : o.arg ? `:${o.arg}:` : ''));
   return `#compdef fz-console
 # fz-console completion for zsh. Install: add to ~/.zshrc (after compinit)
@@ -83,6 +106,12 @@ _fz_console() {
     shift words; (( CURRENT-- ))
     _arguments \\
 ${sandboxSpecs.join(' \\\n')}
+    return
+  fi
+  if [[ \${words[2]} == activity ]]; then
+    shift words; (( CURRENT-- ))
+    _arguments \\
+${activitySpecs.join(' \\\n')}
     return
   fi
   if [[ \${words[2]} == completion ]]; then
@@ -121,6 +150,16 @@ function fish(): string {
     ...SANDBOX_OPTIONS.map((o) => {
       const value = o.values ? ` -x -a '${words(o.values)}'` : o.arg ? ' -x' : '';
       return `complete -c fz-console -n '__fish_seen_subcommand_from sandbox' -l ${o.flag.slice(2)}${value} -d '${fishText(o.help)}'`;
+    }),
+    ...activityOptions().map((o) => {
+      const value = !takesValue(o)
+        ? ''
+        : o.completes === 'file'
+          ? ' -r -F'
+          : o.completes === 'profile'
+            ? " -x -a '(fz-console completion --profiles 2>/dev/null)'"
+            : ' -x';
+      return `complete -c fz-console -n '__fish_seen_subcommand_from activity' -l ${o.flag.slice(2)}${value} -d '${fishText(o.help)}'`;
     }),
     `complete -c fz-console -n '__fish_seen_subcommand_from completion' -x -a '${words(COMPLETION_SHELLS)}'`,
   ];

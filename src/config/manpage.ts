@@ -4,7 +4,7 @@
 // this makes (`npm run man` is that test with UPDATE_MAN=1). roff: every line of text goes through `esc`, so a help text cannot start a request
 // (a leading `.` or `'`) or an escape (`\`).
 import {helpSections} from '../state/input/keymap.js';
-import {CONSOLE_OPTIONS, ENVIRONMENT, EXIT_STATUS, optionLabel, PRECEDENCE, SANDBOX_OPTIONS, SUBCOMMANDS, SUMMARY} from './cli-spec.js';
+import {ACTIVITY_OPTIONS, CONSOLE_OPTIONS, ENVIRONMENT, EXIT_STATUS, optionLabel, PRECEDENCE, SANDBOX_OPTIONS, SUBCOMMANDS, SUMMARY} from './cli-spec.js';
 
 /** Text for a roff line: backslashes doubled, hyphens kept as hyphens, a leading dot or quote made inert. */
 export function esc(text: string): string {
@@ -42,6 +42,9 @@ export function manPage(version: string): string {
   for (const o of CONSOLE_OPTIONS) out.push(...tagged(bold(optionLabel(o)), o.help));
   out.push('.SH COMMANDS');
   for (const s of SUBCOMMANDS) out.push(...tagged(`${bold(s.name)} ${esc(s.args)}`, s.help));
+  out.push('.SS Activity options');
+  out.push(esc('Besides these, activity takes the connection options --url, --profile, --timeout, --ca-file and --insecure, and the same environment.'));
+  for (const o of ACTIVITY_OPTIONS) out.push(...tagged(bold(optionLabel(o)), o.help));
   out.push('.SS Sandbox options');
   for (const o of SANDBOX_OPTIONS) out.push(...tagged(bold(`${o.flag}${o.arg ? ` ${o.arg}` : ''}`), o.help));
   out.push('.SH KEYS');

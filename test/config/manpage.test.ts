@@ -6,7 +6,7 @@ import {chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'no
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {CONSOLE_OPTIONS, ENVIRONMENT, SANDBOX_OPTIONS, SUBCOMMANDS, consoleHelp} from '../../src/config/cli-spec.js';
+import {ACTIVITY_OPTIONS, CONSOLE_OPTIONS, ENVIRONMENT, SANDBOX_OPTIONS, SUBCOMMANDS, consoleHelp} from '../../src/config/cli-spec.js';
 import {completionScript} from '../../src/config/completion.js';
 import {esc, manPage} from '../../src/config/manpage.js';
 import {BINDINGS} from '../../src/state/input/keymap.js';
@@ -32,6 +32,7 @@ describe('the man page', () => {
     for (const o of CONSOLE_OPTIONS) expect(page).toContain(esc(o.flag));
     for (const s of SUBCOMMANDS) expect(page).toContain(`\\fB${esc(`fz-console ${s.name}`)}\\fR`);
     for (const o of SANDBOX_OPTIONS) expect(page).toContain(esc(o.flag));
+    for (const o of ACTIVITY_OPTIONS) expect(page).toContain(esc(o.flag));
     for (const e of ENVIRONMENT) expect(page).toContain(esc(e.name));
     for (const b of BINDINGS) expect(page, `${b.scope}/${b.action}`).toContain(esc(b.help));
     for (const c of COMMANDS) expect(page).toContain(esc(c.help));
@@ -90,6 +91,8 @@ describe('shell completion', () => {
     expect(completeBash(['fz-console', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(completeBash(['fz-console', '--url', ''])).toEqual([]);
     expect(completeBash(['fz-console', '--read-only', '--de']).sort()).toEqual(['--debug', '--demo']);
+    expect(completeBash(['fz-console', 'activity', '--f'])).toEqual(['--follow']);
+    expect(completeBash(['fz-console', 'activity', '--interval', ''])).toEqual([]);
   });
 
   it.skipIf(!hasBinary())('bash: --profile completes the names of the config file, asked of the binary', () => {
@@ -135,6 +138,7 @@ describe('shell completion', () => {
       const script = completionScript(shell);
       for (const o of CONSOLE_OPTIONS) expect(script, `${shell} ${o.flag}`).toContain(shell === 'fish' ? `-l ${o.flag.slice(2)}` : o.flag);
       for (const o of SANDBOX_OPTIONS) expect(script, `${shell} ${o.flag}`).toContain(shell === 'fish' ? `-l ${o.flag.slice(2)}` : o.flag);
+      for (const o of ACTIVITY_OPTIONS) expect(script, `${shell} ${o.flag}`).toContain(shell === 'fish' ? `-l ${o.flag.slice(2)}` : o.flag);
     }
   });
 });

@@ -1,0 +1,137 @@
+// The headless audit recorder, the built binary without a terminal against a sandbox process:
+// the baseline, events as the console writes them, a gap (the server answering 500s) crossed
+// without losing or duplicating, its own state on stderr, 0600, no symbolic link, and exit 143 on
+// SIGTERM. Waits are for conditions (a line on stderr, a line in the log), never for a time.
+import {spawn, type ChildProcess} from 'node:child_process';
+import {mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {BIN, hasBinary, startSandboxProcess, type SandboxProcess} from '../e2e/harness.js';
+
+let sandbox: SandboxProcess;
+let dir: string;
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+    ...(body === undefined ? {} : {body: JSON.stringify(body)}),
+  });
+  return (res.status === 204 ? null : await res.json()) as T;
+}
+
+interface Running {
+  child: ChildProcess;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function record(args: string[], env: NodeJS.ProcessEnv = {}): Running {
+  const child = spawn(process.execPath, [BIN, 'activity', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {...process.env, FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, ...env},
+  });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {child, stderr: () => err, exited};
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const logLines = (path: string) => {
+  try {
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as {kind: string; label: string; text: string});
+  } catch {
+    return [];
+  }
+};
+
+describe.skipIf(!hasBinary())('fz-console activity --follow (the headless recorder)', {timeout: 60_000}, () => {
+  beforeAll(async () => {
+    sandbox = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
+    dir = mkdtempSync(join(tmpdir(), 'fz-recorder-'));
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+
+  it('records from a baseline, crosses a gap without losing or duplicating, and exits 143 on SIGTERM', async () => {
+    const log = join(dir, 'audit.jsonl');
+    const r = record(['--follow', '--log', log, '--interval', '1', '--timeout', '3']);
+    await until(() => r.stderr().includes('baseline: 0 devices, 2 users, 0 rules'), 'the baseline');
+    // The first poll records nothing: the server's state is not "news".
+    expect(logLines(log)).toEqual([]);
+    const created = await api<{data: {id: string}}>('POST', '/v0/users', {user: {email: 'carol@example.com', role: 'unprivileged'}});
+    await until(() => logLines(log).length === 1, 'the first event');
+    expect(logLines(log)[0]).toMatchObject({kind: 'user.created', label: 'carol@example.com', text: 'User carol@example.com created (unprivileged)'});
+    // The server goes away (every /v0 request a 500) …
+    await api('PUT', '/_sandbox/faults', {mode: 'empty-500'});
+    await until(() => r.stderr().includes('poll failed (1 in a row): Server error 500'), 'the failure on stderr');
+    // … changes happen meanwhile …
+    await api('PUT', '/_sandbox/users/carol@example.com', {disabled_at: new Date().toISOString()});
+    await api('PUT', `/_sandbox/users/${created.data.id}`, {last_signed_in_at: new Date().toISOString(), last_signed_in_method: 'okta'});
+    // … and it comes back.
+    await api('PUT', '/_sandbox/faults', {mode: 'none'});
+    await until(() => r.stderr().includes('reachable again after'), 'the recovery on stderr');
+    await until(() => logLines(log).length >= 3, 'the events of the gap');
+    // Later polls write nothing twice: the next change is the next line.
+    await api('POST', '/v0/users', {user: {email: 'dave@example.com', role: 'admin'}});
+    await until(() => logLines(log).some((l) => l.label === 'dave@example.com'), 'the event after the gap');
+    expect(logLines(log).map((l) => `${l.kind} ${l.label}`)).toEqual([
+      'user.created carol@example.com',
+      'user.disabled carol@example.com',
+      'user.signed_in carol@example.com',
+      'user.created dave@example.com',
+    ]);
+    expect(statSync(log).mode & 0o777).toBe(0o600);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(143);
+    expect(r.stderr()).toMatch(/stopped by SIGTERM; 4 events recorded; exit 143\n$/);
+    // Every stderr line is one stamped line about the recorder.
+    for (const line of r.stderr().trim().split('\n')) expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z fz-console activity: /);
+  });
+
+  it('a token of a user who is not an admin: devices are recorded, and stderr says what is not', async () => {
+    const r = record(['--follow', '--log', join(dir, 'unpriv.jsonl'), '--interval', '1'], {FZ_API_TOKEN: sandbox.unprivilegedToken});
+    await until(() => r.stderr().includes('not visible to this token'), 'the hidden lists on stderr');
+    expect(r.stderr()).toContain('not visible to this token (its user is not an admin), so not recorded: /v0/users, /v0/rules, /v0/configuration');
+    r.child.kill('SIGINT');
+    expect(await r.exited).toBe(130);
+  });
+
+  it('a log path that is a symbolic link is refused before anything runs (exit 2), the target untouched', async () => {
+    const target = join(dir, 'bashrc');
+    writeFileSync(target, 'alias ll="ls -l"\n', {mode: 0o644});
+    const link = join(dir, 'audit-link.jsonl');
+    symlinkSync(target, link);
+    const r = record(['--follow', '--log', link]);
+    expect(await r.exited).toBe(2);
+    expect(r.stderr()).toBe(
+      `fz-console: cannot open the activity log: ${link} is a symbolic link: name the file itself (logs are never written through a link)\n`,
+    );
+    expect(readFileSync(target, 'utf8')).toBe('alias ll="ls -l"\n');
+  });
+
+  it('usage: --follow and --log are required; no server is said', async () => {
+    let r = record(['--log', join(dir, 'x.jsonl')]);
+    expect(await r.exited).toBe(2);
+    expect(r.stderr()).toBe('fz-console: activity needs --follow: it records changes until stopped (fz-console activity --follow --log FILE)\n');
+    r = record(['--follow']);
+    expect(await r.exited).toBe(2);
+    expect(r.stderr()).toBe('fz-console: activity needs --log FILE: where the events are appended (JSON Lines, 0600)\n');
+    r = record(['--follow', '--log', join(dir, 'y.jsonl')], {FZ_URL: '', FZ_API_TOKEN: '', HOME: dir, XDG_CONFIG_HOME: join(dir, 'none')});
+    expect(await r.exited).toBe(2);
+    expect(r.stderr()).toBe('fz-console: activity: no server to record: give --url or FZ_URL with FZ_API_TOKEN/FZ_API_TOKEN_FILE, or --profile NAME\n');
+  });
+});
