@@ -33,7 +33,9 @@ export async function runRecorder(flags: ConsoleFlags, logPath: string, interval
     log = ActivityLog.open(expandPath(logPath));
   } catch (err) {
     throw new ConfigError(
-      err instanceof PrivateFileError ? `cannot open the activity log: ${err.message}` : `cannot open the activity log ${logPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      err instanceof PrivateFileError
+        ? `cannot open the activity log: ${err.message}`
+        : `cannot open the activity log ${logPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
     );
   }
   let client: FirezoneClient;
