@@ -9,6 +9,7 @@ import {Layout} from './core/layout.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './core/modals.js';
 import {CLOSED_HELP, errorText, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
 import {Store} from './core/store.js';
+import {UndoLog} from './undo/undo-log.js';
 import {needsClock, Poller, type PollStatus} from './data/poller.js';
 import {RefreshPipeline} from './data/refresh-pipeline.js';
 import type {FetchedData, Snapshot} from './data/snapshot.js';
@@ -69,6 +70,8 @@ export class Controller implements ConsoleContext {
   readonly store: Store<ConsoleState>;
   readonly client: ConsoleClient;
   readonly layout = new Layout();
+  /** Deletes of this session, to take back (`u`, `:undo`); in memory only. */
+  readonly undo = new UndoLog();
   /** Events and row highlights from consecutive polls (src/state/tracking/tracker.ts). */
   readonly tracker: ActivityTracker;
   /** Traffic over the session, for sparklines. */

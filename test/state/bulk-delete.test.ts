@@ -41,10 +41,10 @@ describe('bulk delete', () => {
     });
     press('y');
     const lines = await finished(c);
-    expect(lines.slice(0, 3)).toEqual(['Deleted 10 of 10 devices; 0 failed.', '', 'Deleted']);
+    expect(lines.slice(0, 3)).toEqual(['Deleted 10 of 10 devices; 0 failed. u takes them back.', '', 'Deleted']);
     expect(lines.slice(3).sort()).toEqual(Array.from({length: 10}, (_, i) => `  laptop-${String(i + 1).padStart(2, '0')} (ann@example.com)`));
     expect(topModal(c.state)).toMatchObject({title: 'Deleted 10 devices'});
-    expect(message()).toBe('Deleted 10 of 10 devices; 0 failed.');
+    expect(message()).toBe('Deleted 10 of 10 devices; 0 failed. u takes them back.');
     expect(c.state.marks.devices.size).toBe(0);
     expect(server.devices).toEqual([]);
   });
@@ -62,7 +62,7 @@ describe('bulk delete', () => {
     const {c, press, message} = await open(server);
     press('>', '*', 'd', 'y');
     const lines = await finished(c);
-    expect(lines[0]).toBe('Deleted 3 of 5 devices; 1 already gone; 1 failed.');
+    expect(lines[0]).toBe('Deleted 3 of 5 devices; 1 already gone; 1 failed. u takes them back.');
     expect(lines).toContain('1 answer never came (the connection broke); reading the devices again showed it deleted.');
     expect(lines.slice(lines.indexOf('Failed (still marked)'))).toEqual([
       'Failed (still marked)',
@@ -94,7 +94,10 @@ describe('bulk delete', () => {
     server.release();
     const lines = await finished(c);
     expect(server.calls).toHaveLength(JOB_CONCURRENCY);
-    expect(lines.slice(0, 2)).toEqual([`Deleted ${JOB_CONCURRENCY} of 10 devices; 0 failed.`, `Stopped: ${10 - JOB_CONCURRENCY} not started (still marked).`]);
+    expect(lines.slice(0, 2)).toEqual([
+      `Deleted ${JOB_CONCURRENCY} of 10 devices; 0 failed. u takes them back.`,
+      `Stopped: ${10 - JOB_CONCURRENCY} not started (still marked).`,
+    ]);
     expect(lines).toContain('Not started (still marked)');
     expect(c.state.marks.devices.size).toBe(10 - JOB_CONCURRENCY);
     expect(topModal(c.state)).toMatchObject({title: `Deleted ${JOB_CONCURRENCY} of 10 devices`});
@@ -110,7 +113,7 @@ describe('bulk delete', () => {
     const lines = await finished(c);
     const started = server.calls.length;
     expect(started).toBeLessThan(10);
-    expect(lines[0]).toBe(`Deleted ${started - 1} of 10 devices; 0 failed; 1 unknown.`);
+    expect(lines[0]).toBe(`Deleted ${started - 1} of 10 devices; 0 failed; 1 unknown.${started - 1 === 1 ? ' u takes it back.' : ' u takes them back.'}`);
     expect(lines[1]).toBe(`The server stopped answering (connection closed unexpectedly); ${10 - started} not started (still marked).`);
     expect(lines).toContain('Outcome unknown (still marked)');
     expect(c.state.marks.devices.size).toBe(10 - started + 1);

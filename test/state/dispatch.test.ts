@@ -510,7 +510,7 @@ describe('the Controller, driven by key names without Ink', () => {
     press('*', 'd', 'y');
     let lines = await report();
     // d-1 was deleted before its connection broke: the read shows it gone. d-2 is still there.
-    expect(lines[0]).toBe('Deleted 2 of 3 devices; 1 failed.');
+    expect(lines[0]).toBe('Deleted 2 of 3 devices; 1 failed. u takes them back.');
     expect(lines).toContain('1 answer never came (the connection broke); reading the devices again showed it deleted.');
     expect(lines.some((l) => /ann-phone.*not deleted \(.*connection closed unexpectedly; it is still there\)/.test(l))).toBe(true);
     expect(lines.some((l) => /ann-laptop \(ann@example.com\) \(checked after the connection broke\)/.test(l))).toBe(true);

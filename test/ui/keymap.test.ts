@@ -101,6 +101,7 @@ describe('keymap', () => {
       'configuration n',
       'configuration d',
       'form ctrl+s',
+      'global u',
     ];
     const marked = BINDINGS.filter((b) => b.writes).flatMap((b) => b.keys.map((k) => `${b.scope} ${k}`));
     expect(marked.sort()).toEqual([...writes, 'configuration e'].sort());

@@ -14,6 +14,7 @@ export {openCommandBar};
 import {toggleStaleView} from '../screens/devices/stale.js';
 import {trace} from '../access/trace.js';
 import {reach} from '../access/reach.js';
+import {undoCommand} from '../undo/undo-actions.js';
 export type {CommandLine};
 import {COMMANDS, commandNamed, type CommandInfo, type CommandName} from './table.js';
 
@@ -196,6 +197,11 @@ function run(c: ConsoleContext, command: CommandInfo, arg: string): void {
   else if (command.name === 'profile') void profileCommand(c, arg);
   else if (command.name === 'trace') traceCommand(c, arg);
   else if (command.name === 'reach') reachCommand(c, arg);
+  else if (command.name === 'undo') {
+    // A restore writes: read-only refuses it like any write (listing is fine).
+    if (arg !== '' && c.settings.readOnly) c.message({tone: 'warning', text: 'Read-only mode: undoing a delete is disabled (started with --read-only)'});
+    else undoCommand(c, arg);
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 // them), so a command cannot be listed without existing or exist without being listed.
 // No imports: the keymap lists these in the help.
 
-export type CommandName = 'devices' | 'users' | 'rules' | 'configuration' | 'activity' | 'trace' | 'reach' | 'profile' | 'help' | 'quit';
+export type CommandName = 'devices' | 'users' | 'rules' | 'configuration' | 'activity' | 'trace' | 'reach' | 'undo' | 'profile' | 'help' | 'quit';
 
 export interface CommandInfo {
   name: CommandName;
@@ -31,6 +31,12 @@ export const COMMANDS: readonly CommandInfo[] = [
     aliases: ['who'],
     args: 'DEST',
     help: 'every user: would traffic from their devices to DEST (ADDRESS or ADDRESS:PORT/tcp|udp) pass, and which rule decides, grouped by outcome',
+  },
+  {
+    name: 'undo',
+    aliases: ['restore'],
+    args: '[N]',
+    help: 'the deletes of this session, newest first; with N, take that one back (u takes back the newest)',
   },
   {
     name: 'profile',

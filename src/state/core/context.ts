@@ -9,6 +9,7 @@ import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
 import type {ActivityEvent} from '../tracking/events.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './modals.js';
 import type {ConsoleState, ListScreenId, StatusMessage} from './state.js';
+import type {UndoLog} from '../undo/undo-log.js';
 
 /** What the console needs of the API client (tests may pass a wrapper). */
 export type ConsoleClient = Pick<
@@ -133,6 +134,8 @@ export interface ConsoleContext {
   readonly settings: ConsoleSettings;
   readonly io: ConsoleIO;
   readonly layout: LayoutReadings;
+  /** The deletes of this session that `u` and `:undo` can take back (src/state/undo/). */
+  readonly undo: UndoLog;
   /** The terminal read the key being handled came in (0: not from the terminal). */
   readonly inputRead: number;
   /** Changes the state synchronously (every key sees what the previous one did). */

@@ -3,6 +3,7 @@
 import {clearMarks} from '../lists/marks.js';
 import {CLOSED_HELP, SCREENS} from '../core/state.js';
 import {openHelp} from './help.js';
+import {undoLast} from '../undo/undo-actions.js';
 import type {ConsoleContext} from '../core/context.js';
 import type {Action} from './keymap.js';
 import {openCommandBar} from '../commands/command-bar.js';
@@ -27,6 +28,9 @@ export function globalAction(c: ConsoleContext, action: Action): void {
       return;
     case 'command':
       openCommandBar(c);
+      return;
+    case 'undo':
+      undoLast(c);
       return;
     case 'quit':
     case 'quitNow':

@@ -68,6 +68,7 @@ export type Action =
   | 'stale'
   | 'sidePanel'
   | 'trace'
+  | 'undo'
   | 'filterAccept'
   | 'filterClear'
   | 'nextField'
@@ -130,6 +131,13 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'global', action: 'suspend', keys: ['ctrl+z'], help: 'suspend to the shell, the terminal restored (fg comes back)'},
   {scope: 'global', action: 'back', keys: ['esc'], help: 'back / close / cancel; on a list: clear the filter, then the marks'},
   {scope: 'global', action: 'refresh', keys: ['r'], help: 'refresh now'},
+  {
+    scope: 'global',
+    action: 'undo',
+    keys: ['u'],
+    help: 'take back the last delete of this session (devices with their keys and addresses, users with their devices and rules; :undo lists them)',
+    writes: true,
+  },
   {scope: 'global', action: 'pause', keys: ['p'], help: 'pause / resume live updates', hint: 'pause'},
 
   {scope: 'command', action: 'accept', keys: ['enter'], help: 'run the command (an unknown one is said, and the text kept)', hint: 'run'},

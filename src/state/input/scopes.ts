@@ -50,6 +50,7 @@ export function available(b: Binding, state: ConsoleState, readOnly: boolean): b
 
 /** What a refused write would have done, in the admin's words. */
 export function writeName(b: Binding, state: ConsoleState): string {
+  if (b.action === 'undo') return 'undoing a delete';
   if (state.screen === 'configuration') return 'changing the configuration';
   if (topModal(state)) return 'saving';
   if (b.scope === 'list' || b.scope === 'detail') return listActionVerb(SCREEN_SPECS[state.screen], b.action, b.scope) ?? 'writing';

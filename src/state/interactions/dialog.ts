@@ -4,6 +4,7 @@ import {errorText, topModal, type ListScreenId} from '../core/state.js';
 import type {DialogLine, DialogModal, Modal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
 import type {Action} from '../input/keymap.js';
+import type {UndoItems} from '../undo/undo-log.js';
 
 export function dialogAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
@@ -33,7 +34,15 @@ export function dialogAction(c: ConsoleContext, action: Action): void {
 /** The question before deleting one item: `y` sends the delete, leaves the item's detail and refreshes. */
 export function confirmDelete(
   c: ConsoleContext,
-  question: {title: string; lines?: readonly DialogLine[]; screen: ListScreenId; send: () => Promise<unknown>; done: string},
+  question: {
+    title: string;
+    lines?: readonly DialogLine[];
+    screen: ListScreenId;
+    send: () => Promise<unknown>;
+    done: string;
+    /** What the delete removes, as the server had it: `u` can take it back (src/state/undo/). */
+    kept?: {label: string; items: UndoItems};
+  },
 ): void {
   c.openDialog({
     title: question.title,
@@ -44,8 +53,9 @@ export function confirmDelete(
         label: 'delete',
         run: async () => {
           await question.send();
+          const kept = question.kept ? c.undo.add(question.kept.label, question.kept.items, Date.now()) : null;
           c.leaveDetail(question.screen);
-          c.afterWrite(question.done);
+          c.afterWrite(kept ? `${question.done} (u takes it back)` : question.done);
         },
       },
       {action: 'cancel', label: 'cancel'},

@@ -13,6 +13,7 @@ import {runReport} from '../interactions/report.js';
 import type {ResourceDisplay} from '../screens/display.js';
 import type {DeleteAction} from '../screens/spec.js';
 import {setMarks} from './marks.js';
+import {merge, type UndoItems} from '../undo/undo-log.js';
 
 interface Target {
   id: string;
@@ -28,6 +29,8 @@ export function bulkDelete<T>(c: ConsoleContext, spec: ResourceDisplay<T>, remov
   const marked = spec.items(c.snapshot, {events: []}).filter((item) => marks.has(spec.getId(item)));
   if (marked.length === 0) return;
   const items: Target[] = marked.map((item) => ({id: spec.getId(item), label: remove.label(item)}));
+  // What each delete removes, kept now (the poll after the delete no longer has it) for `u`.
+  const kept = new Map(remove.kept ? marked.map((item) => [spec.getId(item), remove.kept!(c, item)] as const) : []);
   // A warning goes first: "… and 18 more" must not hide what matters most.
   const warning = remove.warning?.(c, marked) ?? null;
   const lines: DialogLine[] = [...(warning ? [warning] : []), ...items.slice(0, LISTED).map((t) => ({text: `  ${t.label}`}))];
@@ -37,13 +40,20 @@ export function bulkDelete<T>(c: ConsoleContext, spec: ResourceDisplay<T>, remov
     title: remove.question(marked),
     lines,
     choices: [
-      {action: 'confirm', label: `delete ${plural(items.length, spec.noun)}`, run: () => runBulkDelete(c, spec.id, spec.noun, remove, items)},
+      {action: 'confirm', label: `delete ${plural(items.length, spec.noun)}`, run: () => runBulkDelete(c, spec.id, spec.noun, remove, items, kept)},
       {action: 'cancel', label: 'keep them'},
     ],
   });
 }
 
-function runBulkDelete<T>(c: ConsoleContext, screen: ListScreenId, noun: string, remove: DeleteAction<T>, items: Target[]): void {
+function runBulkDelete<T>(
+  c: ConsoleContext,
+  screen: ListScreenId,
+  noun: string,
+  remove: DeleteAction<T>,
+  items: Target[],
+  kept: ReadonlyMap<string, UndoItems>,
+): void {
   const job = new Job(items, async (t: Target) => {
     try {
       await remove.remove(c.client, t.id);
@@ -97,6 +107,10 @@ function runBulkDelete<T>(c: ConsoleContext, screen: ListScreenId, noun: string,
             tone: 'ok',
           });
       }
+      // What the server deleted (not what was gone already) can be taken back, as one entry.
+      const undoable = deleted.flatMap((d) => (kept.has(d.item.id) ? [kept.get(d.item.id)!] : []));
+      if (c.undo.add(plural(undoable.length, noun), merge(undoable), Date.now()))
+        lines[0] = {text: `${lines[0]!.text} u takes ${undoable.length === 1 ? 'it' : 'them'} back.`};
       const ok = outcome.failed.length === 0 && outcome.stoppedBy === null;
       return {
         title: ok ? `Deleted ${plural(deleted.length + gone.length, noun)}` : `Deleted ${deleted.length + gone.length} of ${plural(items.length, noun)}`,

@@ -9,6 +9,7 @@ import type {Action} from '../input/keymap.js';
 import type {ConsoleClient, ConsoleContext} from '../core/context.js';
 import type {ResourceDisplay} from './display.js';
 import type {DialogLine} from '../core/modals.js';
+import type {UndoItems} from '../undo/undo-log.js';
 
 /** Where an action's key is pressed. */
 export type ActionPlace = 'list' | 'detail';
@@ -35,6 +36,8 @@ export interface DeleteAction<T> extends ResourceAction<T> {
   question(items: readonly T[]): string;
   /** The ids that exist now (one list request): settles deletes whose outcome a broken connection left unknown. */
   present(client: ConsoleClient): Promise<ReadonlySet<string>>;
+  /** What deleting the item removes, as the server has it now, for `u` to take back (src/state/undo/). */
+  kept?(ctx: ConsoleContext, item: T): UndoItems;
   /** What the question must say first about these items, if anything (the console's own user among them). */
   warning?(ctx: ConsoleContext, items: readonly T[]): DialogLine | null;
 }

@@ -299,6 +299,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       remove: (client, id) => client.deleteDevice(id),
       present: async (client) => new Set((await client.listDevices()).data.map((x) => x.id)),
       label: (r) => `${r.device.name} (${r.ownerEmail})`,
+      kept: (_ctx, r) => ({users: [], devices: [r.device], rules: []}),
       question: (rows) => `Delete ${plural(rows.length, 'device')} of ${plural(new Set(rows.map((r) => r.device.user_id)).size, 'user')}?`,
     },
     stale: {verb: 'showing stale devices', where: ['list'], needsItem: false, run: (ctx) => toggleStaleView(ctx)},
@@ -329,5 +330,6 @@ function askDelete(ctx: ConsoleContext, row: DeviceRow): void {
     screen: 'devices',
     send: () => ctx.client.deleteDevice(row.id),
     done: `Deleted device ${row.device.name}`,
+    kept: {label: `device ${row.device.name} (${row.ownerEmail})`, items: {users: [], devices: [row.device], rules: []}},
   });
 }

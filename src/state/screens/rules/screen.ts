@@ -147,6 +147,7 @@ export const rules: ResourceSpec<Rule> = {
       remove: (client, id) => client.deleteRule(id),
       present: async (client) => new Set((await client.listRules()).data.map((x) => x.id)),
       label: (rule) => ruleSummary(rule),
+      kept: (_ctx, rule) => ({users: [], devices: [], rules: [rule]}),
       question: (rules) => `Delete ${plural(rules.length, 'rule')}?`,
     },
   },
@@ -158,5 +159,6 @@ function askDelete(ctx: ConsoleContext, rule: Rule): void {
     screen: 'rules',
     send: () => ctx.client.deleteRule(rule.id),
     done: `Deleted rule ${ruleSummary(rule)}`,
+    kept: {label: `rule ${ruleSummary(rule)}`, items: {users: [], devices: [], rules: [rule]}},
   });
 }

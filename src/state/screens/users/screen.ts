@@ -13,6 +13,7 @@ import type {DetailLine} from '../display.js';
 import type {DialogLine} from '../../core/modals.js';
 import {confirmDelete} from '../../interactions/dialog.js';
 import type {ResourceSpec} from '../spec.js';
+import type {UndoItems} from '../../undo/undo-log.js';
 import {openCommandBar} from '../../commands/open.js';
 import {openImport} from './import-action.js';
 import {userFilters} from './filters.js';
@@ -187,6 +188,7 @@ export const users: ResourceSpec<UserRow> = {
       remove: (client, id) => client.deleteUser(id),
       present: async (client) => new Set((await client.listUsers()).data.map((x) => x.id)),
       label: (r) => r.user.email,
+      kept: (ctx, r) => userWithTheirs(ctx, r.user),
       warning: (ctx, rows) => {
         const own = rows.find((r) => isTokenUser(ctx, r.user.id));
         return own ? deletesOwnToken(`${own.user.email} is`) : null;
@@ -236,6 +238,15 @@ function openUserEdit(ctx: ConsoleContext, row: UserRow): void {
   });
 }
 
+/** A user, and what 0.7.36 deletes with them: their devices and rules, for `u` to bring back too. */
+function userWithTheirs(ctx: ConsoleContext, u: UserRow['user']): UndoItems {
+  return {
+    users: [u],
+    devices: ctx.snapshot.devices.filter((r) => r.device.user_id === u.id).map((r) => r.device),
+    rules: ctx.snapshot.rules.filter((r) => r.user_id === u.id),
+  };
+}
+
 function askDelete(ctx: ConsoleContext, row: UserRow): void {
   const u = row.user;
   confirmDelete(ctx, {
@@ -244,5 +255,6 @@ function askDelete(ctx: ConsoleContext, row: UserRow): void {
     screen: 'users',
     send: () => ctx.client.deleteUser(u.id),
     done: `User deleted successfully: ${u.email}`,
+    kept: {label: `user ${u.email}`, items: userWithTheirs(ctx, u)},
   });
 }

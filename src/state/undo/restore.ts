@@ -1,0 +1,128 @@
+// Taking a delete back: users first (with the same email and role), then their devices (the same
+// keys, addresses, name, description and settings, so the client configs already out there keep
+// working), then the rules, each bound to the user as they now exist. A device whose address
+// another device took meanwhile comes back with a new one, and the report says its client needs
+// a new config. What fails stays undoable, with the server's reason.
+import {ApiError, type Device, type DeviceCreate, type Rule, type User} from '../../api/index.js';
+import type {ConsoleClient} from '../core/context.js';
+import type {DialogLine} from '../core/modals.js';
+import {errorText} from '../core/state.js';
+import type {UndoItems} from './undo-log.js';
+
+export interface RestoreReport {
+  lines: DialogLine[];
+  restored: number;
+  /** What could not come back, still undoable. */
+  left: UndoItems;
+}
+
+/** The create body that brings a device back as it was: defaults stay defaults, own values are sent. */
+export function deviceBody(d: Device, userId: string, addresses = true): DeviceCreate {
+  const body: DeviceCreate = {user_id: userId, public_key: d.public_key, name: d.name};
+  if (d.description) body.description = d.description;
+  if (d.preshared_key) body.preshared_key = d.preshared_key;
+  if (addresses && d.ipv4) body.ipv4 = d.ipv4;
+  if (addresses && d.ipv6) body.ipv6 = d.ipv6;
+  body.use_default_allowed_ips = d.use_default_allowed_ips;
+  if (!d.use_default_allowed_ips && d.allowed_ips) body.allowed_ips = d.allowed_ips;
+  body.use_default_dns = d.use_default_dns;
+  if (!d.use_default_dns && d.dns) body.dns = d.dns;
+  body.use_default_endpoint = d.use_default_endpoint;
+  if (!d.use_default_endpoint && d.endpoint) body.endpoint = d.endpoint;
+  body.use_default_mtu = d.use_default_mtu;
+  if (!d.use_default_mtu && d.mtu !== null) body.mtu = d.mtu;
+  body.use_default_persistent_keepalive = d.use_default_persistent_keepalive;
+  if (!d.use_default_persistent_keepalive && d.persistent_keepalive !== null) body.persistent_keepalive = d.persistent_keepalive;
+  return body;
+}
+
+/** Whether a 422 is about an address being taken (the one thing undo works around). */
+function addressTaken(err: unknown): boolean {
+  return err instanceof ApiError && err.kind === 'validation' && ('ipv4' in err.fieldErrors || 'ipv6' in err.fieldErrors);
+}
+
+/** The server's reason: its field errors when it gave some (`email: has already been taken`). */
+function reason(err: unknown): string {
+  if (err instanceof ApiError && Object.keys(err.fieldErrors).length > 0) {
+    return Object.entries(err.fieldErrors)
+      .map(([field, messages]) => `${field}: ${messages.join(', ')}`)
+      .join('; ');
+  }
+  return errorText(err);
+}
+
+export async function restore(client: ConsoleClient, items: UndoItems): Promise<RestoreReport> {
+  const lines: DialogLine[] = [];
+  const left: {users: User[]; devices: Device[]; rules: Rule[]} = {users: [], devices: [], rules: []};
+  let restored = 0;
+  // Old user id → the id of the user as restored (the server gives a new one).
+  const userIds = new Map<string, string>();
+  const lostUsers = new Set<string>();
+  for (const u of items.users) {
+    try {
+      const made = (await client.createUser({email: u.email, role: u.role})).data;
+      userIds.set(u.id, made.id);
+      restored++;
+      lines.push({text: `User ${u.email} (${u.role}) is back; their password is not (set a new one, or sign in through the identity provider)`, tone: 'ok'});
+    } catch (err) {
+      lostUsers.add(u.id);
+      left.users.push(u);
+      lines.push({text: `User ${u.email} did not come back: ${reason(err)}`, tone: 'danger'});
+    }
+  }
+  for (const d of items.devices) {
+    if (lostUsers.has(d.user_id)) {
+      left.devices.push(d);
+      lines.push({text: `Device ${d.name} waits for its user to come back`, tone: 'warning'});
+      continue;
+    }
+    const userId = userIds.get(d.user_id) ?? d.user_id;
+    try {
+      await client.createDevice(deviceBody(d, userId));
+      restored++;
+      lines.push({
+        text: `Device ${d.name} is back with its keys and addresses (${[d.ipv4, d.ipv6].filter(Boolean).join(', ')}): its client config works again`,
+        tone: 'ok',
+      });
+    } catch (err) {
+      if (!addressTaken(err)) {
+        left.devices.push(d);
+        lines.push({text: `Device ${d.name} did not come back: ${reason(err)}`, tone: 'danger'});
+        continue;
+      }
+      try {
+        const made = (await client.createDevice(deviceBody(d, userId, false))).data;
+        restored++;
+        lines.push({
+          text: `Device ${d.name} is back with its keys, but its address was taken meanwhile: it has ${[made.ipv4, made.ipv6].filter(Boolean).join(', ')} now, so its client needs a new config (its Address line no longer matches)`,
+          tone: 'warning',
+        });
+      } catch (again) {
+        left.devices.push(d);
+        lines.push({text: `Device ${d.name} did not come back: ${reason(again)}`, tone: 'danger'});
+      }
+    }
+  }
+  for (const r of items.rules) {
+    if (r.user_id !== null && lostUsers.has(r.user_id)) {
+      left.rules.push(r);
+      lines.push({text: `Rule ${r.action.toUpperCase()} ${r.destination} waits for its user to come back`, tone: 'warning'});
+      continue;
+    }
+    try {
+      await client.createRule({
+        action: r.action,
+        destination: r.destination,
+        port_type: r.port_type,
+        port_range: r.port_range,
+        user_id: r.user_id === null ? null : (userIds.get(r.user_id) ?? r.user_id),
+      });
+      restored++;
+      lines.push({text: `Rule ${r.action.toUpperCase()} ${r.destination}${r.port_type ? ` ${r.port_type} ${r.port_range ?? ''}` : ''} is back`, tone: 'ok'});
+    } catch (err) {
+      left.rules.push(r);
+      lines.push({text: `Rule ${r.action.toUpperCase()} ${r.destination} did not come back: ${reason(err)}`, tone: 'danger'});
+    }
+  }
+  return {lines, restored, left};
+}

@@ -1,0 +1,100 @@
+// `u` takes the last delete of this session back; `:undo` lists them (newest first) and `:undo N`
+// takes back an older one. The restore runs in a report (src/state/undo/restore.ts) that says what
+// came back, what did not and why; what did not stays undoable.
+import type {ConsoleContext} from '../core/context.js';
+import type {DialogLine} from '../core/modals.js';
+import {plural} from '../data/format.js';
+import {restore} from './restore.js';
+import {countOf, type UndoEntry} from './undo-log.js';
+
+/** Entries being restored now: a second `u` during a restore does not start it twice. */
+const busy = new WeakSet<UndoEntry>();
+
+function describe(entry: UndoEntry): string {
+  const {users, devices, rules} = entry.items;
+  const parts = [
+    users.length ? plural(users.length, 'user') : '',
+    devices.length ? plural(devices.length, 'device') : '',
+    rules.length ? plural(rules.length, 'rule') : '',
+  ];
+  return parts.filter(Boolean).join(', ');
+}
+
+export function undoLast(c: ConsoleContext): void {
+  const entry = c.undo.last();
+  if (!entry) {
+    c.message({tone: 'info', text: 'Nothing to undo: no delete of this session is left to take back'});
+    return;
+  }
+  void undoEntry(c, entry);
+}
+
+/** `:undo` (the list) and `:undo N`. */
+export function undoCommand(c: ConsoleContext, arg: string): void {
+  if (arg === '') {
+    const entries = c.undo.list();
+    const lines: DialogLine[] =
+      entries.length === 0
+        ? [{text: 'No delete of this session to take back.'}]
+        : [
+            ...entries.map((e) => ({
+              text: `${String(e.number).padStart(3)}  ${new Date(e.at).toISOString().slice(11, 19)}  ${e.label}${e.restored ? '  (taken back)' : `  — ${describe(e)}`}`,
+              ...(e.restored ? {tone: 'muted' as const} : {}),
+            })),
+            {text: ''},
+            {text: 'u takes back the newest; :undo N the one numbered N. Kept in memory only: gone when the console quits.', tone: 'muted'},
+          ];
+    c.push({kind: 'report', title: 'Deletes of this session', phase: 'finished', progress: null, scroll: 0, lines});
+    return;
+  }
+  const n = /^\d+$/.test(arg) ? Number(arg) : NaN;
+  const entry = Number.isNaN(n) ? null : c.undo.get(n);
+  if (!entry) {
+    c.message({tone: 'warning', text: `No delete numbered ${arg} (:undo lists them)`});
+    return;
+  }
+  if (entry.restored) {
+    c.message({tone: 'info', text: `Delete ${n} (${entry.label}) was taken back already`});
+    return;
+  }
+  void undoEntry(c, entry);
+}
+
+async function undoEntry(c: ConsoleContext, entry: UndoEntry): Promise<void> {
+  if (busy.has(entry)) {
+    c.message({tone: 'info', text: `Already taking back ${entry.label}…`});
+    return;
+  }
+  busy.add(entry);
+  const total = countOf(entry.items);
+  const report = c.push({
+    kind: 'report',
+    title: `Undo: ${entry.label}`,
+    phase: 'running',
+    progress: null,
+    scroll: 0,
+    lines: [
+      {text: `Creating ${describe(entry)} again, as they were…`},
+      ...entry.caveats.map((text) => ({text: `Cannot come back: ${text}`, tone: 'warning' as const})),
+    ],
+  });
+  try {
+    const result = await restore(c.client, entry.items);
+    const left = countOf(result.left);
+    if (left === 0) entry.restored = true;
+    else entry.items = result.left;
+    const head: DialogLine = {
+      text:
+        left === 0
+          ? `Took back ${entry.label}: ${plural(result.restored, 'item')} restored.`
+          : `Restored ${result.restored} of ${total}; ${left} still undoable (u again, or :undo ${entry.number}).`,
+      tone: left === 0 ? 'ok' : 'warning',
+    };
+    const lines = [head, {text: ''}, ...result.lines, ...entry.caveats.map((text) => ({text: `Not restored: ${text}`, tone: 'warning' as const}))];
+    const current = c.current(report);
+    if (current) c.replaceModal(current, {...current, phase: 'finished', lines});
+    c.afterWrite(head.text);
+  } finally {
+    busy.delete(entry);
+  }
+}

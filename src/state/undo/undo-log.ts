@@ -1,0 +1,75 @@
+// What `u` and `:undo` can take back (issue #29): the objects each delete of this session removed,
+// as the server had them, in memory only (preshared keys included: they never reach the screen,
+// a log or a file). Deletes in Firezone 0.7 are final; the API makes a faithful undo possible: a
+// device can be created again with the same keys, addresses and settings, so its client config
+// keeps working; a rule exactly; a user with the same email and role (not the password, whose
+// hash never leaves the server).
+import type {Device, Rule, User} from '../../api/index.js';
+
+/** What one delete removed: a user takes their devices and rules with them (0.7.36 deletes them too). */
+export interface UndoItems {
+  users: readonly User[];
+  devices: readonly Device[];
+  rules: readonly Rule[];
+}
+
+export interface UndoEntry {
+  /** 1 for the session's first delete, counting up: `:undo N` names one. */
+  readonly number: number;
+  readonly at: number;
+  /** "device laptop (ann@example.com)", "3 devices". */
+  readonly label: string;
+  /** What is still to restore: a partial restore leaves the rest here. */
+  items: UndoItems;
+  /** What could not come back and why, said before (in `:undo`) and after. */
+  readonly caveats: readonly string[];
+  restored: boolean;
+}
+
+/** How many deletes are remembered; older ones drop (a bulk delete of 1,000 devices is one). */
+export const UNDO_DEPTH = 50;
+
+export const NOTHING: UndoItems = {users: [], devices: [], rules: []};
+
+export function countOf(items: UndoItems): number {
+  return items.users.length + items.devices.length + items.rules.length;
+}
+
+export function merge(all: readonly UndoItems[]): UndoItems {
+  return {users: all.flatMap((i) => i.users), devices: all.flatMap((i) => i.devices), rules: all.flatMap((i) => i.rules)};
+}
+
+export class UndoLog {
+  private entries: UndoEntry[] = [];
+  private next = 1;
+
+  /** Remembers a delete that succeeded; nothing when it removed nothing. */
+  add(label: string, items: UndoItems, at: number): UndoEntry | null {
+    if (countOf(items) === 0) return null;
+    const caveats =
+      items.users.length > 0
+        ? [
+            `${items.users.length === 1 ? 'the password' : 'the passwords'} (the hash never leaves the server): a user who signed in with one sets it again; sign-ins by an identity provider are unaffected`,
+          ]
+        : [];
+    const entry: UndoEntry = {number: this.next++, at, label, items, caveats, restored: false};
+    this.entries.push(entry);
+    if (this.entries.length > UNDO_DEPTH) this.entries.shift();
+    return entry;
+  }
+
+  /** The latest delete not yet taken back. */
+  last(): UndoEntry | null {
+    for (let i = this.entries.length - 1; i >= 0; i--) if (!this.entries[i]!.restored) return this.entries[i]!;
+    return null;
+  }
+
+  get(number: number): UndoEntry | null {
+    return this.entries.find((e) => e.number === number) ?? null;
+  }
+
+  /** Newest first. */
+  list(): readonly UndoEntry[] {
+    return [...this.entries].reverse();
+  }
+}
