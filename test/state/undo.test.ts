@@ -76,6 +76,10 @@ describe('u and :undo in the console', () => {
     press('enter');
     await until(() => reportLines(c)[0]?.startsWith('Took back device ann-phone') ?? false, 'the older one back');
     expect(server.calls.filter((x) => x.startsWith('createDevice'))).toEqual(['createDevice ann-phone']);
+    // Activity shows the delete and the restore as this console's.
+    await con.polled();
+    const mine = c.tracker.events.list().map((e) => `${e.kind} ${e.object.label} ${e.by}`);
+    expect(mine).toEqual(expect.arrayContaining(['device.deleted ann-phone you', 'device.created ann-phone you']));
     press('esc', 'u');
     await until(() => reportLines(c)[0]?.startsWith('Took back device bob-desktop') ?? false, 'the newest one back');
     press('esc', 'u');
