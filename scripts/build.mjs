@@ -6,7 +6,9 @@ import {commonOptions, requireShim} from './esbuild-common.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync('dist', {recursive: true, force: true});
+// The bundle is made again; dist/exe (npm run build:exe) stays until that script makes it again.
+rmSync('dist/chunks', {recursive: true, force: true});
+rmSync('dist/fz-console.js', {force: true});
 await build({
   ...commonOptions,
   entryPoints: {'fz-console': 'src/bin.ts'},

@@ -66,7 +66,7 @@ describe.skipIf(!hasBinary())('fz-console activity --follow (the headless record
     await sandbox?.stop();
   });
 
-  it('records from a baseline, crosses a gap without losing or duplicating, and exits 143 on SIGTERM', async () => {
+  it('records from a baseline, crosses gaps (500s, resets, no answer) without losing or duplicating, and exits 143 on SIGTERM', async () => {
     const log = join(dir, 'audit.jsonl');
     const r = record(['--follow', '--log', log, '--interval', '1', '--timeout', '3']);
     await until(() => r.stderr().includes('baseline: 0 devices, 2 users, 0 rules'), 'the baseline');
@@ -75,16 +75,25 @@ describe.skipIf(!hasBinary())('fz-console activity --follow (the headless record
     const created = await api<{data: {id: string}}>('POST', '/v0/users', {user: {email: 'carol@example.com', role: 'unprivileged'}});
     await until(() => logLines(log).length === 1, 'the first event');
     expect(logLines(log)[0]).toMatchObject({kind: 'user.created', label: 'carol@example.com', text: 'User carol@example.com created (unprivileged)'});
-    // The server goes away (every /v0 request a 500) …
-    await api('PUT', '/_sandbox/faults', {mode: 'empty-500'});
-    await until(() => r.stderr().includes('poll failed (1 in a row): Server error 500'), 'the failure on stderr');
-    // … changes happen meanwhile …
-    await api('PUT', '/_sandbox/users/carol@example.com', {disabled_at: new Date().toISOString()});
-    await api('PUT', `/_sandbox/users/${created.data.id}`, {last_signed_in_at: new Date().toISOString(), last_signed_in_method: 'okta'});
-    // … and it comes back.
-    await api('PUT', '/_sandbox/faults', {mode: 'none'});
-    await until(() => r.stderr().includes('reachable again after'), 'the recovery on stderr');
-    await until(() => logLines(log).length >= 3, 'the events of the gap');
+    // The server goes away three ways (a 500 with no body, a reset connection, no answer at all),
+    // changes happen meanwhile through the control API, and it comes back each time.
+    const changes: Array<[string, Record<string, unknown>, string]> = [
+      ['empty-500', {disabled_at: new Date().toISOString()}, 'user.disabled'],
+      ['reset', {last_signed_in_at: new Date().toISOString(), last_signed_in_method: 'okta'}, 'user.signed_in'],
+      ['hang', {disabled_at: null}, 'user.enabled'],
+    ];
+    let failures = 0;
+    let recoveries = 0;
+    for (const [mode, change, kind] of changes) {
+      await api('PUT', '/_sandbox/faults', {mode});
+      failures++;
+      await until(() => (r.stderr().match(/poll failed \(1 in a row\)/g) ?? []).length >= failures, `a failure with ${mode} on stderr`);
+      await api('PUT', `/_sandbox/users/${created.data.id}`, change);
+      await api('PUT', '/_sandbox/faults', {mode: 'none'});
+      recoveries++;
+      await until(() => (r.stderr().match(/reachable again after/g) ?? []).length >= recoveries, `the recovery after ${mode}`);
+      await until(() => logLines(log).some((l) => l.kind === kind), `the ${kind} of the gap`);
+    }
     // Later polls write nothing twice: the next change is the next line.
     await api('POST', '/v0/users', {user: {email: 'dave@example.com', role: 'admin'}});
     await until(() => logLines(log).some((l) => l.label === 'dave@example.com'), 'the event after the gap');
@@ -92,12 +101,13 @@ describe.skipIf(!hasBinary())('fz-console activity --follow (the headless record
       'user.created carol@example.com',
       'user.disabled carol@example.com',
       'user.signed_in carol@example.com',
+      'user.enabled carol@example.com',
       'user.created dave@example.com',
     ]);
     expect(statSync(log).mode & 0o777).toBe(0o600);
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(143);
-    expect(r.stderr()).toMatch(/stopped by SIGTERM; 4 events recorded; exit 143\n$/);
+    expect(r.stderr()).toMatch(/stopped by SIGTERM; 5 events recorded; exit 143\n$/);
     // Every stderr line is one stamped line about the recorder.
     for (const line of r.stderr().trim().split('\n')) expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z fz-console activity: /);
   });
