@@ -6,6 +6,7 @@ import {HELP_TEXT, parseCommandLine, UsageError, type ConsoleFlags} from './conf
 import {ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection, type Resolution} from './config/profile.js';
 import {PrivateFileError} from './common/private-file.js';
 import {DebugLog} from './config/debuglog.js';
+import {clientFor} from './config/connection-client.js';
 import {isPlainHttpToNetwork} from './config/transport.js';
 import type {EarlyStart} from './early.js';
 import type {FetchedData} from './state/data/snapshot.js';
@@ -95,20 +96,8 @@ function connectionSession(connection: Connection, debug: DebugLog | null, start
     const {client} = started;
     return {...base, client, firstData: started.firstData, settings: connectionSettings(connection), close: closeOnce(() => client.close())};
   }
-  let client: FirezoneClient;
-  try {
-    client = new FirezoneClient({
-      baseUrl: connection.url,
-      token: connection.token,
-      timeoutMs: connection.timeoutSeconds * 1000,
-      insecure: connection.insecure,
-      ...(connection.caFile ? {caFile: connection.caFile} : {}),
-      ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {}),
-    });
-  } catch (err) {
-    // A bad URL or CA file: a configuration problem, reported in one line.
-    throw new ConfigError((err as Error).message);
-  }
+  // A bad URL or CA file: a configuration problem, reported in one line.
+  const client = clientFor(connection, debug ? (e: RequestEvent) => debug.request(e) : undefined);
   return {...base, client, settings: connectionSettings(connection), close: closeOnce(() => client.close())};
 }
 

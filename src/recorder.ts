@@ -5,7 +5,8 @@
 // goes to the same JSON Lines log as `--activity-log` (0600, never through a symbolic link,
 // written and flushed per batch). Its own state goes to stderr, one line each, stamped. SIGTERM,
 // SIGINT and SIGHUP stop it after the batch being written: exit 143, 130, 129.
-import {FirezoneClient} from './api/index.js';
+import type {FirezoneClient} from './api/index.js';
+import {clientFor} from './config/connection-client.js';
 import {PrivateFileError} from './common/private-file.js';
 import {parseCommandLine, UsageError, type ConsoleFlags} from './config/args.js';
 import {ConfigError, resolveConnection} from './config/profile.js';
@@ -40,16 +41,10 @@ export async function runRecorder(flags: ConsoleFlags, logPath: string, interval
   }
   let client: FirezoneClient;
   try {
-    client = new FirezoneClient({
-      baseUrl: connection.url,
-      token: connection.token,
-      timeoutMs: connection.timeoutSeconds * 1000,
-      insecure: connection.insecure,
-      ...(connection.caFile ? {caFile: connection.caFile} : {}),
-    });
+    client = clientFor(connection);
   } catch (err) {
     log.close();
-    throw new ConfigError((err as Error).message);
+    throw err;
   }
   const interval = intervalSeconds ?? (connection.refreshSeconds > 0 ? connection.refreshSeconds : DEFAULT_INTERVAL_S);
   say(`recording ${connection.label} every ${interval} s to ${log.path}${connection.insecure ? ' (TLS not verified: --insecure)' : ''}`);

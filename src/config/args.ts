@@ -57,6 +57,31 @@ export function parseStaleDays(value: string, source: string): number {
   return Number(value);
 }
 
+/** The options that choose and reach a server: the console's and `activity`'s alike. */
+const CONNECTION_OPTIONS = {
+  url: {type: 'string'},
+  profile: {type: 'string'},
+  timeout: {type: 'string'},
+  'ca-file': {type: 'string'},
+  insecure: {type: 'boolean', default: false},
+  // Parsed only to be refused with a reason (parseArgs would say "unknown option").
+  token: {type: 'string'},
+} as const;
+
+type ConnectionValues = {url?: string; profile?: string; timeout?: string; 'ca-file'?: string; insecure: boolean};
+
+const NO_TOKEN_FLAG = 'there is no --token flag (it would leak into ps and shell history): set FZ_API_TOKEN or FZ_API_TOKEN_FILE, or use a profile';
+
+/** The connection options into `flags` (a --token is refused before, by the caller). */
+function withConnection(values: ConnectionValues, flags: ConsoleFlags): ConsoleFlags {
+  const timeout = parseSeconds('timeout', values.timeout, {min: 1, allowZero: false});
+  if (values.url !== undefined) flags.url = values.url;
+  if (values.profile !== undefined) flags.profile = values.profile;
+  if (timeout !== undefined) flags.timeout = timeout;
+  if (values['ca-file'] !== undefined) flags.caFile = values['ca-file'];
+  return flags;
+}
+
 export function parseCommandLine(argv: string[]): Command {
   if (argv[0] === 'sandbox') return {kind: 'sandbox', argv: argv.slice(1)};
   if (argv[0] === 'completion') return {kind: 'completion', argv: argv.slice(1)};
@@ -68,12 +93,8 @@ export function parseCommandLine(argv: string[]): Command {
       strict: true,
       allowPositionals: true,
       options: {
-        url: {type: 'string'},
-        profile: {type: 'string'},
+        ...CONNECTION_OPTIONS,
         refresh: {type: 'string'},
-        timeout: {type: 'string'},
-        'ca-file': {type: 'string'},
-        insecure: {type: 'boolean', default: false},
         'read-only': {type: 'boolean', default: false},
         demo: {type: 'boolean', default: false},
         debug: {type: 'boolean', default: false},
@@ -81,7 +102,6 @@ export function parseCommandLine(argv: string[]): Command {
         'stale-days': {type: 'string'},
         help: {type: 'boolean', short: 'h', default: false},
         version: {type: 'boolean', short: 'V', default: false},
-        token: {type: 'string'},
       },
     });
   } catch (err) {
@@ -90,23 +110,11 @@ export function parseCommandLine(argv: string[]): Command {
   const {values, positionals} = parsed;
   if (values.help) return {kind: 'help'};
   if (values.version) return {kind: 'version'};
-  if (values.token !== undefined) {
-    throw new UsageError('there is no --token flag (it would leak into ps and shell history): set FZ_API_TOKEN or FZ_API_TOKEN_FILE, or use a profile');
-  }
+  if (values.token !== undefined) throw new UsageError(NO_TOKEN_FLAG);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const refresh = parseRefresh(values.refresh, '--refresh');
-  const timeout = parseSeconds('timeout', values.timeout, {min: 1, allowZero: false});
-  const flags: ConsoleFlags = {
-    insecure: values.insecure,
-    readOnly: values['read-only'],
-    demo: values.demo,
-    debug: values.debug,
-  };
-  if (values.url !== undefined) flags.url = values.url;
-  if (values.profile !== undefined) flags.profile = values.profile;
+  const flags = withConnection(values, {insecure: values.insecure, readOnly: values['read-only'], demo: values.demo, debug: values.debug});
   if (refresh !== undefined) flags.refresh = refresh;
-  if (timeout !== undefined) flags.timeout = timeout;
-  if (values['ca-file'] !== undefined) flags.caFile = values['ca-file'];
   if (values['activity-log'] !== undefined) {
     if (values['activity-log'].trim() === '') throw new UsageError('--activity-log needs a file path');
     flags.activityLog = values['activity-log'];
@@ -132,29 +140,19 @@ function parseActivity(argv: string[]): Command {
         follow: {type: 'boolean', default: false},
         log: {type: 'string'},
         interval: {type: 'string'},
-        url: {type: 'string'},
-        profile: {type: 'string'},
-        timeout: {type: 'string'},
-        'ca-file': {type: 'string'},
-        insecure: {type: 'boolean', default: false},
-        token: {type: 'string'},
+        ...CONNECTION_OPTIONS,
       },
     });
   } catch (err) {
     throw new UsageError(`activity: ${String((err as Error).message).replace(/\. To specify a positional argument.*$/, '')}`);
   }
   const {values, positionals} = parsed;
-  if (values.token !== undefined) throw new UsageError('there is no --token flag: set FZ_API_TOKEN or FZ_API_TOKEN_FILE, or use a profile');
+  if (values.token !== undefined) throw new UsageError(NO_TOKEN_FLAG);
   if (positionals.length > 0) throw new UsageError(`activity: unexpected argument "${positionals[0]}"`);
   if (!values.follow) throw new UsageError('activity needs --follow: it records changes until stopped (fz-console activity --follow --log FILE)');
   if (values.log === undefined || values.log.trim() === '') throw new UsageError('activity needs --log FILE: where the events are appended (JSON Lines, 0600)');
   const interval = parseSeconds('interval', values.interval, {min: 1, allowZero: false});
-  const timeout = parseSeconds('timeout', values.timeout, {min: 1, allowZero: false});
   // It sends no writes; read-only keeps the resolution's meaning for it.
-  const flags: ConsoleFlags = {insecure: values.insecure, readOnly: true, demo: false, debug: false};
-  if (values.url !== undefined) flags.url = values.url;
-  if (values.profile !== undefined) flags.profile = values.profile;
-  if (timeout !== undefined) flags.timeout = timeout;
-  if (values['ca-file'] !== undefined) flags.caFile = values['ca-file'];
+  const flags = withConnection(values, {insecure: values.insecure, readOnly: true, demo: false, debug: false});
   return {kind: 'activity', flags, log: values.log, intervalSeconds: interval ?? null};
 }

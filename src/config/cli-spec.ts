@@ -86,22 +86,6 @@ export function optionLabel(o: OptionSpec): string {
   return `${o.short ? `${o.short}, ` : ''}${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
 }
 
-/** Words into lines of at most `width` characters. */
-export function wrapWords(text: string, width: number): string[] {
-  const out: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      out.push(line);
-      line = word;
-    } else {
-      line = line === '' ? word : `${line} ${word}`;
-    }
-  }
-  out.push(line);
-  return out;
-}
-
 /** `fz-console --help`. */
 export function consoleHelp(): string {
   const row = (left: string, help: string, column: number) => `  ${left.padEnd(column - 2)}${help}`;

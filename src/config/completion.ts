@@ -79,18 +79,9 @@ const zshText = (text: string) =>
 
 function zsh(): string {
   const spec = (flag: string, help: string, value: string) => `    '${flag}[${zshText(help)}]${value}'`;
-  const consoleSpecs = CONSOLE_OPTIONS.flatMap((o) => {
-    const value = !takesValue(o)
-      ? ''
-      : o.completes === 'file'
-        ? `:${o.arg}:_files`
-        : o.completes === 'profile'
-          ? `:${o.arg}:_fz_console_profiles`
-          : `:${o.arg}:`;
-    return [spec(o.flag, o.help, value), ...(o.short ? [spec(o.short, o.help, value)] : [])];
-  });
   const valueOf = (o: OptionSpec) =>
     !takesValue(o) ? '' : o.completes === 'file' ? `:${o.arg}:_files` : o.completes === 'profile' ? `:${o.arg}:_fz_console_profiles` : `:${o.arg}:`;
+  const consoleSpecs = CONSOLE_OPTIONS.flatMap((o) => [spec(o.flag, o.help, valueOf(o)), ...(o.short ? [spec(o.short, o.help, valueOf(o))] : [])]);
   const activitySpecs = activityOptions().map((o) => spec(o.flag, o.help, valueOf(o)));
   const sandboxSpecs = SANDBOX_OPTIONS.map((o) => spec(o.flag, o.help, o.values ? `:${o.arg}:(${words(o.values)})` : o.arg ? `:${o.arg}:` : ''));
   return `#compdef fz-console
@@ -129,6 +120,13 @@ compdef _fz_console fz-console
 /** Help text as fish's -d takes it in single quotes. */
 const fishText = (text: string) => text.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 
+/** What fish completes for an option's value: a file, a profile name, anything, or nothing. */
+function fishValue(o: OptionSpec): string {
+  if (!takesValue(o)) return '';
+  if (o.completes === 'file') return ' -r -F';
+  return o.completes === 'profile' ? " -x -a '(fz-console completion --profiles 2>/dev/null)'" : ' -x';
+}
+
 function fish(): string {
   const top = `not __fish_seen_subcommand_from ${SUBCOMMANDS.map((s) => s.name).join(' ')}`;
   const lines = [
@@ -138,29 +136,15 @@ function fish(): string {
     ...SUBCOMMANDS.map((s) => `complete -c fz-console -n '__fish_use_subcommand' -a ${s.name} -d '${fishText(s.help)}'`),
     ...CONSOLE_OPTIONS.map((o) => {
       const short = o.short ? ` -s ${o.short.slice(1)}` : '';
-      const value = !takesValue(o)
-        ? ''
-        : o.completes === 'file'
-          ? ' -r -F'
-          : o.completes === 'profile'
-            ? " -x -a '(fz-console completion --profiles 2>/dev/null)'"
-            : ' -x';
-      return `complete -c fz-console -n '${top}' -l ${o.flag.slice(2)}${short}${value} -d '${fishText(o.help)}'`;
+      return `complete -c fz-console -n '${top}' -l ${o.flag.slice(2)}${short}${fishValue(o)} -d '${fishText(o.help)}'`;
     }),
     ...SANDBOX_OPTIONS.map((o) => {
       const value = o.values ? ` -x -a '${words(o.values)}'` : o.arg ? ' -x' : '';
       return `complete -c fz-console -n '__fish_seen_subcommand_from sandbox' -l ${o.flag.slice(2)}${value} -d '${fishText(o.help)}'`;
     }),
-    ...activityOptions().map((o) => {
-      const value = !takesValue(o)
-        ? ''
-        : o.completes === 'file'
-          ? ' -r -F'
-          : o.completes === 'profile'
-            ? " -x -a '(fz-console completion --profiles 2>/dev/null)'"
-            : ' -x';
-      return `complete -c fz-console -n '__fish_seen_subcommand_from activity' -l ${o.flag.slice(2)}${value} -d '${fishText(o.help)}'`;
-    }),
+    ...activityOptions().map(
+      (o) => `complete -c fz-console -n '__fish_seen_subcommand_from activity' -l ${o.flag.slice(2)}${fishValue(o)} -d '${fishText(o.help)}'`,
+    ),
     `complete -c fz-console -n '__fish_seen_subcommand_from completion' -x -a '${words(COMPLETION_SHELLS)}'`,
   ];
   return `${lines.join('\n')}\n`;

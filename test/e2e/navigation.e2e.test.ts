@@ -20,6 +20,18 @@ function secret(path: string, text: string): void {
   chmodSync(path, 0o600);
 }
 
+/** The sandbox's API as its admin. */
+function apiOf(sandbox: SandboxProcess) {
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${sandbox.url}${path}`, {
+      method,
+      headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
+      ...(body === undefined ? {} : {body: JSON.stringify(body)}),
+    });
+    return (await res.json()) as T;
+  };
+}
+
 async function count(sandbox: SandboxProcess, path: string): Promise<number> {
   const res = await fetch(`${sandbox.url}${path}`, {headers: {authorization: `Bearer ${sandbox.adminToken}`}});
   return ((await res.json()) as {data: unknown[]}).data.length;
@@ -128,14 +140,7 @@ describe.skipIf(!enabled)('navigation end to end (tmux)', {timeout: 120_000}, ()
   it('the four filter examples give exactly the counts of the server data', async () => {
     const c = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
     try {
-      const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-        const res = await fetch(`${c.url}${path}`, {
-          method,
-          headers: {authorization: `Bearer ${c.adminToken}`, 'content-type': 'application/json'},
-          ...(body === undefined ? {} : {body: JSON.stringify(body)}),
-        });
-        return (await res.json()) as T;
-      };
+      const api = apiOf(c);
       const ann = (await api<{data: {id: string}}>('POST', '/v0/users', {user: {email: 'ann@example.com', role: 'unprivileged'}})).data;
       const bob = (await api<{data: {id: string}}>('POST', '/v0/users', {user: {email: 'bob@example.com', role: 'unprivileged'}})).data;
       const DAY = 86_400_000;
@@ -199,14 +204,7 @@ describe.skipIf(!enabled)('navigation end to end (tmux)', {timeout: 120_000}, ()
   it(':trace answers the kinds of case of the 0.7.36 layout, and the Rules list marks the shadowed rule', async () => {
     const c = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
     try {
-      const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-        const res = await fetch(`${c.url}${path}`, {
-          method,
-          headers: {authorization: `Bearer ${c.adminToken}`, 'content-type': 'application/json'},
-          ...(body === undefined ? {} : {body: JSON.stringify(body)}),
-        });
-        return (await res.json()) as T;
-      };
+      const api = apiOf(c);
       const alice = (await api<{data: {id: string}}>('POST', '/v0/users', {user: {email: 'alice@example.com', role: 'unprivileged'}})).data;
       const bob = (await api<{data: {id: string}}>('POST', '/v0/users', {user: {email: 'bob@example.com', role: 'unprivileged'}})).data;
       for (const [owner, name] of [
