@@ -128,6 +128,11 @@ describe('the panel', () => {
     if (typeof t === 'string') throw new Error(t);
     const text = t.lines.map((l) => l.text).join('\n');
     expect(text).toContain('alice@example.com is disabled: 0.7.36 removes their devices from WireGuard');
+    // …and right under the verdict, not only among the caveats.
+    expect(t.lines.slice(0, 2).map((l) => l.text)).toEqual([
+      'Verdict: DROP',
+      '…but alice@example.com is disabled: their devices are off WireGuard, so no traffic of theirs reaches the firewall',
+    ]);
     expect(text).toContain('edited after being created: 0.7.36 applies an edit only after a restart');
     expect(text).toContain('rules with ports need a kernel newer than 5.6.8');
   });
@@ -242,15 +247,18 @@ describe(':reach', () => {
     const result = reach({users: [alice, bob, carol, dave], devices: [...devices, daveDevice], rules}, '10.2.3.4:443/tcp');
     if (typeof result === 'string') throw new Error(result);
     expect(result.lines.map((l) => l.text)).toEqual([
-      'Who can reach 10.2.3.4 tcp 443: 3 of 4 users have a device that sends there',
+      'Who can reach 10.2.3.4 tcp 443: 2 of 4 users have a device that sends there',
       '',
       'ACCEPT: 1 user',
       '  by ACCEPT 10.2.0.0/16 all ports · alice@example.com — 1 user',
       '    alice@example.com',
       '',
-      'DROP: 2 users',
-      '  by DROP 10.0.0.0/8 all ports · global — 2 users',
-      '    bob@example.com, dave@example.com (disabled: off WireGuard)',
+      'DROP: 1 user',
+      '  by DROP 10.0.0.0/8 all ports · global — 1 user',
+      '    bob@example.com',
+      '',
+      'Disabled, so off WireGuard (no traffic, whatever the rules): 1 user',
+      '    dave@example.com',
       '',
       'No device with an IPv4 address (no traffic to trace): 1 user',
     ]);

@@ -75,6 +75,11 @@ const errorOf = (text: string, fields: FilterFields<never> = DEVICE_FIELDS as Fi
 describe('errors', () => {
   it('a letters-only key the screen does not know names the keys it does', () => {
     expect(errorOf('foo:bar')).toBe('unknown filter key "foo" — devices know: state, owner, name, ip, key, rx, tx, rate, handshake, created, stale');
+    // Every term left out is said: the first in full, the others counted.
+    expect(errorOf('foo:bar rx>12parsecs state:asleep laptop')).toBe(
+      'unknown filter key "foo" — devices know: state, owner, name, ip, key, rx, tx, rate, handshake, created, stale (and 2 more terms left out)',
+    );
+    expect(errorOf('foo:bar rx>12parsecs')).toMatch(/\(and 1 more term left out\)$/);
     expect(errorOf('Foo>1')).toBe('unknown filter key "Foo" — devices know: state, owner, name, ip, key, rx, tx, rate, handshake, created, stale');
     expect(errorOf('state:online', userFilters({configuration: null}) as FilterFields<never>)).toBe(
       'unknown filter key "state" — users know: email, role, status, signin, devices, rules, seen',
@@ -105,9 +110,11 @@ describe('errors', () => {
     expect(errorOf('by:them', activityFilters() as FilterFields<never>)).toBe('by:them: by is you or other');
   });
 
-  it('leaves the bad term out and keeps the others; the first error is the one said', () => {
+  it('leaves the bad terms out and keeps the others; the first error is said, the rest counted', () => {
     const q = compileFilter('state:online foo:bar laptop rx>1XB', DEVICE_FIELDS, NOW);
-    expect(q.error).toBe('unknown filter key "foo" — devices know: state, owner, name, ip, key, rx, tx, rate, handshake, created, stale');
+    expect(q.error).toBe(
+      'unknown filter key "foo" — devices know: state, owner, name, ip, key, rx, tx, rate, handshake, created, stale (and 1 more term left out)',
+    );
     expect(q.predicates).toHaveLength(1);
     expect(q.texts.map((t) => t.needle)).toEqual(['laptop']);
     expect(DEVICES.filter((r) => q.predicates[0]!.test(r)).map((r) => r.id)).toEqual(['a', 'e', 'f']);

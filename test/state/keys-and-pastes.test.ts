@@ -130,3 +130,15 @@ describe('keys', () => {
     await until(() => c.state.modals.length === 0, 'the save to finish');
   });
 });
+
+describe('a refusal that is no longer true', () => {
+  it('a paste refused, then one that goes in: the refusal is cleared', async () => {
+    const {c, press} = await open(seeded());
+    press('/');
+    c.paste('lap\x1b[31mtop\x07');
+    expect(c.state.message?.text).toMatch(/^Paste ignored/);
+    c.paste('lap');
+    expect(c.state.lists.devices.filter).toBe('lap');
+    expect(c.state.message).toBeNull();
+  });
+});

@@ -30,10 +30,16 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
   }
   const groups = new Map<string, Group>();
   const silent: User[] = [];
+  // Off WireGuard (0.7.36 removes a disabled user's devices): whatever the rules say, they send nothing.
+  const disabled: User[] = [];
   let globalOnly: Evaluation | null = null;
   for (const user of data.users) {
     const source = sourceOf.get(user.id);
     const parsed = source ? parseAddress(source) : null;
+    if (parsed && user.disabled_at) {
+      disabled.push(user);
+      continue;
+    }
     if (!parsed) {
       silent.push(user);
       continue;
@@ -46,7 +52,7 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
     g.users.push(user);
   }
   const emailOf = (id: string) => data.users.find((u) => u.id === id)?.email ?? null;
-  const reaching = data.users.length - silent.length;
+  const reaching = data.users.length - silent.length - disabled.length;
   const asked =
     d.proto === null ? `${d.address} (traffic without a port: ICMP and others; ADDRESS:PORT/tcp|udp asks for a port)` : `${d.address} ${d.proto} ${d.port}`;
   const lines: DialogLine[] = [{text: `Who can reach ${asked}: ${reaching} of ${data.users.length} users have a device that sends there`, bold: true}];
@@ -58,10 +64,21 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
     for (const g of mine) {
       const by = g.decidedBy ? `by ${describeRule(g.decidedBy, emailOf)}` : "no rule matches: the forward chain's policy accepts";
       lines.push({text: `  ${by} — ${g.users.length} user${g.users.length === 1 ? '' : 's'}`});
-      const named = g.users.slice(0, NAMED_PER_GROUP).map((u) => `${u.email}${u.disabled_at ? ' (disabled: off WireGuard)' : ''}`);
+      const named = g.users.slice(0, NAMED_PER_GROUP).map((u) => u.email);
       const more = g.users.length > NAMED_PER_GROUP ? [`… and ${g.users.length - NAMED_PER_GROUP} more`] : [];
       lines.push({text: `    ${[...named, ...more].join(', ')}`, tone: 'muted'});
     }
+  }
+  if (disabled.length > 0) {
+    lines.push({text: ''});
+    lines.push({text: `Disabled, so off WireGuard (no traffic, whatever the rules): ${disabled.length} user${disabled.length === 1 ? '' : 's'}`, bold: true});
+    lines.push({
+      text: `    ${disabled
+        .slice(0, NAMED_PER_GROUP)
+        .map((u) => u.email)
+        .join(', ')}${disabled.length > NAMED_PER_GROUP ? `, … and ${disabled.length - NAMED_PER_GROUP} more` : ''}`,
+      tone: 'muted',
+    });
   }
   if (silent.length > 0) {
     lines.push({text: ''});

@@ -177,6 +177,14 @@ export function trace(data: TraceData, who: string, dest: string): TraceResult |
       // The path below is the one of the first piece; each port is asked exactly with ADDRESS:PORT/PROTO.
     }
   }
+  // The firewall's answer is moot for a disabled user: said right under it, not only in the caveats.
+  if (sender.user?.disabled_at) {
+    lines.splice(1, 0, {
+      text: `…but ${sender.user.email} is disabled: their devices are off WireGuard, so no traffic of theirs reaches the firewall`,
+      tone: 'danger',
+      bold: true,
+    });
+  }
   lines.push({text: ''});
   lines.push({text: `From ${from} to ${asked}`, tone: 'muted'});
   if (verdict !== 'depends') {

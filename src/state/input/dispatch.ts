@@ -89,8 +89,20 @@ export function keyPress(c: ConsoleContext, name: string, input: string): void {
   HANDLERS[binding.scope](c, binding.action);
 }
 
+/** A paste refused earlier is not the story any more once a later one went in. */
+function clearRefusal(c: ConsoleContext): void {
+  if (c.state.message?.text.startsWith('Paste ignored')) c.message(null);
+}
+
 /** A bracketed paste: one insertion where text goes; in a list it opens the filter with it. */
 export function paste(c: ConsoleContext, text: string): void {
+  const before = c.state;
+  pasteInto(c, text);
+  // Whatever took the paste changed the state; a refusal only set a message.
+  if (c.state !== before && c.state.message === before.message) clearRefusal(c);
+}
+
+function pasteInto(c: ConsoleContext, text: string): void {
   // Nothing to paste into on the "terminal too small" screen (which says keys and pastes wait).
   if (c.layout.tooSmall) return;
   if (c.state.help.open) {
@@ -121,7 +133,8 @@ export function paste(c: ConsoleContext, text: string): void {
     return;
   }
   if (m === null && c.state.command) {
-    if (!pasteIntoCommand(c, oneLine)) c.message({tone: 'warning', text: pasteRefused('the command bar', oneLine, 'text')});
+    // Said in the bar, which covers the status line while it is open.
+    if (!pasteIntoCommand(c, oneLine)) c.set((s) => (s.command ? {...s, command: {...s.command, error: pasteRefused('the command bar', oneLine, 'text')}} : s));
     return;
   }
   if (m?.kind === 'prompt') {

@@ -335,9 +335,12 @@ export function compileFilter<T>(text: string, fields: FilterFields<T> | null, n
   const texts: TextTerm[] = [];
   const predicates: PredicateTerm<T>[] = [];
   let error: string | null = null;
+  let moreErrors = 0;
   let readsFields = false;
+  // The first problem is said in full; the others are counted, so no term is left out unsaid.
   const fail = (message: string) => {
-    error ??= message;
+    if (error === null) error = message;
+    else moreErrors++;
   };
   for (const token of tokenizeFilter(text)) {
     const neg = token.negate ? '!' : '';
@@ -393,6 +396,7 @@ export function compileFilter<T>(text: string, fields: FilterFields<T> | null, n
     predicates.push({kind: 'predicate', test: token.negate ? (row) => !compiled(row) : compiled, canon: `${neg}${name}${op}${value}`});
   }
   const key = [...new Set([...texts, ...predicates].map((t) => t.canon))].sort().join('\u0000');
+  if (error !== null && moreErrors > 0) error = `${error} (and ${moreErrors} more term${moreErrors === 1 ? '' : 's'} left out)`;
   return {texts, predicates, error, key, readsFields};
 }
 

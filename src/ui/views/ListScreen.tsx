@@ -54,7 +54,8 @@ export function listInfo(
     if (never > 0) states = ` · ${never} never decide${never === 1 ? 's' : ''} (/shadowed, /orphaned)`;
   }
   const deleted = list.deleted > 0 ? ` · ${list.deleted} just deleted` : '';
-  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total + list.deleted ? ` of ${total}` : ''} ${noun}${deleted}${marked > 0 ? ` · ${marked} marked` : ''}${states}${hidden}`;
+  // A sort by a hidden column comes before the counts: at 80 columns the line's end is cut.
+  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total + list.deleted ? ` of ${total}` : ''} ${noun}${hidden}${deleted}${marked > 0 ? ` · ${marked} marked` : ''}${states}`;
 }
 
 /** Cells of the filter the info line shows: the counts after it must stay in view. */
