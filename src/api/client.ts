@@ -17,8 +17,9 @@ import {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from './g
 import type * as Schemas from './schemas.js';
 import {tokenSubject} from './token-claims.js';
 import type {Configuration, ConfigurationUpdate, Device, DeviceCreate, DeviceUpdate, Rule, RuleWrite, User, UserCreate, UserUpdate} from './schemas.js';
-import {ListCache, NEEDS_SCHEMA, type DecodedList, type ListDecoder} from './listcache.js';
-import {poolDeviceValues, ValuePool} from './value-pool.js';
+import {ListCache, NEEDS_SCHEMA} from './listcache.js';
+import {DeviceColumns, DevicePools} from './device-columns.js';
+import {DeviceDecoder} from './device-decoder.js';
 import {salvage, salvageList, type SchemaIssue} from './validate.js';
 
 export interface ClientOptions {
@@ -44,6 +45,14 @@ export interface ClientOptions {
 
 /** ~75 devices: well under a millisecond of decoding when they changed. */
 const DECODE_PIECE_BYTES = 64 * 1024;
+/**
+ * A list body is kept whole only this far while its decoder reads it. A decoder that gives up does
+ * so early (an error page, a cut body, whitespace between items: within its first megabyte); past
+ * this point the chunks are let go as they are decoded, so a 40 MB body is never held whole, and
+ * the rare body that breaks later is asked for once more and parsed whole (docs/architecture.md,
+ * "The compact device store").
+ */
+const KEEP_WHOLE_BYTES = 4 * 1024 * 1024;
 
 export interface RequestEvent {
   method: string;
@@ -71,7 +80,17 @@ interface RawResponse {
   bytes: number;
   location?: string;
   /** What the list decoder made of the body, or null when it gave up (the chunks are kept then). */
-  decoded?: DecodedList<unknown> | null;
+  decoded?: {data: unknown; issues: SchemaIssue[]} | null;
+  /** The decoder gave up after the body's start had been let go (KEEP_WHOLE_BYTES): ask again without one. */
+  again?: boolean;
+}
+
+/** What `send` feeds a 2xx body to as it arrives: a ListDecoder or the DeviceDecoder. */
+interface BodyDecoder {
+  push(chunk: Buffer): void;
+  /** True once the decoder has given up on the body (it is not the plain shape). */
+  readonly gaveUp: boolean;
+  finish(): {data: unknown; issues: SchemaIssue[]} | null | typeof NEEDS_SCHEMA;
 }
 
 function bodyText(res: RawResponse): string {
@@ -177,8 +196,34 @@ export class FirezoneClient {
   }
 
   // ---- devices ---------------------------------------------------------------------------
-  listDevices(): Promise<ApiResult<Device[]>> {
-    return this.list('/devices', 'Device', isDeviceFast, this.deviceCache);
+  /** Every device, as plain objects (materialised from the table pollDevices makes). */
+  async listDevices(): Promise<ApiResult<Device[]>> {
+    const {data, issues} = await this.pollDevices();
+    return {data: data.materialiseAll(), issues};
+  }
+  /**
+   * Every device, column-wise (device-columns.ts): what the console polls. Items unchanged since
+   * the last table this client made are copied from it, neither parsed nor validated again.
+   */
+  async pollDevices(): Promise<ApiResult<DeviceColumns>> {
+    const path = '/devices';
+    const decoder = new DeviceDecoder(this.lastDevices, this.devicePools, isDeviceFast, () => this.loaded?.Device ?? null);
+    let res = await this.send('GET', path, undefined, decoder);
+    if (res.again) res = await this.send('GET', path);
+    let table: DeviceColumns;
+    let issues: SchemaIssue[];
+    if (res.decoded) {
+      ({data: table, issues} = res.decoded as {data: DeviceColumns; issues: SchemaIssue[]});
+    } else {
+      // Not the plain {"data":[{…}]} shape: the whole body, parsed and salvaged as ever.
+      const data = this.dataOf('GET', path, res);
+      issues = [];
+      const items = salvageList((await this.schemas()).Device, data, 'data', issues, isDeviceFast) as Device[] | undefined;
+      if (!items) throw schemaError('GET', path, issues);
+      table = DeviceColumns.from(items, this.devicePools);
+    }
+    this.lastDevices = table;
+    return {data: table, issues};
   }
   getDevice(id: string): Promise<ApiResult<Device>> {
     return this.one('GET', `/devices/${seg(id)}`, 'Device');
@@ -240,12 +285,8 @@ export class FirezoneClient {
   // ---- plumbing --------------------------------------------------------------------------
   // Per list, the items of the last poll by their exact bytes (src/api/listcache.ts): an unchanged
   // item is neither parsed nor validated again and keeps its object.
-  private readonly devicePool = new ValuePool();
-  private readonly deviceCache = new ListCache<Device>(
-    () => this.loaded?.Device ?? null,
-    isDeviceFast,
-    (d) => poolDeviceValues(this.devicePool, d),
-  );
+  private readonly devicePools = new DevicePools();
+  private lastDevices = DeviceColumns.EMPTY;
   private readonly userCache = new ListCache<User>(() => this.loaded?.User ?? null, isUserFast);
   private readonly ruleCache = new ListCache<Rule>(() => this.loaded?.Rule ?? null, isRuleFast);
 
@@ -264,7 +305,8 @@ export class FirezoneClient {
     accept: (item: unknown) => item is Resources[N],
     cache: ListCache<Resources[N]>,
   ): Promise<ApiResult<Resources[N][]>> {
-    const res = await this.send('GET', path, undefined, cache.begin());
+    let res = await this.send('GET', path, undefined, cache.begin());
+    if (res.again) res = await this.send('GET', path);
     if (res.decoded) return {data: res.decoded.data as Resources[N][], issues: res.decoded.issues};
     // Not the plain {"data":[{…}]} shape: the whole body, parsed and salvaged as ever.
     const data = this.dataOf('GET', path, res);
@@ -325,7 +367,7 @@ export class FirezoneClient {
   }
 
   /** `decoder`, when given, sees the chunks of a 2xx body as they arrive (and yields the thread now and then). */
-  private async send(method: Method, path: string, body?: unknown, decoder?: Pick<ListDecoder<unknown>, 'push' | 'finish'>): Promise<RawResponse> {
+  private async send(method: Method, path: string, body?: unknown, decoder?: BodyDecoder): Promise<RawResponse> {
     const url = routeUrl(this.baseUrl, path);
     const started = performance.now();
     const controller = new AbortController();
@@ -347,6 +389,7 @@ export class FirezoneClient {
       status = res.statusCode;
       const chunks: Buffer[] = [];
       const sink = status >= 200 && status <= 299 ? decoder : undefined;
+      let keepWhole = true;
       let sliceStart = performance.now();
       for await (const chunk of res.body) {
         bytes += chunk.length;
@@ -362,7 +405,7 @@ export class FirezoneClient {
             message: `Response too large from ${method} ${displayPath}: more than ${formatBytes(this.maxBodyBytes)}; aborted`,
           });
         }
-        chunks.push(chunk);
+        if (keepWhole) chunks.push(chunk);
         // The stream hands over everything it buffered as one chunk (megabytes when decoding lags
         // behind the network): decode it in pieces, and let keys and frames in every few ms.
         for (let at = 0; sink && at < chunk.length; at += DECODE_PIECE_BYTES) {
@@ -371,6 +414,10 @@ export class FirezoneClient {
             await new Promise<void>((resolve) => setImmediate(resolve));
             sliceStart = performance.now();
           }
+        }
+        if (keepWhole && sink && bytes > KEEP_WHOLE_BYTES && !sink.gaveUp) {
+          keepWhole = false;
+          chunks.length = 0;
         }
       }
       const header = (name: string): string | undefined => res.header(name);
@@ -396,7 +443,8 @@ export class FirezoneClient {
       }
       // A decoded body is not needed again; one the decoder gave up on is parsed whole.
       const kept = decoded ? [] : chunks;
-      return location === undefined ? {status, chunks: kept, bytes, decoded} : {status, chunks: kept, bytes, location, decoded};
+      const again = !decoded && !keepWhole;
+      return location === undefined ? {status, chunks: kept, bytes, decoded, again} : {status, chunks: kept, bytes, location, decoded, again};
     } catch (err) {
       const apiError =
         err instanceof ApiError

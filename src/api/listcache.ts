@@ -51,7 +51,7 @@ export class ListCache<T> {
     /** The item schema, for salvage; null while it has not been loaded. */
     readonly schema: () => ObjectSchema | null,
     readonly accept: (item: unknown) => item is T,
-    /** Called on each newly parsed item the guard accepted, before anything else sees it (src/api/value-pool.ts). */
+    /** Called on each newly parsed item the guard accepted, before anything else sees it. */
     readonly share?: (item: T) => void,
   ) {}
 
@@ -87,22 +87,39 @@ function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-export class ListDecoder<T> {
+/** The id of the item in `buf[start, end)`, read from its `"id":"…"`, or null. */
+export function itemId(buf: Buffer, start: number, end: number): string | null {
+  const p = buf.indexOf(ID, start);
+  if (p >= 0 && p < end) {
+    const q = buf.indexOf(QUOTE, p + ID.length);
+    if (q >= 0 && q < end) return buf.toString('latin1', p + ID.length, q);
+  }
+  return null;
+}
+
+/**
+ * Cuts a list body into its items as the chunks arrive (see the top of this file); what is done
+ * with each item is the subclass's `item()`. ListDecoder below keeps objects by their bytes; the
+ * device list's decoder (device-decoder.ts) builds columns.
+ */
+export abstract class ItemCutter {
   /** Bytes not yet cut into items: the start of the body, or the current item so far. */
   private carry: Buffer = Buffer.alloc(0);
   /** `},{"<first key>":`, once the first item's first key has been read. */
   private separator: Buffer | null = null;
   private started = false;
   private failed = false;
-  private readonly data: T[] = [];
-  private readonly issues: SchemaIssue[] = [];
-  private readonly next = new Map<string, Entry<T>>();
-  private index = 0;
-  /** Items the guard rejected, to salvage at the end: where they go in `data`, their index in the body. */
-  private readonly rejected: {at: number; index: number; raw: unknown}[] = [];
-  private ended = false;
+  /** The item's position in the body, counted by `item()`. */
+  protected index = 0;
+  protected ended = false;
 
-  constructor(private readonly cache: ListCache<T>) {}
+  /** True once the body turned out not to be the plain shape (until finish() ends it). */
+  get gaveUp(): boolean {
+    return this.failed && !this.ended;
+  }
+
+  /** Takes the item in `buf[start, end)`; false when it is not a JSON object (the decoder gives up). */
+  protected abstract item(buf: Buffer, start: number, end: number): boolean;
 
   push(chunk: Buffer): void {
     if (this.failed) return;
@@ -224,14 +241,41 @@ export class ListDecoder<T> {
     this.carry = Buffer.alloc(0);
   }
 
-  private item(buf: Buffer, start: number, end: number): boolean {
-    const index = this.index++;
-    let id: string | null = null;
-    const p = buf.indexOf(ID, start);
-    if (p >= 0 && p < end) {
-      const q = buf.indexOf(QUOTE, p + ID.length);
-      if (q >= 0 && q < end) id = buf.toString('latin1', p + ID.length, q);
+  /**
+   * Reads the end of the body once all of it has been pushed: the last item and `]}`. False when
+   * the body was not the plain shape (parse it whole instead).
+   */
+  protected endBody(): boolean {
+    if (this.failed || !this.started) return false;
+    const rest = this.carry;
+    let end = rest.length;
+    while (end > 0 && isWs(rest[end - 1]!)) end--;
+    if (end < 2 || rest[end - 1] !== 0x7d || rest[end - 2] !== 0x5d) return false;
+    if (this.separator!.length === 0) {
+      if (end !== 2) return false;
+    } else if (!this.item(rest, 0, end - 2)) {
+      return false;
     }
+    this.ended = true;
+    this.failed = true;
+    return true;
+  }
+}
+
+export class ListDecoder<T> extends ItemCutter {
+  private readonly data: T[] = [];
+  private readonly issues: SchemaIssue[] = [];
+  private readonly next = new Map<string, Entry<T>>();
+  /** Items the guard rejected, to salvage at the end: where they go in `data`, their index in the body. */
+  private readonly rejected: {at: number; index: number; raw: unknown}[] = [];
+
+  constructor(private readonly cache: ListCache<T>) {
+    super();
+  }
+
+  protected item(buf: Buffer, start: number, end: number): boolean {
+    const index = this.index++;
+    const id = itemId(buf, start, end);
     // A second item with the same id in one body is parsed and not cached: each listing has its own object.
     const repeat = id !== null && this.next.has(id);
     if (id !== null && !repeat) {
@@ -271,20 +315,7 @@ export class ListDecoder<T> {
    * once it has.
    */
   finish(): DecodedList<T> | null | typeof NEEDS_SCHEMA {
-    if (!this.ended) {
-      if (this.failed || !this.started) return null;
-      const rest = this.carry;
-      let end = rest.length;
-      while (end > 0 && isWs(rest[end - 1]!)) end--;
-      if (end < 2 || rest[end - 1] !== 0x7d || rest[end - 2] !== 0x5d) return null;
-      if (this.separator!.length === 0) {
-        if (end !== 2) return null;
-      } else if (!this.item(rest, 0, end - 2)) {
-        return null;
-      }
-      this.ended = true;
-      this.failed = true;
-    }
+    if (!this.ended && !this.endBody()) return null;
     let data = this.data;
     if (this.rejected.length > 0) {
       const schema = this.cache.schema();

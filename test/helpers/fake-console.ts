@@ -1,6 +1,7 @@
 // The Controller without Ink, for the state tests (test/state/dispatch.test.ts, scopes.test.ts): an
 // in-memory server with every call it got (no HTTP here; the client itself is tested against the
 // sandbox in test/api), keys pressed by name, and waits on conditions, never on time.
+import {DeviceColumns} from '../../src/api/device-columns.js';
 import {afterEach} from 'vitest';
 import {ApiError, type Configuration, type Device, type DeviceCreate, type Rule, type RuleWrite, type User, type UserCreate} from '../../src/api/index.js';
 import type {ConsoleClient, ConsoleSettings} from '../../src/state/core/context.js';
@@ -38,6 +39,9 @@ export class FakeServer implements ConsoleClient {
       );
     if (this.listsFail) return Promise.reject(new ApiError({kind: 'network', method: 'GET', path: '/v0/devices', message: 'connection refused'}));
     return this.result([...this.devices]);
+  }
+  pollDevices() {
+    return this.listDevices().then(({data, issues}) => ({data: DeviceColumns.from(data), issues}));
   }
   listUsers() {
     return this.result([...this.users]);

@@ -340,7 +340,7 @@ describe('highlights', () => {
     expect(hl.mark('device', 'd-3', T0)).toBeNull();
     expect(hl.mark('device', 'new', T0)!.kind).toBe('added');
     expect(hl.mark('device', 'gone', T0)!.kind).toBe('removed');
-    expect(hl.removed<{device: Device}>('device', T0).map((r) => r.device.name)).toEqual(['old']);
+    expect(hl.removed<{name: string}>('device', T0).map((r) => r.name)).toEqual(['old']);
     expect(hl.nextExpiry()).toBe(T0 + HIGHLIGHT_MS);
     expect(hl.mark('device', 'd-1', T0 + HIGHLIGHT_MS)).toBeNull();
     expect(hl.removed('device', T0 + HIGHLIGHT_MS)).toEqual([]);

@@ -1,10 +1,10 @@
 // Exporting a list: CSV quoting, spreadsheet formulas neutralised, no secrets unless asked.
 import {describe, expect, it} from 'vitest';
-import type {Device} from '../../src/api/index.js';
+import {device as deviceOf, user} from '../fixtures/data.js';
 import {exportRecords, formatForPath, toCsv, toJson} from '../../src/state/lists/export.js';
-import type {DeviceRow, Snapshot} from '../../src/state/data/snapshot.js';
+import {rowsOf, type DeviceRow, type Snapshot} from '../../src/state/data/snapshot.js';
 
-const device = {
+const device = deviceOf({
   id: 'd1',
   user_id: 'u1',
   name: '=HYPERLINK("http://evil","click")',
@@ -14,8 +14,8 @@ const device = {
   allowed_ips: ['0.0.0.0/0', '::/0'],
   mtu: 1280,
   latest_handshake: null,
-} as unknown as Device;
-const rows = [{id: 'd1', device, ownerEmail: 'ann@example.com'} as unknown as DeviceRow];
+});
+const rows: DeviceRow[] = rowsOf([device], new Map([['u1', user({id: 'u1', email: 'ann@example.com'})]]));
 const snapshot = {usersById: new Map()} as unknown as Snapshot;
 
 describe('export', () => {

@@ -1,8 +1,9 @@
 // Reading an onboarding file into a plan: every row outcome, before anything is sent.
 import {describe, expect, it} from 'vitest';
-import type {Device, User} from '../../src/api/index.js';
+import type {User} from '../../src/api/index.js';
+import {device} from '../fixtures/data.js';
 import {detectFormat, importConfigFileName, parseDelimited, planImport, planSendsNothing} from '../../src/state/screens/users/import-plan.js';
-import type {DeviceRow} from '../../src/state/data/snapshot.js';
+import {rowsOf, type DeviceRow} from '../../src/state/data/snapshot.js';
 
 const user = (id: string, email: string, role: 'admin' | 'unprivileged' = 'unprivileged'): User => ({
   id,
@@ -14,7 +15,7 @@ const user = (id: string, email: string, role: 'admin' | 'unprivileged' = 'unpri
   inserted_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
 });
-const deviceRow = (id: string, userId: string, name: string): DeviceRow => ({id, device: {id, user_id: userId, name} as Device}) as unknown as DeviceRow;
+const deviceRow = (id: string, userId: string, name: string): DeviceRow => rowsOf([device({id, user_id: userId, name})])[0]!;
 
 const snapshot = {
   users: [user('u1', 'Ann@Example.com', 'admin'), user('u2', 'bob@example.com')],

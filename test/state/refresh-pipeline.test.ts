@@ -2,6 +2,7 @@
 // apart from the Controller that sequences them: what a poll fetches, in which order its passes
 // are made ahead, that nothing shows until it is observed, and that a long list is ordered a
 // column per timer step until it is done.
+import {DeviceColumns} from '../../src/api/device-columns.js';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {ApiError} from '../../src/api/index.js';
 import type {FetchedData} from '../../src/state/data/snapshot.js';
@@ -19,7 +20,7 @@ const T0 = Date.UTC(2026, 0, 1, 12);
 function lists(devices = [device({id: 'd-1', user_id: 'u-1', name: 'laptop'})]) {
   const calls: string[] = [];
   const client = {
-    listDevices: async () => (calls.push('listDevices'), {data: devices, issues: []}),
+    pollDevices: async () => (calls.push('pollDevices'), {data: DeviceColumns.from(devices), issues: []}),
     listUsers: async () => (calls.push('listUsers'), {data: [user({id: 'u-1'})], issues: []}),
     listRules: async () => (calls.push('listRules'), {data: [], issues: []}),
     getConfiguration: async () => {
@@ -51,7 +52,7 @@ describe('the refresh pipeline', () => {
     let now = T0;
     const pipeline = new RefreshPipeline(client, recordingPasses(log), null, () => now);
     const first = await pipeline.poll(null);
-    expect(calls.sort()).toEqual(['getConfiguration', 'listDevices', 'listRules', 'listUsers']);
+    expect(calls.sort()).toEqual(['getConfiguration', 'listRules', 'listUsers', 'pollDevices']);
     expect(first.fetchedAt).toBe(T0);
     expect(first.devices.map((r) => r.ownerEmail)).toEqual(['ann@example.com']);
     // the configuration failed: an issue, not a failed poll
@@ -73,7 +74,7 @@ describe('the refresh pipeline', () => {
     expect((await pipeline.poll(null)).devices.map((r) => r.id)).toEqual(['d-9']);
     expect(calls).toEqual([]);
     expect((await pipeline.poll(null)).devices.map((r) => r.id)).toEqual(['d-1']);
-    expect(calls).toContain('listDevices');
+    expect(calls).toContain('pollDevices');
   });
 
   it('changes nothing the screen reads until the poll is observed', async () => {

@@ -35,7 +35,7 @@ describe('buildSnapshot', () => {
     // a rename bumps updated_at but is not a stats sample
     const renamed = snap([device({name: 'x', rx_bytes: 61_000, tx_bytes: 6000, updated_at: iso(T0 + 5000), latest_handshake: iso(T0)})], third);
     expect(renamed.devices[0]!.rxRate).toBe(1000);
-    expect(renamed.devices[0]!.sample.at).toBe(T0);
+    expect(renamed.devices[0]!.sampleAt).toBe(T0);
   });
 
   it('a counter that goes down yields no rate; a stale rate reads as unknown', () => {
@@ -75,7 +75,7 @@ describe('buildSnapshot', () => {
     const a = snap([device()]);
     const b = snap([device({dns: ['9.9.9.9']})], a);
     expect(b.devices[0]).not.toBe(a.devices[0]);
-    expect(b.devices[0]!.device.dns).toEqual(['9.9.9.9']);
+    expect(b.devices[0]!.settings.dns).toEqual(['9.9.9.9']);
   });
 
   it('counts devices and rules per user', () => {

@@ -65,7 +65,7 @@ describe('s, then a letter', () => {
     expect(c.state.lists.devices.sortPicking).toBe(true);
     press('n');
     expect(c.state.lists.devices).toMatchObject({sortPicking: false, sort: {key: 'name', desc: false}});
-    expect(c.activeList()!.view.rows.map((r) => (r as {device: {name: string}}).device.name)).toEqual(['ann-laptop', 'ann-phone', 'bob-desktop']);
+    expect(c.activeList()!.view.rows.map((r) => (r as {name: string}).name)).toEqual(['ann-laptop', 'ann-phone', 'bob-desktop']);
     press('s', 'n');
     expect(c.state.lists.devices.sort).toEqual({key: 'name', desc: true});
     // Traffic starts with the most.

@@ -7,9 +7,12 @@ import {parseAddress, type Cidr} from '../../common/cidr.js';
 import type {DialogLine} from '../core/modals.js';
 import {RuleBook, setOf, type Evaluation, type Packet, type Proto} from './evaluate.js';
 
+/** What the explainer reads of a device (the Devices list's rows carry no full Device). */
+export type TraceDevice = Pick<Device, 'name' | 'user_id' | 'ipv4' | 'ipv6'>;
+
 export interface TraceData {
   readonly users: readonly User[];
-  readonly devices: readonly Device[];
+  readonly devices: readonly TraceDevice[];
   readonly rules: readonly Rule[];
 }
 
@@ -45,7 +48,7 @@ export function parseDestination(text: string): Destination | string {
 /** Who sends: the user, and the devices whose addresses are the sources. */
 export interface Sender {
   user: User | null;
-  devices: readonly Device[];
+  devices: readonly TraceDevice[];
   /** How WHO was read: "user ann@example.com", "device laptop of ann@example.com". */
   described: string;
 }
@@ -55,7 +58,7 @@ export function findSender(data: TraceData, who: string): Sender | string {
   const lower = w.toLowerCase();
   const user = data.users.find((u) => u.email.toLowerCase() === lower);
   if (user) return {user, devices: data.devices.filter((d) => d.user_id === user.id), described: `user ${user.email}`};
-  const owner = (d: Device) => data.users.find((u) => u.id === d.user_id) ?? null;
+  const owner = (d: TraceDevice) => data.users.find((u) => u.id === d.user_id) ?? null;
   const byAddress = data.devices.filter((d) => d.ipv4 === w || d.ipv6 === w);
   const named = data.devices.filter((d) => d.name.toLowerCase() === lower);
   const found = byAddress.length > 0 ? byAddress : named;

@@ -12,7 +12,8 @@ import {openCommandBar} from './open.js';
 
 export {openCommandBar};
 import {toggleStaleView} from '../screens/devices/stale.js';
-import {trace} from '../access/trace.js';
+import {trace, type TraceDevice} from '../access/trace.js';
+import type {DeviceRow} from '../data/snapshot.js';
 import {reach} from '../access/reach.js';
 import {undoCommand} from '../undo/undo-actions.js';
 export type {CommandLine};
@@ -97,13 +98,13 @@ function argumentCandidates(c: ConsoleContext, command: CommandName, prefix: str
   const p = prefix.toLowerCase();
   if (!snapshot && command !== 'profile') return [];
   const found = new Set<string>();
-  if (command === 'devices' && snapshot) for (const row of snapshot.devices) if (row.device.name.toLowerCase().startsWith(p)) found.add(row.device.name);
+  if (command === 'devices' && snapshot) for (const row of snapshot.devices) if (row.name.toLowerCase().startsWith(p)) found.add(row.name);
   if (command === 'users' && snapshot) for (const u of snapshot.users) if (u.email.toLowerCase().startsWith(p)) found.add(u.email);
   if (command === 'profile') for (const x of c.io.profiles?.known ?? []) if (x.name.toLowerCase().startsWith(p)) found.add(x.name);
   // WHO: a user's email or a device's name (DEST is an address: nothing to complete).
   if (command === 'trace' && snapshot && !prefix.includes(' ')) {
     for (const u of snapshot.users) if (u.email.toLowerCase().startsWith(p)) found.add(u.email);
-    for (const row of snapshot.devices) if (row.device.name.toLowerCase().startsWith(p)) found.add(row.device.name);
+    for (const row of snapshot.devices) if (row.name.toLowerCase().startsWith(p)) found.add(row.name);
   }
   return [...found].sort((a, b) => a.localeCompare(b));
 }
@@ -218,7 +219,7 @@ function openByName(c: ConsoleContext, command: CommandName, arg: string): void 
   const wanted = arg.toLowerCase();
   const screen = command === 'users' ? 'users' : 'devices';
   const names: Array<{id: string; name: string}> =
-    screen === 'users' ? snapshot.users.map((u) => ({id: u.id, name: u.email})) : snapshot.devices.map((row) => ({id: row.id, name: row.device.name}));
+    screen === 'users' ? snapshot.users.map((u) => ({id: u.id, name: u.email})) : snapshot.devices.map((row) => ({id: row.id, name: row.name}));
   const exact = names.filter((x) => x.name.toLowerCase() === wanted);
   const matches = exact.length > 0 ? exact : names.filter((x) => x.name.toLowerCase().includes(wanted));
   const noun = screen === 'users' ? 'user' : 'device';
@@ -305,13 +306,18 @@ function traceCommand(c: ConsoleContext, arg: string): void {
     return;
   }
   const [who, dest] = parts as [string, string];
-  const result = trace({users: snapshot.users, devices: snapshot.devices.map((r) => r.device), rules: snapshot.rules}, who, dest);
+  const result = trace({users: snapshot.users, devices: traceDevices(snapshot.devices), rules: snapshot.rules}, who, dest);
   if (typeof result === 'string') {
     openCommandBar(c, `trace ${who} ${dest}`);
     c.set((s) => (s.command ? {...s, command: {...s.command, error: result}} : s));
     return;
   }
   c.push({kind: 'report', title: `Trace: ${who} → ${dest}`, phase: 'finished', progress: null, scroll: 0, lines: result.lines});
+}
+
+/** The explainer's view of the rows: four fields each, not a materialised Device. */
+function traceDevices(rows: readonly DeviceRow[]): TraceDevice[] {
+  return rows.map((r) => ({name: r.name, user_id: r.userId, ipv4: r.ipv4, ipv6: r.ipv6}));
 }
 
 /** `:reach DEST`: every user's answer, grouped (src/state/access/reach.ts). */
@@ -326,7 +332,7 @@ function reachCommand(c: ConsoleContext, arg: string): void {
     c.message({tone: 'info', text: 'No data yet: ask once the first poll has answered'});
     return;
   }
-  const result = reach({users: snapshot.users, devices: snapshot.devices.map((r) => r.device), rules: snapshot.rules}, arg.trim());
+  const result = reach({users: snapshot.users, devices: traceDevices(snapshot.devices), rules: snapshot.rules}, arg.trim());
   if (typeof result === 'string') {
     openCommandBar(c, `reach ${arg.trim()}`);
     c.set((s) => (s.command ? {...s, command: {...s.command, error: result}} : s));

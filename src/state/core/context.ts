@@ -15,6 +15,7 @@ import type {UndoLog} from '../undo/undo-log.js';
 export type ConsoleClient = Pick<
   FirezoneClient,
   | 'listDevices'
+  | 'pollDevices'
   | 'listUsers'
   | 'listRules'
   | 'getConfiguration'

@@ -2,7 +2,7 @@
 import {ApiError, type FirezoneClient, type SchemaIssue} from '../../api/index.js';
 import {prepareSnapshot, type FetchedData} from './snapshot.js';
 
-export type ListingClient = Pick<FirezoneClient, 'listDevices' | 'listUsers' | 'listRules' | 'getConfiguration'>;
+export type ListingClient = Pick<FirezoneClient, 'pollDevices' | 'listUsers' | 'listRules' | 'getConfiguration'>;
 
 /**
  * Devices are required. Users, rules and the configuration are admin-only in 0.7.36; if the
@@ -11,7 +11,7 @@ export type ListingClient = Pick<FirezoneClient, 'listDevices' | 'listUsers' | '
  */
 export async function fetchAll(client: ListingClient): Promise<FetchedData> {
   const [devices, users, rules, configuration] = await Promise.allSettled([
-    client.listDevices(),
+    client.pollDevices(),
     client.listUsers(),
     client.listRules(),
     client.getConfiguration(),

@@ -1,10 +1,12 @@
 // The resource cache and everything derived from it: owner emails, online state, traffic
 // rates, per-user counts, VPN status, rule precedence. Plain TypeScript, no rendering.
+import {DeviceColumns} from '../../api/device-columns.js';
 import type {Configuration, Device, Rule, SchemaIssue, User} from '../../api/index.js';
 import {parseTime} from './format.js';
-import {ipSortKey} from '../../common/ip-literal.js';
-import {runSliced, runWhole, type SlicedPass} from '../core/slices.js';
+import {deriveDeviceRowsSliced, deriveDeviceRowsWhole, type DeviceRow} from './device-rows.js';
 import {sortRulesByPrecedence} from './rule-precedence.js';
+
+export {DeviceRow, rowsOf} from './device-rows.js';
 
 /** WireGuard re-handshakes about every 2 minutes on a live tunnel; 180 s leaves room for the 60 s stats lag. */
 export const ONLINE_WINDOW_MS = 180_000;
@@ -13,35 +15,6 @@ export const ONLINE_WINDOW_MS = 180_000;
 export const RATE_STALE_MS = 180_000;
 
 export type DeviceState = 'online' | 'idle' | 'never';
-
-export interface Sample {
-  rx: number | null;
-  tx: number | null;
-  /** `updated_at` of the device when sampled: 0.7.36 bumps it on every stats write. */
-  at: number;
-}
-
-export interface DeviceRow {
-  readonly id: string;
-  readonly device: Device;
-  readonly ownerEmail: string;
-  readonly handshakeAt: number | null;
-  readonly createdAt: number;
-  readonly sample: Sample;
-  /** Bytes per second between the last two distinct stats samples. */
-  readonly rxRate: number | null;
-  readonly txRate: number | null;
-  /**
-   * The Devices list's sort keys, made with the row (and taken from the previous row when their
-   * field did not change). Made on every sort instead, they touched every device's strings: at
-   * 50k rows that cache-missing pass was most of a sort's time.
-   */
-  readonly nameKey: string;
-  readonly ownerKey: string;
-  readonly ipv4Key: number | string | null;
-  readonly ipv6Key: number | string | null;
-  readonly remoteKey: number | string | null;
-}
 
 /** A user with the counts the Users list shows; built once per poll. */
 export interface UserRow {
@@ -101,168 +74,7 @@ export function stateCounts(rows: readonly DeviceRow[], nowMs: number): StateCou
 export function currentRate(row: DeviceRow, which: 'rx' | 'tx', nowMs: number): number | null {
   const rate = which === 'rx' ? row.rxRate : row.txRate;
   if (rate === null || deviceState(row, nowMs) !== 'online') return null;
-  return nowMs - row.sample.at > RATE_STALE_MS ? null : rate;
-}
-
-function sameStrings(a: readonly string[] | null, b: readonly string[] | null): boolean {
-  if (a === b) return true;
-  if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Field-by-field equality: effective defaults can change without `updated_at` moving (docs/firezone-0.7.36.md, "Devices: fields and effective values"). */
-export function sameDevice(a: Device, b: Device): boolean {
-  // The client hands back the same object for an item whose bytes did not change (src/api/listcache.ts).
-  if (a === b) return true;
-  for (const key of Object.keys(a) as (keyof Device)[]) {
-    const x = a[key];
-    const y = b[key];
-    if (Array.isArray(x) || Array.isArray(y)) {
-      if (!sameStrings(x as string[] | null, y as string[] | null)) return false;
-    } else if (x !== y) {
-      return false;
-    }
-  }
-  return true;
-}
-
-function rateBetween(prev: number | null, next: number | null, seconds: number): number | null {
-  if (prev === null || next === null || seconds <= 0) return null;
-  const delta = next - prev;
-  // A counter that went down means the peer was re-added; there is no meaningful rate.
-  return delta < 0 ? null : delta / seconds;
-}
-
-/**
- * Builds the device rows of a new poll from the previous ones. Unchanged devices keep
- * their row object, so caches keyed by identity (search text, rendered lines) stay warm.
- *
- * The client returns the previous poll's object for every item whose bytes did not change, and
- * servers list devices in a stable order, so nearly every device is found at its old position
- * with the same object: one identity check each. Only the others look their id up, in an index of
- * the previous rows built on the first such device.
- */
-export function deriveDeviceRows(devices: readonly Device[], usersById: ReadonlyMap<string, User>, previous: readonly DeviceRow[]): DeviceRow[] {
-  return deriveDeviceRowsWithCounts(devices, usersById, previous).rows;
-}
-
-function deriveDeviceRowsWithCounts(devices: readonly Device[], usersById: ReadonlyMap<string, User>, previous: readonly DeviceRow[]): RowDeriver {
-  const derive = new RowDeriver(devices, usersById, previous);
-  runWhole(derive, devices.length);
-  return derive;
-}
-
-/**
- * The same rows as deriveDeviceRows, with each user's device count, in slices of a few
- * milliseconds with the thread yielded in between, so that 50k devices with a third of them
- * changed never make one long task.
- */
-export async function deriveDeviceRowsSliced(
-  devices: readonly Device[],
-  usersById: ReadonlyMap<string, User>,
-  previous: readonly DeviceRow[],
-): Promise<{rows: DeviceRow[]; deviceCountByUser: Map<string, number>}> {
-  const derive = new RowDeriver(devices, usersById, previous);
-  await runSliced(derive, devices.length);
-  return {rows: derive.rows, deviceCountByUser: derive.deviceCountByUser};
-}
-
-class RowDeriver implements SlicedPass {
-  readonly rows: DeviceRow[];
-  /** Devices per user id, counted in the same pass (a pass of its own cost 20–30 ms at 50k). */
-  readonly deviceCountByUser = new Map<string, number>();
-  next = 0;
-  private byId: Map<string, DeviceRow> | null = null;
-
-  constructor(
-    private readonly devices: readonly Device[],
-    private readonly usersById: ReadonlyMap<string, User>,
-    private readonly previous: readonly DeviceRow[],
-  ) {
-    this.rows = new Array<DeviceRow>(devices.length);
-  }
-
-  run(end: number): void {
-    const {devices, usersById, previous, rows, deviceCountByUser} = this;
-    for (let i = this.next; i < end; i++) {
-      const device = devices[i]!;
-      deviceCountByUser.set(device.user_id, (deviceCountByUser.get(device.user_id) ?? 0) + 1);
-      const ownerEmail = usersById.get(device.user_id)?.email ?? device.user_id;
-      const same = previous[i];
-      if (same !== undefined && same.device === device && same.ownerEmail === ownerEmail) {
-        rows[i] = same;
-        continue;
-      }
-      let prev: DeviceRow | undefined;
-      if (same !== undefined && same.id === device.id) {
-        // A device whose stats changed, still at its place.
-        prev = same;
-      } else {
-        if (this.byId === null) {
-          this.byId = new Map();
-          // Last one wins for a repeated id, as it always has.
-          for (const row of previous) this.byId.set(row.id, row);
-        }
-        prev = this.byId.get(device.id);
-      }
-      rows[i] = prev && prev.ownerEmail === ownerEmail && sameDevice(prev.device, device) ? prev : newRow(device, ownerEmail, prev);
-    }
-    this.next = end;
-  }
-}
-
-// Names and owners repeat across devices (2,000 owners for 50k devices): one lowercased instance
-// each, like the pooled values of src/api/value-pool.ts, instead of a new string per row.
-let lowered = new Map<string, string>();
-
-function lowerCased(text: string): string {
-  let lower = lowered.get(text);
-  if (lower === undefined) {
-    if (lowered.size >= 1 << 16) lowered = new Map();
-    lower = text.toLowerCase();
-    lowered.set(text, lower);
-  }
-  return lower;
-}
-
-function newRow(device: Device, ownerEmail: string, prev: DeviceRow | undefined): DeviceRow {
-  const at = parseTime(device.updated_at) ?? 0;
-  const sample: Sample = {rx: device.rx_bytes, tx: device.tx_bytes, at};
-  let rxRate: number | null = null;
-  let txRate: number | null = null;
-  if (prev) {
-    const statsChanged = prev.sample.rx !== sample.rx || prev.sample.tx !== sample.tx || prev.device.latest_handshake !== device.latest_handshake;
-    if (prev.sample.at !== at && statsChanged) {
-      const seconds = (at - prev.sample.at) / 1000;
-      rxRate = rateBetween(prev.sample.rx, sample.rx, seconds);
-      txRate = rateBetween(prev.sample.tx, sample.tx, seconds);
-    } else {
-      // Same stats sample (the server writes stats about once a minute): keep its rate.
-      rxRate = prev.rxRate;
-      txRate = prev.txRate;
-      if (prev.sample.at !== at) {
-        // updated_at moved without new stats (a rename): keep the stats sample's time.
-        sample.at = prev.sample.at;
-      }
-    }
-  }
-  return {
-    id: device.id,
-    device,
-    ownerEmail,
-    // Date.parse is a large part of a changed row's cost; most changes leave these times alone.
-    handshakeAt: prev && prev.device.latest_handshake === device.latest_handshake ? prev.handshakeAt : parseTime(device.latest_handshake),
-    createdAt: prev && prev.device.inserted_at === device.inserted_at ? prev.createdAt : (parseTime(device.inserted_at) ?? 0),
-    sample,
-    rxRate,
-    txRate,
-    nameKey: prev && prev.device.name === device.name ? prev.nameKey : lowerCased(device.name),
-    ownerKey: prev && prev.ownerEmail === ownerEmail ? prev.ownerKey : lowerCased(ownerEmail),
-    ipv4Key: prev && prev.device.ipv4 === device.ipv4 ? prev.ipv4Key : ipSortKey(device.ipv4),
-    ipv6Key: prev && prev.device.ipv6 === device.ipv6 ? prev.ipv6Key : ipSortKey(device.ipv6),
-    remoteKey: prev && prev.device.remote_ip === device.remote_ip ? prev.remoteKey : ipSortKey(device.remote_ip),
-  };
+  return nowMs - row.sampleAt > RATE_STALE_MS ? null : rate;
 }
 
 export function countBy<T>(items: readonly T[], key: (t: T) => string | null): Map<string, number> {
@@ -275,7 +87,8 @@ export function countBy<T>(items: readonly T[], key: (t: T) => string | null): M
 }
 
 export interface FetchedData {
-  devices: readonly Device[];
+  /** Column-wise as the client decodes them (src/api/device-columns.ts); plain objects from tests and devices known otherwise. */
+  devices: DeviceColumns | readonly Device[];
   users: readonly User[];
   rules: readonly Rule[];
   configuration: Configuration | null;
@@ -316,6 +129,14 @@ const NO_ROWS: readonly DeviceRow[] = [];
 /** The device rows of the last snapshot built: the likely `previous` of the next one. */
 let lastRows: readonly DeviceRow[] = NO_ROWS;
 
+const columnsOf = (devices: FetchedData['devices']): DeviceColumns =>
+  devices instanceof DeviceColumns ? devices : DeviceColumns.from(devices as readonly Device[]);
+
+/** A poll's device rows derived from `previous`, in one pass (tests; buildSnapshot when nothing was made ahead). */
+export function deriveDeviceRows(devices: FetchedData['devices'], usersById: ReadonlyMap<string, User>, previous: readonly DeviceRow[]): DeviceRow[] {
+  return deriveDeviceRowsWhole(columnsOf(devices), usersById, previous).rows;
+}
+
 /**
  * Does the per-device part of buildSnapshot ahead, in slices (fetchAll calls it before it
  * resolves), so that applying a poll of 50k devices is not one long task on the keyboard's path.
@@ -323,7 +144,7 @@ let lastRows: readonly DeviceRow[] = NO_ROWS;
 export async function prepareSnapshot(data: FetchedData): Promise<void> {
   const base = lastRows;
   const usersById = new Map(data.users.map((u) => [u.id, u]));
-  const {rows, deviceCountByUser} = await deriveDeviceRowsSliced(data.devices, usersById, base);
+  const {rows, deviceCountByUser} = await deriveDeviceRowsSliced(columnsOf(data.devices), usersById, base);
   prepared.set(data, {base, usersById, rows, deviceCountByUser});
 }
 
@@ -331,7 +152,7 @@ export function buildSnapshot(data: FetchedData, previous: Snapshot | null, fetc
   const ready = prepared.get(data);
   const pre = ready && ready.base === (previous?.devices ?? NO_ROWS) ? ready : undefined;
   const usersById = pre?.usersById ?? new Map(data.users.map((u) => [u.id, u]));
-  const derived = pre ?? deriveDeviceRowsWithCounts(data.devices, usersById, previous?.devices ?? NO_ROWS);
+  const derived = pre ?? deriveDeviceRowsWhole(columnsOf(data.devices), usersById, previous?.devices ?? NO_ROWS);
   const devices = derived.rows;
   lastRows = devices;
   const deviceCountByUser = derived.deviceCountByUser;

@@ -48,9 +48,11 @@ export function exportRecords(screen: ListScreenId, rows: readonly unknown[], sn
     case 'devices':
       return (rows as DeviceRow[]).map((row) => {
         const record: Record_ = {};
+        // One device materialised at a time (the rows hold columns, not Device objects).
+        const device = row.toDevice();
         for (const field of DEVICE_FIELDS) {
           if (!includeSecrets && DEVICE_SECRET_FIELDS.has(field)) continue;
-          record[field] = row.device[field];
+          record[field] = device[field];
           if (field === 'user_id') record.owner_email = row.ownerEmail;
         }
         return record;

@@ -36,7 +36,7 @@ function visible(s: Snapshot, path: string): boolean {
 const show = (v: string | null) => (v === null || v === '' ? '(none)' : v);
 
 function deviceLabel(row: DeviceRow): string {
-  return `${row.device.name} (${row.ownerEmail})`;
+  return `${row.name} (${row.ownerEmail})`;
 }
 
 function ruleLabel(rule: Rule): string {
@@ -109,7 +109,7 @@ function deadlinesOf(rows: readonly DeviceRow[]): Float64Array {
 function wentIdle(d: Diff, b: DeviceRow): void {
   d.emit(
     'device.idle',
-    {type: 'device', id: b.id, label: b.device.name},
+    {type: 'device', id: b.id, label: b.name},
     b.ownerEmail,
     `${deviceLabel(b)} went idle (last handshake ${formatAge(b.handshakeAt, d.now)} ago)`,
   );
@@ -223,28 +223,28 @@ function diffDevices(d: Diff, scan: DeviceScan): void {
       const b = step.b;
       d.emit(
         'device.created',
-        {type: 'device', id: b.id, label: b.device.name},
+        {type: 'device', id: b.id, label: b.name},
         b.ownerEmail,
-        `Device ${b.device.name} created for ${b.ownerEmail}${b.device.ipv4 ? ` (${b.device.ipv4})` : ''}`,
+        `Device ${b.name} created for ${b.ownerEmail}${b.ipv4 ? ` (${b.ipv4})` : ''}`,
         [],
-        b.device.user_id,
+        b.userId,
       );
       d.hl?.added('device', b.id, now);
     }
   }
   for (const a of scan.removed()) {
-    d.emit('device.deleted', {type: 'device', id: a.id, label: a.device.name}, a.ownerEmail, `Device ${deviceLabel(a)} deleted`, [], a.device.user_id);
+    d.emit('device.deleted', {type: 'device', id: a.id, label: a.name}, a.ownerEmail, `Device ${deviceLabel(a)} deleted`, [], a.userId);
     d.hl?.removedRow('device', a.id, a, now);
   }
 }
 
 /** Whether compareDevice has anything to report: runs for every device whose stats moved, up to all 50k on every poll. */
 export function notable(a: DeviceRow, b: DeviceRow, prevNow: number, now: number): boolean {
-  const da = a.device;
-  const db = b.device;
+  const da = a;
+  const db = b;
   return !(
     deviceState(a, prevNow) === deviceState(b, now) &&
-    da.remote_ip === db.remote_ip &&
+    da.remoteIp === db.remoteIp &&
     da.name === db.name &&
     da.description === db.description &&
     da.ipv4 === db.ipv4 &&
@@ -260,8 +260,8 @@ export function notable(a: DeviceRow, b: DeviceRow, prevNow: number, now: number
  */
 function compareDevice(d: Diff, a: DeviceRow, b: DeviceRow, prevNow: number): void {
   const now = d.now;
-  const da = a.device;
-  const db = b.device;
+  const da = a;
+  const db = b;
   const from = deviceState(a, prevNow);
   const to = deviceState(b, now);
   let fields = 0;
@@ -272,17 +272,17 @@ function compareDevice(d: Diff, a: DeviceRow, b: DeviceRow, prevNow: number): vo
   if (from !== to) {
     fields |= D.state;
     if (to === 'online') {
-      d.emit('device.online', object, b.ownerEmail, `${deviceLabel(b)} came online${db.remote_ip ? ` from ${db.remote_ip}` : ''}`);
+      d.emit('device.online', object, b.ownerEmail, `${deviceLabel(b)} came online${db.remoteIp ? ` from ${db.remoteIp}` : ''}`);
     } else if (from === 'online') {
       d.emit('device.idle', object, b.ownerEmail, `${deviceLabel(b)} went idle (last handshake ${formatAge(b.handshakeAt, now)} ago)`);
     }
   }
-  if (da.remote_ip !== db.remote_ip) {
+  if (da.remoteIp !== db.remoteIp) {
     fields |= D.remote;
     // A first address is part of coming online; a different one is a roam, which an admin may want to question.
-    if (da.remote_ip !== null && db.remote_ip !== null) {
-      d.emit('device.roamed', object, b.ownerEmail, `${deviceLabel(b)} roamed: ${da.remote_ip} → ${db.remote_ip}`, [
-        `remote IP: ${da.remote_ip} → ${db.remote_ip}`,
+    if (da.remoteIp !== null && db.remoteIp !== null) {
+      d.emit('device.roamed', object, b.ownerEmail, `${deviceLabel(b)} roamed: ${da.remoteIp} → ${db.remoteIp}`, [
+        `remote IP: ${da.remoteIp} → ${db.remoteIp}`,
       ]);
     }
   }

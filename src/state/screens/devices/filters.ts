@@ -15,9 +15,9 @@ function totalRate(row: DeviceRow, now: number): number | null {
 
 // The sort keys the rows keep (snapshot.ts, newRow) are the addresses as `ip:` compares them.
 const ADDRESSES: readonly AddressSource<DeviceRow>[] = [
-  {text: (r) => r.device.ipv4, sortKey: (r) => r.ipv4Key},
-  {text: (r) => r.device.ipv6, sortKey: (r) => r.ipv6Key},
-  {text: (r) => r.device.remote_ip, sortKey: (r) => r.remoteKey},
+  {text: (r) => r.ipv4, sortKey: (r) => r.ipv4Key},
+  {text: (r) => r.ipv6, sortKey: (r) => r.ipv6Key},
+  {text: (r) => r.remoteIp, sortKey: (r) => r.remoteKey},
 ];
 
 export function deviceFilters(options: Partial<FilterOptions> = {}): FilterFields<DeviceRow> {
@@ -29,9 +29,9 @@ export function deviceFilters(options: Partial<FilterOptions> = {}): FilterField
       textField('owner', 'owner:ann@example.com', (r) => r.ownerKey, true),
       textField('name', 'name:laptop', (r) => r.nameKey, true),
       addressField('ip', 'ip:10.3.0.0/16', ADDRESSES),
-      textField('key', 'key:kQvb', (r) => r.device.public_key),
-      sizeField('rx', 'rx>1GiB', (r) => r.device.rx_bytes),
-      sizeField('tx', 'tx>500MB', (r) => r.device.tx_bytes),
+      textField('key', 'key:kQvb', (r) => r.publicKey),
+      sizeField('rx', 'rx>1GiB', (r) => r.rxBytes),
+      sizeField('tx', 'tx>500MB', (r) => r.txBytes),
       sizeField('rate', 'rate>1MB/s', totalRate, true),
       ageField('handshake', 'handshake>30d', (r) => r.handshakeAt),
       ageField('created', 'created<7d', (r) => r.createdAt),

@@ -126,11 +126,11 @@ export const devices: ResourceSpec<DeviceRow> = {
         header: 'NAME',
         priority: 1,
         width: {min: 12, max: 32, flex: 2},
-        cell: (r) => r.device.name,
+        cell: (r) => r.name,
         // The filter also finds a device by its description and public key (as `wg show` prints it).
         sortValue: (r) => r.nameKey,
         sortValueFromRowOnly: true,
-        searchText: (r) => `${r.device.name}\u0000${r.device.description ?? ''}\u0000${r.device.public_key}`,
+        searchText: (r) => `${r.name}\u0000${r.description ?? ''}\u0000${r.publicKey}`,
       },
       {
         key: 'owner',
@@ -147,10 +147,10 @@ export const devices: ResourceSpec<DeviceRow> = {
         header: 'IPV4',
         priority: 4,
         width: 15,
-        cell: (r) => r.device.ipv4 ?? '',
+        cell: (r) => r.ipv4 ?? '',
         sortValue: (r) => r.ipv4Key,
         sortValueFromRowOnly: true,
-        searchText: (r) => r.device.ipv4 ?? '',
+        searchText: (r) => r.ipv4 ?? '',
       },
       {
         key: 'handshake',
@@ -169,8 +169,8 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 6,
         width: 11,
         align: 'right',
-        cell: (r) => formatBytes(r.device.rx_bytes),
-        sortValue: (r) => r.sample.rx,
+        cell: (r) => formatBytes(r.rxBytes),
+        sortValue: (r) => r.rxBytes,
         sortValueFromRowOnly: true,
         defaultDesc: true,
       },
@@ -180,8 +180,8 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 6,
         width: 11,
         align: 'right',
-        cell: (r) => formatBytes(r.device.tx_bytes),
-        sortValue: (r) => r.sample.tx,
+        cell: (r) => formatBytes(r.txBytes),
+        sortValue: (r) => r.txBytes,
         sortValueFromRowOnly: true,
         defaultDesc: true,
       },
@@ -210,20 +210,20 @@ export const devices: ResourceSpec<DeviceRow> = {
         header: 'REMOTE IP',
         priority: 7,
         width: {min: 15, max: 39, flex: 1},
-        cell: (r) => r.device.remote_ip ?? '',
+        cell: (r) => r.remoteIp ?? '',
         sortValue: (r) => r.remoteKey,
         sortValueFromRowOnly: true,
-        searchText: (r) => r.device.remote_ip ?? '',
+        searchText: (r) => r.remoteIp ?? '',
       },
       {
         key: 'ipv6',
         header: 'IPV6',
         priority: 8,
         width: {min: 16, max: 39, flex: 1},
-        cell: (r) => r.device.ipv6 ?? '',
+        cell: (r) => r.ipv6 ?? '',
         sortValue: (r) => r.ipv6Key,
         sortValueFromRowOnly: true,
-        searchText: (r) => r.device.ipv6 ?? '',
+        searchText: (r) => r.ipv6 ?? '',
       },
       {
         key: 'created',
@@ -237,9 +237,9 @@ export const devices: ResourceSpec<DeviceRow> = {
       },
     ];
   },
-  title: (r) => `${r.device.name} (${r.ownerEmail})`,
+  title: (r) => `${r.name} (${r.ownerEmail})`,
   detail: (r, {snapshot, now, reveal, history}) => {
-    const d = r.device;
+    const d = r.toDevice();
     const state = deviceState(r, now);
     const owner = snapshot.usersById.get(d.user_id);
     return [
@@ -275,10 +275,10 @@ export const devices: ResourceSpec<DeviceRow> = {
       {label: 'Updated', value: formatWhen(parseTime(d.updated_at), now)},
     ];
   },
-  copyValue: (r) => ({label: 'public key', value: r.device.public_key}),
+  copyValue: (r) => ({label: 'public key', value: r.publicKey}),
   actions: {
     // By the tunnel address: names repeat across users, addresses do not.
-    trace: {verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row!.device.ipv4 ?? row!.device.ipv6 ?? row!.device.name} `)},
+    trace: {verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row!.ipv4 ?? row!.ipv6 ?? row!.name} `)},
     new: {
       verb: 'creating devices',
       where: ['list'],
@@ -298,9 +298,9 @@ export const devices: ResourceSpec<DeviceRow> = {
       run: (ctx, row) => askDelete(ctx, row!),
       remove: (client, id) => client.deleteDevice(id),
       present: async (client) => new Set((await client.listDevices()).data.map((x) => x.id)),
-      label: (r) => `${r.device.name} (${r.ownerEmail})`,
-      kept: (_ctx, r) => ({users: [], devices: [r.device], rules: []}),
-      question: (rows) => `Delete ${plural(rows.length, 'device')} of ${plural(new Set(rows.map((r) => r.device.user_id)).size, 'user')}?`,
+      label: (r) => `${r.name} (${r.ownerEmail})`,
+      kept: (_ctx, r) => ({users: [], devices: [r.toDevice()], rules: []}),
+      question: (rows) => `Delete ${plural(rows.length, 'device')} of ${plural(new Set(rows.map((r) => r.userId)).size, 'user')}?`,
     },
     stale: {verb: 'showing stale devices', where: ['list'], needsItem: false, run: (ctx) => toggleStaleView(ctx)},
     exportSecrets: {verb: 'exporting preshared keys', where: ['list'], needsItem: false, run: (ctx) => exportList(ctx, true)},
@@ -309,9 +309,9 @@ export const devices: ResourceSpec<DeviceRow> = {
 
 function openDeviceEdit(ctx: ConsoleContext, row: DeviceRow): void {
   ctx.openForm({
-    title: `Edit device ${row.device.name} (${row.ownerEmail})`,
+    title: `Edit device ${row.name} (${row.ownerEmail})`,
     notes: [DEVICE_EDIT_NOTE],
-    form: createForm(deviceEditSpecs(), deviceEditInitial(row.device)),
+    form: createForm(deviceEditSpecs(), deviceEditInitial(row.toDevice())),
     errorAliases: DEVICE_ERROR_ALIASES,
     save: async (form) => {
       const name = str(form.values, 'name').trim();
@@ -325,11 +325,11 @@ function openDeviceEdit(ctx: ConsoleContext, row: DeviceRow): void {
 
 function askDelete(ctx: ConsoleContext, row: DeviceRow): void {
   confirmDelete(ctx, {
-    title: `Delete device ${row.device.name} of ${row.ownerEmail}?`,
+    title: `Delete device ${row.name} of ${row.ownerEmail}?`,
     lines: [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
     screen: 'devices',
     send: () => ctx.client.deleteDevice(row.id),
-    done: `Deleted device ${row.device.name}`,
-    kept: {label: `device ${row.device.name} (${row.ownerEmail})`, items: {users: [], devices: [row.device], rules: []}},
+    done: `Deleted device ${row.name}`,
+    kept: {label: `device ${row.name} (${row.ownerEmail})`, items: {users: [], devices: [row.toDevice()], rules: []}},
   });
 }

@@ -148,9 +148,9 @@ export function planImport(text: string, format: ImportFormat, snapshot: Pick<Sn
   const usersByEmail = new Map(snapshot.users.map((u) => [u.email.toLowerCase(), u]));
   const deviceNamesByUser = new Map<string, Set<string>>();
   for (const row of snapshot.devices) {
-    let set = deviceNamesByUser.get(row.device.user_id);
-    if (!set) deviceNamesByUser.set(row.device.user_id, (set = new Set()));
-    set.add(row.device.name);
+    let set = deviceNamesByUser.get(row.userId);
+    if (!set) deviceNamesByUser.set(row.userId, (set = new Set()));
+    set.add(row.name);
   }
   const seen = new Map<string, number>();
 

@@ -140,7 +140,7 @@ export const users: ResourceSpec<UserRow> = {
     const u = r.user;
     const duration = sessionDuration(snapshot);
     const status = vpnStatus(u, duration, now);
-    const devices = snapshot.devices.filter((d) => d.device.user_id === u.id);
+    const devices = snapshot.devices.filter((d) => d.userId === u.id);
     const rules = snapshot.rules.filter((rule) => rule.user_id === u.id);
     const lines: DetailLine[] = [
       {heading: true, value: 'User'},
@@ -165,7 +165,7 @@ export const users: ResourceSpec<UserRow> = {
     for (const d of devices) {
       const state = deviceState(d, now);
       lines.push({
-        value: `${stateGlyph(state)} ${d.device.name}  ${d.device.ipv4 ?? ''}  handshake ${formatAge(d.handshakeAt, now)}`,
+        value: `${stateGlyph(state)} ${d.name}  ${d.ipv4 ?? ''}  handshake ${formatAge(d.handshakeAt, now)}`,
         tone: STATE_TONE[state],
         entry: `device:${d.id}`,
       });
@@ -242,7 +242,7 @@ function openUserEdit(ctx: ConsoleContext, row: UserRow): void {
 function userWithTheirs(ctx: ConsoleContext, u: UserRow['user']): UndoItems {
   return {
     users: [u],
-    devices: ctx.snapshot.devices.filter((r) => r.device.user_id === u.id).map((r) => r.device),
+    devices: ctx.snapshot.devices.filter((r) => r.userId === u.id).map((r) => r.toDevice()),
     rules: ctx.snapshot.rules.filter((r) => r.user_id === u.id),
   };
 }

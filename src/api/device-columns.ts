@@ -1,0 +1,470 @@
+// The device list held column-wise (docs/architecture.md, "The compact device store").
+//
+// A 50k-device server's list used to be 50k `Device` objects of 25 properties each, most of them
+// strings JSON.parse made anew (three timestamps, two keys, addresses), boxed numbers, and the same
+// allowed-IPs, DNS and endpoint settings repeated on every device: ~1 KB of heap per device, and
+// as many objects for the collector to mark while a refresh runs. Here one poll's list is a set
+// of columns instead:
+//
+// - numbers and times in typed arrays (rx/tx bytes; the three timestamps as microseconds since
+//   the epoch, which is exactly what 0.7.36 writes — `2026-04-29T14:17:55.842627Z`);
+// - the values that repeat (owner ids, names, descriptions, and a device's client settings taken
+//   together: allowed IPs, DNS, endpoint, MTU, keepalive, the five "use default" flags and the
+//   server's key) interned, one instance each;
+// - the strings unique to a device (id, keys, addresses) kept as one string each;
+// - per item, a 64-bit digest of its bytes in the body (device-decoder.ts), which is how the next
+//   poll recognises an unchanged item without keeping this poll's body.
+//
+// A table is never changed once built. A poll builds a new one, copying the slots of unchanged
+// devices from the last (a copy of a few numbers and pointers each). `materialise(i)` gives back
+// the one `Device` a detail, a form or an export needs, equal to what a full parse of the same
+// item gives (test/api/device-columns.test.ts holds the two to each other).
+import type {Device} from './schemas.js';
+
+/** The client settings of a device, which nearly all devices of a server share: interned as one value. */
+export interface DeviceSettings {
+  readonly allowed_ips: readonly string[] | null;
+  readonly dns: readonly string[] | null;
+  readonly endpoint: string | null;
+  readonly mtu: number | null;
+  readonly persistent_keepalive: number | null;
+  readonly use_default_allowed_ips: boolean;
+  readonly use_default_dns: boolean;
+  readonly use_default_endpoint: boolean;
+  readonly use_default_mtu: boolean;
+  readonly use_default_persistent_keepalive: boolean;
+  readonly server_public_key: string | null;
+}
+
+/** Past this many distinct values a pool starts again (a server of unique names must not grow it forever). */
+const MAX_POOLED = 1 << 16;
+
+function sameList(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function sameSettings(s: DeviceSettings, d: DeviceSettings): boolean {
+  return (
+    s.endpoint === d.endpoint &&
+    s.mtu === d.mtu &&
+    s.persistent_keepalive === d.persistent_keepalive &&
+    s.use_default_allowed_ips === d.use_default_allowed_ips &&
+    s.use_default_dns === d.use_default_dns &&
+    s.use_default_endpoint === d.use_default_endpoint &&
+    s.use_default_mtu === d.use_default_mtu &&
+    s.use_default_persistent_keepalive === d.use_default_persistent_keepalive &&
+    s.server_public_key === d.server_public_key &&
+    sameList(s.allowed_ips, d.allowed_ips) &&
+    sameList(s.dns, d.dns)
+  );
+}
+
+/**
+ * One instance per repeated value, shared by the tables of successive polls. A reset (past
+ * MAX_POOLED) only costs sharing: tables hold the values themselves, not indexes into the pool.
+ */
+export class DevicePools {
+  private strings = new Map<string, string>();
+  private settings = new Map<string, DeviceSettings>();
+
+  string<S extends string | null>(value: S): S {
+    if (value === null) return value;
+    const hit = this.strings.get(value);
+    if (hit !== undefined) return hit as S;
+    if (this.strings.size >= MAX_POOLED) this.strings = new Map();
+    this.strings.set(value, value);
+    return value;
+  }
+
+  /** The pooled settings equal to the device's; `likely` (the same device's last settings) is tried first. */
+  settingsOf(d: DeviceSettings, likely: DeviceSettings | null): DeviceSettings {
+    if (likely !== null && sameSettings(likely, d)) return likely;
+    // JSON text, not a join: ["a,b"] and ["a", "b"] must not meet.
+    const key = JSON.stringify([
+      d.allowed_ips,
+      d.dns,
+      d.endpoint,
+      d.mtu,
+      d.persistent_keepalive,
+      d.use_default_allowed_ips,
+      d.use_default_dns,
+      d.use_default_endpoint,
+      d.use_default_mtu,
+      d.use_default_persistent_keepalive,
+      d.server_public_key,
+    ]);
+    let hit = this.settings.get(key);
+    if (hit === undefined) {
+      if (this.settings.size >= MAX_POOLED) this.settings = new Map();
+      const list = (l: readonly string[] | null) => (l === null ? null : Object.freeze(l.map((s) => this.string(s))));
+      hit = Object.freeze({
+        allowed_ips: list(d.allowed_ips),
+        dns: list(d.dns),
+        endpoint: this.string(d.endpoint),
+        mtu: d.mtu,
+        persistent_keepalive: d.persistent_keepalive,
+        use_default_allowed_ips: d.use_default_allowed_ips,
+        use_default_dns: d.use_default_dns,
+        use_default_endpoint: d.use_default_endpoint,
+        use_default_mtu: d.use_default_mtu,
+        use_default_persistent_keepalive: d.use_default_persistent_keepalive,
+        server_public_key: this.string(d.server_public_key),
+      });
+      this.settings.set(key, hit);
+    }
+    return hit;
+  }
+}
+
+// ---- times ------------------------------------------------------------------------------------
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Microseconds stay exact in a double (2^53) until 2255. */
+const LAST_EXACT_YEAR = 2255;
+
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS.ffffffZ` (the form 0.7.36 writes) as microseconds since the epoch, or NaN
+ * for any other text (kept as text instead, so it comes back exactly as sent).
+ */
+export function packTime(s: string): number {
+  if (s.length !== 27 || s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':' || s[19] !== '.' || s[26] !== 'Z') return NaN;
+  const y = digits(s, 0, 4);
+  const mo = digits(s, 5, 7);
+  const d = digits(s, 8, 10);
+  const h = digits(s, 11, 13);
+  const mi = digits(s, 14, 16);
+  const sec = digits(s, 17, 19);
+  const frac = digits(s, 20, 26);
+  if (y < 1970 || y > LAST_EXACT_YEAR || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || frac < 0) return NaN;
+  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > DAYS_IN_MONTH[mo - 1]! + (leap ? 1 : 0)) return NaN;
+  return Date.UTC(y, mo - 1, d, h, mi, sec) * 1000 + frac;
+}
+
+/** The text packTime read. */
+export function unpackTime(us: number): string {
+  const seconds = Math.floor(us / 1_000_000);
+  const frac = us - seconds * 1_000_000;
+  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${String(frac).padStart(6, '0')}Z`;
+}
+
+/** A packed time column: microseconds, NaN for none, and the slots whose text was not in 0.7.36's form. */
+export interface TimeColumn {
+  readonly us: Float64Array;
+  readonly text: ReadonlyMap<number, string>;
+}
+
+/** Milliseconds since the epoch, as Date.parse reads the text; null for none (or a date that does not exist). */
+export function timeMs(column: TimeColumn, i: number): number | null {
+  const us = column.us[i]!;
+  if (us === us) return Math.floor(us / 1000);
+  const text = column.text.get(i);
+  if (text === undefined) return null;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export function timeText(column: TimeColumn, i: number): string | null {
+  const us = column.us[i]!;
+  if (us === us) return unpackTime(us);
+  return column.text.get(i) ?? null;
+}
+
+// ---- the table --------------------------------------------------------------------------------
+
+const NONE = NaN;
+
+/** One poll's devices, column by column, in the order the server listed them. Never changed once built. */
+export class DeviceColumns {
+  private index: Map<string, number> | null = null;
+
+  /** @internal — made by DeviceColumnsBuilder. */
+  constructor(
+    readonly length: number,
+    readonly id: readonly string[],
+    readonly userId: readonly string[],
+    readonly name: readonly string[],
+    readonly description: readonly (string | null)[],
+    readonly publicKey: readonly string[],
+    readonly presharedKey: readonly (string | null)[],
+    readonly ipv4: readonly (string | null)[],
+    readonly ipv6: readonly (string | null)[],
+    readonly remoteIp: readonly (string | null)[],
+    readonly settings: readonly DeviceSettings[],
+    /** Bytes; NaN for null. */
+    readonly rxBytes: Float64Array,
+    readonly txBytes: Float64Array,
+    readonly latestHandshake: TimeColumn,
+    readonly insertedAt: TimeColumn,
+    readonly updatedAt: TimeColumn,
+    /** Two 32-bit lanes per slot of the item's bytes' digest; `hashed[i]` is 0 for an item without one (parsed whole or salvaged). */
+    readonly digest: Int32Array,
+    readonly hashed: Uint8Array,
+  ) {}
+
+  static readonly EMPTY = new DeviceColumns(
+    0,
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    new Float64Array(0),
+    new Float64Array(0),
+    {us: new Float64Array(0), text: new Map()},
+    {us: new Float64Array(0), text: new Map()},
+    {us: new Float64Array(0), text: new Map()},
+    new Int32Array(0),
+    new Uint8Array(0),
+  );
+
+  /** Devices already decoded (a test's, or a body parsed whole), in a table without digests. */
+  static from(devices: readonly Device[], pools = new DevicePools()): DeviceColumns {
+    const b = new DeviceColumnsBuilder(pools, devices.length);
+    for (const d of devices) b.add(d, null);
+    return b.finish();
+  }
+
+  /** The first slot holding `id` (the server may repeat one), or -1. Built on first use. */
+  slotOf(id: string): number {
+    if (this.index === null) {
+      const index = new Map<string, number>();
+      for (let i = this.length - 1; i >= 0; i--) index.set(this.id[i]!, i);
+      this.index = index;
+    }
+    return this.index.get(id) ?? -1;
+  }
+
+  rx(i: number): number | null {
+    const v = this.rxBytes[i]!;
+    return v === v ? v : null;
+  }
+
+  tx(i: number): number | null {
+    const v = this.txBytes[i]!;
+    return v === v ? v : null;
+  }
+
+  /** The device in slot `i`, as a full parse of its item gives it (the schema's keys, in its order). */
+  materialise(i: number): Device {
+    const s = this.settings[i]!;
+    return {
+      id: this.id[i]!,
+      user_id: this.userId[i]!,
+      name: this.name[i]!,
+      description: this.description[i]!,
+      public_key: this.publicKey[i]!,
+      preshared_key: this.presharedKey[i]!,
+      server_public_key: s.server_public_key,
+      ipv4: this.ipv4[i]!,
+      ipv6: this.ipv6[i]!,
+      allowed_ips: s.allowed_ips === null ? null : [...s.allowed_ips],
+      dns: s.dns === null ? null : [...s.dns],
+      endpoint: s.endpoint,
+      mtu: s.mtu,
+      persistent_keepalive: s.persistent_keepalive,
+      use_default_allowed_ips: s.use_default_allowed_ips,
+      use_default_dns: s.use_default_dns,
+      use_default_endpoint: s.use_default_endpoint,
+      use_default_mtu: s.use_default_mtu,
+      use_default_persistent_keepalive: s.use_default_persistent_keepalive,
+      latest_handshake: timeText(this.latestHandshake, i),
+      remote_ip: this.remoteIp[i]!,
+      rx_bytes: this.rx(i),
+      tx_bytes: this.tx(i),
+      inserted_at: timeText(this.insertedAt, i)!,
+      updated_at: timeText(this.updatedAt, i)!,
+    };
+  }
+
+  /** Every device, materialised (an export, or a caller that wants the plain list). */
+  materialiseAll(): Device[] {
+    const out = new Array<Device>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = this.materialise(i);
+    return out;
+  }
+}
+
+class TimeBuilder {
+  us: Float64Array;
+  readonly text = new Map<number, string>();
+  constructor(capacity: number) {
+    this.us = new Float64Array(capacity);
+  }
+  set(i: number, value: string | null): void {
+    if (value === null) {
+      this.us[i] = NONE;
+      return;
+    }
+    const us = packTime(value);
+    this.us[i] = us;
+    if (us !== us) this.text.set(i, value);
+  }
+  copy(i: number, from: TimeColumn, j: number): void {
+    const us = from.us[j]!;
+    this.us[i] = us;
+    if (us !== us) {
+      const text = from.text.get(j);
+      if (text !== undefined) this.text.set(i, text);
+    }
+  }
+  grow(capacity: number): void {
+    const us = new Float64Array(capacity);
+    us.set(this.us);
+    this.us = us;
+  }
+  finish(length: number): TimeColumn {
+    return {us: this.us.slice(0, length), text: this.text};
+  }
+}
+
+/** Builds a table slot by slot: `add` a parsed device, or `copy` an unchanged one from the last table. */
+export class DeviceColumnsBuilder {
+  length = 0;
+  private readonly id: string[] = [];
+  private readonly userId: string[] = [];
+  private readonly name: string[] = [];
+  private readonly description: (string | null)[] = [];
+  private readonly publicKey: string[] = [];
+  private readonly presharedKey: (string | null)[] = [];
+  private readonly ipv4: (string | null)[] = [];
+  private readonly ipv6: (string | null)[] = [];
+  private readonly remoteIp: (string | null)[] = [];
+  private readonly settings: DeviceSettings[] = [];
+  private rxBytes: Float64Array;
+  private txBytes: Float64Array;
+  private readonly handshake: TimeBuilder;
+  private readonly inserted: TimeBuilder;
+  private readonly updated: TimeBuilder;
+  private digest: Int32Array;
+  private hashed: Uint8Array;
+  private capacity: number;
+
+  constructor(
+    private readonly pools: DevicePools,
+    capacity = 1024,
+  ) {
+    this.capacity = Math.max(16, capacity);
+    this.rxBytes = new Float64Array(this.capacity);
+    this.txBytes = new Float64Array(this.capacity);
+    this.handshake = new TimeBuilder(this.capacity);
+    this.inserted = new TimeBuilder(this.capacity);
+    this.updated = new TimeBuilder(this.capacity);
+    this.digest = new Int32Array(this.capacity * 2);
+    this.hashed = new Uint8Array(this.capacity);
+  }
+
+  private slot(): number {
+    const i = this.length++;
+    if (i >= this.capacity) {
+      this.capacity *= 2;
+      const grow = <A extends Float64Array | Int32Array | Uint8Array>(a: A, size: number): A => {
+        const b = new (a.constructor as new (n: number) => A)(size);
+        b.set(a);
+        return b;
+      };
+      this.rxBytes = grow(this.rxBytes, this.capacity);
+      this.txBytes = grow(this.txBytes, this.capacity);
+      this.digest = grow(this.digest, this.capacity * 2);
+      this.hashed = grow(this.hashed, this.capacity);
+      this.handshake.grow(this.capacity);
+      this.inserted.grow(this.capacity);
+      this.updated.grow(this.capacity);
+    }
+    return i;
+  }
+
+  /**
+   * A parsed (and validated) device. `digest` is its bytes' (lanes a, b), or null when it has
+   * none; `likely` is the same device's last slot, whose interned values are tried first.
+   */
+  add(d: Device, digest: readonly [number, number] | null, likely?: {from: DeviceColumns; slot: number}): void {
+    const i = this.slot();
+    const pools = this.pools;
+    this.id.push(d.id);
+    this.userId.push(pools.string(d.user_id));
+    this.name.push(pools.string(d.name));
+    this.description.push(pools.string(d.description));
+    this.publicKey.push(d.public_key);
+    this.presharedKey.push(d.preshared_key);
+    this.ipv4.push(d.ipv4);
+    this.ipv6.push(d.ipv6);
+    this.remoteIp.push(d.remote_ip);
+    this.settings.push(pools.settingsOf(d, likely ? likely.from.settings[likely.slot]! : null));
+    this.rxBytes[i] = d.rx_bytes ?? NONE;
+    this.txBytes[i] = d.tx_bytes ?? NONE;
+    this.handshake.set(i, d.latest_handshake);
+    this.inserted.set(i, d.inserted_at);
+    this.updated.set(i, d.updated_at);
+    if (digest !== null) {
+      this.digest[2 * i] = digest[0];
+      this.digest[2 * i + 1] = digest[1];
+      this.hashed[i] = 1;
+    }
+  }
+
+  /** Slot `j` of `from`, unchanged (its digest included). */
+  copy(from: DeviceColumns, j: number): void {
+    const i = this.slot();
+    this.id.push(from.id[j]!);
+    this.userId.push(from.userId[j]!);
+    this.name.push(from.name[j]!);
+    this.description.push(from.description[j]!);
+    this.publicKey.push(from.publicKey[j]!);
+    this.presharedKey.push(from.presharedKey[j]!);
+    this.ipv4.push(from.ipv4[j]!);
+    this.ipv6.push(from.ipv6[j]!);
+    this.remoteIp.push(from.remoteIp[j]!);
+    this.settings.push(from.settings[j]!);
+    this.rxBytes[i] = from.rxBytes[j]!;
+    this.txBytes[i] = from.txBytes[j]!;
+    this.handshake.copy(i, from.latestHandshake, j);
+    this.inserted.copy(i, from.insertedAt, j);
+    this.updated.copy(i, from.updatedAt, j);
+    this.digest[2 * i] = from.digest[2 * j]!;
+    this.digest[2 * i + 1] = from.digest[2 * j + 1]!;
+    this.hashed[i] = from.hashed[j]!;
+  }
+
+  finish(): DeviceColumns {
+    const n = this.length;
+    return new DeviceColumns(
+      n,
+      this.id,
+      this.userId,
+      this.name,
+      this.description,
+      this.publicKey,
+      this.presharedKey,
+      this.ipv4,
+      this.ipv6,
+      this.remoteIp,
+      this.settings,
+      this.rxBytes.slice(0, n),
+      this.txBytes.slice(0, n),
+      this.handshake.finish(n),
+      this.inserted.finish(n),
+      this.updated.finish(n),
+      this.digest.slice(0, 2 * n),
+      this.hashed.slice(0, n),
+    );
+  }
+}

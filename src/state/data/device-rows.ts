@@ -1,0 +1,322 @@
+// The Devices list's rows over the compact store (src/api/device-columns.ts; docs/architecture.md,
+// "The compact device store").
+//
+// A DeviceRow is a small object (a table and a slot) whose fields are read from columns: the
+// poll's raw columns, plus the columns derived here once per poll (owner email, the stats sample's
+// time, rx/tx rates, the sort keys). No row carries a full `Device`; `toDevice()` materialises
+// the one a detail, a form or an undo needs.
+//
+// Rows keep their identity while their device does not change, which the list model, the search
+// text and the change marks build on. An unchanged device's row is re-pointed at the new table's
+// slot when a poll is derived: that slot holds exactly the values the row read before (same
+// digest or same fields, same owner, copied derived values), so nothing that holds the row can
+// tell, and the old table is let go once no changed or deleted row points into it.
+import {DeviceColumns, sameSettings, timeMs, type DeviceSettings} from '../../api/device-columns.js';
+import type {Device, User} from '../../api/index.js';
+import {ipSortKey} from '../../common/ip-literal.js';
+import {runSliced, runWhole, type SlicedPass} from '../core/slices.js';
+
+type SortKey = number | string | null;
+
+/** One poll's derived device columns, beside its raw ones. */
+export class DeviceTable {
+  readonly ownerEmail: string[];
+  /** `updated_at` of the stats sample the rates were computed from (ms). */
+  readonly sampleAt: Float64Array;
+  /** Bytes per second between the last two distinct stats samples; NaN for none. */
+  readonly rxRate: Float64Array;
+  readonly txRate: Float64Array;
+  readonly nameKey: string[];
+  readonly ownerKey: string[];
+  readonly ipv4Key: SortKey[];
+  readonly ipv6Key: SortKey[];
+  readonly remoteKey: SortKey[];
+
+  constructor(readonly raw: DeviceColumns) {
+    const n = raw.length;
+    this.ownerEmail = new Array<string>(n);
+    this.sampleAt = new Float64Array(n);
+    this.rxRate = new Float64Array(n);
+    this.txRate = new Float64Array(n);
+    this.nameKey = new Array<string>(n);
+    this.ownerKey = new Array<string>(n);
+    this.ipv4Key = new Array<SortKey>(n);
+    this.ipv6Key = new Array<SortKey>(n);
+    this.remoteKey = new Array<SortKey>(n);
+  }
+}
+
+const rate = (v: number): number | null => (v === v ? v : null);
+
+/** A device of the list: fields read from its table's columns. */
+export class DeviceRow {
+  /** @internal the table and slot the fields are read from (see the top of this file). */
+  constructor(
+    public t: DeviceTable,
+    public i: number,
+  ) {}
+
+  get id(): string {
+    return this.t.raw.id[this.i]!;
+  }
+  get userId(): string {
+    return this.t.raw.userId[this.i]!;
+  }
+  get name(): string {
+    return this.t.raw.name[this.i]!;
+  }
+  get description(): string | null {
+    return this.t.raw.description[this.i]!;
+  }
+  get publicKey(): string {
+    return this.t.raw.publicKey[this.i]!;
+  }
+  get ipv4(): string | null {
+    return this.t.raw.ipv4[this.i]!;
+  }
+  get ipv6(): string | null {
+    return this.t.raw.ipv6[this.i]!;
+  }
+  get remoteIp(): string | null {
+    return this.t.raw.remoteIp[this.i]!;
+  }
+  get settings(): DeviceSettings {
+    return this.t.raw.settings[this.i]!;
+  }
+  /** The device's byte counters (the current stats sample). */
+  get rxBytes(): number | null {
+    return this.t.raw.rx(this.i);
+  }
+  get txBytes(): number | null {
+    return this.t.raw.tx(this.i);
+  }
+  get ownerEmail(): string {
+    return this.t.ownerEmail[this.i]!;
+  }
+  /** `latest_handshake` (ms), null for never. */
+  get handshakeAt(): number | null {
+    return timeMs(this.t.raw.latestHandshake, this.i);
+  }
+  /** `inserted_at` (ms). */
+  get createdAt(): number {
+    return timeMs(this.t.raw.insertedAt, this.i) ?? 0;
+  }
+  /** `updated_at` of the stats sample the rates come from (ms). */
+  get sampleAt(): number {
+    return this.t.sampleAt[this.i]!;
+  }
+  get rxRate(): number | null {
+    return rate(this.t.rxRate[this.i]!);
+  }
+  get txRate(): number | null {
+    return rate(this.t.txRate[this.i]!);
+  }
+  /** The Devices list's sort keys, made once per changed row (made per sort, they cost most of a sort at 50k). */
+  get nameKey(): string {
+    return this.t.nameKey[this.i]!;
+  }
+  get ownerKey(): string {
+    return this.t.ownerKey[this.i]!;
+  }
+  get ipv4Key(): SortKey {
+    return this.t.ipv4Key[this.i]!;
+  }
+  get ipv6Key(): SortKey {
+    return this.t.ipv6Key[this.i]!;
+  }
+  get remoteKey(): SortKey {
+    return this.t.remoteKey[this.i]!;
+  }
+  /** The whole device, materialised (a detail, a form, an undo): a new object each call. */
+  toDevice(): Device {
+    return this.t.raw.materialise(this.i);
+  }
+}
+
+function rateBetween(prev: number | null, next: number | null, seconds: number): number {
+  if (prev === null || next === null || seconds <= 0) return NaN;
+  const delta = next - prev;
+  // A counter that went down means the peer was re-added; there is no meaningful rate.
+  return delta < 0 ? NaN : delta / seconds;
+}
+
+/** Slot i of a and slot j of b hold the same device, field for field (effective defaults can change without `updated_at` moving). */
+function sameSlot(a: DeviceColumns, i: number, b: DeviceColumns, j: number): boolean {
+  if (a.hashed[i] === 1 && b.hashed[j] === 1 && a.digest[2 * i] === b.digest[2 * j] && a.digest[2 * i + 1] === b.digest[2 * j + 1]) return true;
+  const same = (x: Float64Array, y: Float64Array) => x[i] === y[j] || (x[i] !== x[i] && y[j] !== y[j]);
+  return (
+    a.id[i] === b.id[j] &&
+    a.userId[i] === b.userId[j] &&
+    a.name[i] === b.name[j] &&
+    a.description[i] === b.description[j] &&
+    a.publicKey[i] === b.publicKey[j] &&
+    a.presharedKey[i] === b.presharedKey[j] &&
+    a.ipv4[i] === b.ipv4[j] &&
+    a.ipv6[i] === b.ipv6[j] &&
+    a.remoteIp[i] === b.remoteIp[j] &&
+    (a.settings[i] === b.settings[j] || sameSettings(a.settings[i]!, b.settings[j]!)) &&
+    same(a.rxBytes, b.rxBytes) &&
+    same(a.txBytes, b.txBytes) &&
+    sameTime(a, i, b, j)
+  );
+}
+
+function sameTime(a: DeviceColumns, i: number, b: DeviceColumns, j: number): boolean {
+  for (const key of ['latestHandshake', 'insertedAt', 'updatedAt'] as const) {
+    const x = a[key];
+    const y = b[key];
+    const u = x.us[i]!;
+    const v = y.us[j]!;
+    if (u !== v && !(u !== u && v !== v)) return false;
+    if (u !== u && x.text.get(i) !== y.text.get(j)) return false;
+  }
+  return true;
+}
+
+// Names and owners repeat across devices (2,000 owners for 50k devices): one lowercased instance
+// each instead of a new string per row.
+let lowered = new Map<string, string>();
+
+function lowerCased(text: string): string {
+  let lower = lowered.get(text);
+  if (lower === undefined) {
+    if (lowered.size >= 1 << 16) lowered = new Map();
+    lower = text.toLowerCase();
+    lowered.set(text, lower);
+  }
+  return lower;
+}
+
+/**
+ * Derives one poll's rows from its columns and the last poll's rows, in slices (a SlicedPass).
+ * Devices are nearly always listed in the same order, so most are found at their old position:
+ * only the others look their id up, in an index of the previous rows built on the first such one.
+ */
+export class RowDeriver implements SlicedPass {
+  readonly rows: DeviceRow[];
+  readonly table: DeviceTable;
+  /** Devices per user id, counted in the same pass (a pass of its own cost 20–30 ms at 50k). */
+  readonly deviceCountByUser = new Map<string, number>();
+  next = 0;
+  private byId: Map<string, DeviceRow> | null = null;
+  /** Rows already taken by this poll (an id the server lists twice gets a row per listing). */
+  private readonly taken = new Set<DeviceRow>();
+
+  constructor(
+    columns: DeviceColumns,
+    private readonly usersById: ReadonlyMap<string, User>,
+    private readonly previous: readonly DeviceRow[],
+  ) {
+    this.table = new DeviceTable(columns);
+    this.rows = new Array<DeviceRow>(columns.length);
+  }
+
+  run(end: number): void {
+    const {usersById, previous, rows, deviceCountByUser, table} = this;
+    const raw = table.raw;
+    for (let i = this.next; i < end; i++) {
+      const id = raw.id[i]!;
+      const userId = raw.userId[i]!;
+      deviceCountByUser.set(userId, (deviceCountByUser.get(userId) ?? 0) + 1);
+      const ownerEmail = usersById.get(userId)?.email ?? userId;
+      let prev: DeviceRow | undefined = previous[i];
+      if (prev === undefined || prev.id !== id) {
+        if (this.byId === null) {
+          this.byId = new Map();
+          // Last one wins for a repeated id, as it always has.
+          for (const row of previous) this.byId.set(row.id, row);
+        }
+        prev = this.byId.get(id);
+      }
+      if (prev !== undefined && this.taken.has(prev)) prev = undefined;
+      if (prev !== undefined && prev.ownerEmail === ownerEmail && sameSlot(prev.t.raw, prev.i, raw, i)) {
+        this.copyDerived(i, prev);
+        // Same values in the new slot: the row is re-pointed, and keeps its identity.
+        prev.t = table;
+        prev.i = i;
+        this.taken.add(prev);
+        rows[i] = prev;
+        continue;
+      }
+      this.derive(i, ownerEmail, prev);
+      rows[i] = new DeviceRow(table, i);
+    }
+    this.next = end;
+  }
+
+  private copyDerived(i: number, prev: DeviceRow): void {
+    const t = this.table;
+    const p = prev.t;
+    const j = prev.i;
+    t.ownerEmail[i] = p.ownerEmail[j]!;
+    t.sampleAt[i] = p.sampleAt[j]!;
+    t.rxRate[i] = p.rxRate[j]!;
+    t.txRate[i] = p.txRate[j]!;
+    t.nameKey[i] = p.nameKey[j]!;
+    t.ownerKey[i] = p.ownerKey[j]!;
+    t.ipv4Key[i] = p.ipv4Key[j]!;
+    t.ipv6Key[i] = p.ipv6Key[j]!;
+    t.remoteKey[i] = p.remoteKey[j]!;
+  }
+
+  private derive(i: number, ownerEmail: string, prev: DeviceRow | undefined): void {
+    const t = this.table;
+    const raw = t.raw;
+    const at = timeMs(raw.updatedAt, i) ?? 0;
+    const rx = raw.rx(i);
+    const tx = raw.tx(i);
+    let sampleAt = at;
+    let rxRate = NaN;
+    let txRate = NaN;
+    if (prev) {
+      const statsChanged = prev.rxBytes !== rx || prev.txBytes !== tx || prev.handshakeAt !== timeMs(raw.latestHandshake, i);
+      if (prev.sampleAt !== at && statsChanged) {
+        const seconds = (at - prev.sampleAt) / 1000;
+        rxRate = rateBetween(prev.rxBytes, rx, seconds);
+        txRate = rateBetween(prev.txBytes, tx, seconds);
+      } else {
+        // Same stats sample (the server writes stats about once a minute): keep its rate.
+        rxRate = prev.t.rxRate[prev.i]!;
+        txRate = prev.t.txRate[prev.i]!;
+        // updated_at moved without new stats (a rename): keep the stats sample's time.
+        if (prev.sampleAt !== at) sampleAt = prev.sampleAt;
+      }
+    }
+    t.ownerEmail[i] = ownerEmail;
+    t.sampleAt[i] = sampleAt;
+    t.rxRate[i] = rxRate;
+    t.txRate[i] = txRate;
+    const name = raw.name[i]!;
+    t.nameKey[i] = prev && prev.name === name ? prev.nameKey : lowerCased(name);
+    t.ownerKey[i] = prev && prev.ownerEmail === ownerEmail ? prev.ownerKey : lowerCased(ownerEmail);
+    const ipv4 = raw.ipv4[i]!;
+    const ipv6 = raw.ipv6[i]!;
+    const remote = raw.remoteIp[i]!;
+    t.ipv4Key[i] = prev && prev.ipv4 === ipv4 ? prev.ipv4Key : ipSortKey(ipv4);
+    t.ipv6Key[i] = prev && prev.ipv6 === ipv6 ? prev.ipv6Key : ipSortKey(ipv6);
+    t.remoteKey[i] = prev && prev.remoteIp === remote ? prev.remoteKey : ipSortKey(remote);
+  }
+}
+
+/** A poll's device rows, in one pass (tests, and a snapshot built without its rows made ahead). */
+export function deriveDeviceRowsWhole(columns: DeviceColumns, usersById: ReadonlyMap<string, User>, previous: readonly DeviceRow[]): RowDeriver {
+  const derive = new RowDeriver(columns, usersById, previous);
+  runWhole(derive, columns.length);
+  return derive;
+}
+
+/** The same in slices of a few milliseconds with the thread yielded in between (50k devices with a third changed never make one long task). */
+export async function deriveDeviceRowsSliced(
+  columns: DeviceColumns,
+  usersById: ReadonlyMap<string, User>,
+  previous: readonly DeviceRow[],
+): Promise<RowDeriver> {
+  const derive = new RowDeriver(columns, usersById, previous);
+  await runSliced(derive, columns.length);
+  return derive;
+}
+
+/** Device rows of plain devices, as a first poll derives them (tests, and devices known without a poll). */
+export function rowsOf(devices: readonly Device[], usersById: ReadonlyMap<string, User> = new Map()): DeviceRow[] {
+  return deriveDeviceRowsWhole(DeviceColumns.from(devices), usersById, []).rows;
+}

@@ -1,0 +1,308 @@
+// The compact device store (src/api/device-columns.ts, device-decoder.ts) and the rows over it
+// (src/state/data/device-rows.ts), held to a plain full parse of the same bodies.
+import fc from 'fast-check';
+import {describe, expect, it} from 'vitest';
+import {DeviceColumns, DevicePools, packTime, unpackTime} from '../../src/api/device-columns.js';
+import {DeviceDecoder} from '../../src/api/device-decoder.js';
+import {isDeviceFast} from '../../src/api/guards.js';
+import {NEEDS_SCHEMA} from '../../src/api/listcache.js';
+import {Device} from '../../src/api/schemas.js';
+import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
+import {deriveDeviceRows} from '../../src/state/data/snapshot.js';
+import type {DeviceRow} from '../../src/state/data/snapshot.js';
+import {device, iso, user} from '../fixtures/data.js';
+
+const KEYS = Object.keys(Device.shape) as (keyof Device)[];
+
+/** An item as the schema gives it: its keys, in its order (extra keys dropped, as zod does). */
+const project = (d: Record<string, unknown>) => Object.fromEntries(KEYS.map((k) => [k, d[k]]));
+
+/** What a client without the store does: the whole body through JSON.parse and salvageList. */
+function fullParse(body: string): {data: Record<string, unknown>[]; issues: SchemaIssue[]} {
+  const issues: SchemaIssue[] = [];
+  const data = salvageList(Device, (JSON.parse(body) as {data: unknown}).data, 'data', issues, isDeviceFast) as Record<string, unknown>[];
+  return {data: data.map(project), issues};
+}
+
+/** The client's path (FirezoneClient.pollDevices): the decoder over the chunks, a full parse when it gives up. */
+function poll(
+  previous: DeviceColumns,
+  pools: DevicePools,
+  body: Buffer,
+  cuts: number[],
+  accept = isDeviceFast,
+): {table: DeviceColumns; issues: SchemaIssue[]; incremental: boolean} {
+  const decoder = new DeviceDecoder(previous, pools, accept, () => Device);
+  let at = 0;
+  for (const cut of [...cuts.map((c) => Math.floor(c * body.length)).sort((a, b) => a - b), body.length]) {
+    if (cut > at) decoder.push(body.subarray(at, cut));
+    at = Math.max(at, cut);
+  }
+  const result = decoder.finish();
+  if (result === NEEDS_SCHEMA) throw new Error('asked for a schema its getter has');
+  if (result) return {table: result.data, issues: result.issues, incremental: true};
+  const full = fullParse(body.toString('utf8'));
+  return {table: DeviceColumns.from(full.data as unknown as Device[], pools), issues: full.issues, incremental: false};
+}
+
+// Times in 0.7.36's form (packed), and in others a server might send (kept as text).
+const timeArb = fc.oneof(
+  fc.integer({min: 0, max: 8_000_000_000_000}).map((ms) => iso(ms)),
+  fc
+    .tuple(fc.integer({min: 0, max: 8_000_000_000_000}), fc.nat(999_999))
+    .map(([ms, us]) => `${new Date(ms).toISOString().slice(0, 19)}.${String(us).padStart(6, '0')}Z`),
+  fc.constantFrom(
+    '2026-01-01T00:00:00Z',
+    '2026-01-01T00:00:00.5Z',
+    '2026-01-01T01:00:00+01:00',
+    '2026-02-30T00:00:00.000000Z',
+    '2026-13-01T00:00:00.000000Z',
+    '1969-12-31T23:59:59.999999Z',
+    '9999-12-31T23:59:59.999999Z',
+  ),
+);
+const nasty = fc.oneof(fc.string({unit: 'binary', maxLength: 10}), fc.constantFrom('"', '\\', '},{"allowed_ips":', 'é😀', '\u2028'));
+const listArb = fc.option(fc.array(fc.constantFrom('0.0.0.0/0', '::/0', '10.0.0.0/8', '1.1.1.1', 'a,b'), {maxLength: 3}));
+
+const deviceArb = fc
+  .record({
+    n: fc.nat(40),
+    owner: fc.constantFrom('u-1', 'u-2', 'u-gone'),
+    name: nasty,
+    description: fc.option(nasty),
+    rx: fc.option(fc.nat()),
+    tx: fc.option(fc.maxSafeNat()),
+    handshake: fc.option(timeArb),
+    inserted: timeArb,
+    updated: timeArb,
+    remote: fc.option(fc.constantFrom('84.1.2.3', '2001:db8::1', 'x')),
+    allowed: listArb,
+    dns: listArb,
+    mtu: fc.option(fc.constantFrom(1280, 1420)),
+    flag: fc.boolean(),
+    bad: fc.nat(25),
+  })
+  .map((r) => {
+    const d: Record<string, unknown> = {
+      ...device({
+        id: `d-${r.n}`,
+        user_id: r.owner,
+        name: r.name,
+        description: r.description,
+        rx_bytes: r.rx,
+        tx_bytes: r.tx,
+        latest_handshake: r.handshake,
+        inserted_at: r.inserted,
+        updated_at: r.updated,
+        remote_ip: r.remote,
+        allowed_ips: r.allowed,
+        dns: r.dns,
+        mtu: r.mtu,
+        use_default_dns: r.flag,
+        preshared_key: r.flag ? null : `psk-${r.n}`,
+      }),
+    };
+    // Now and then an item the fast guard refuses: salvaged (a neutral value), or dropped (no usable id).
+    if (r.bad === 0) d.rx_bytes = 'lots';
+    if (r.bad === 1) d.id = 7;
+    if (r.bad === 2) d.extra = {nested: ['x', {y: '}'}]};
+    return d;
+  });
+
+type Edit =
+  | {kind: 'change' | 'insert'; at: number; device: Record<string, unknown>}
+  | {kind: 'delete' | 'duplicate'; at: number}
+  | {kind: 'swap'; at: number; with: number};
+const editArb: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({kind: fc.constant('change' as const), at: fc.nat(), device: deviceArb}),
+  fc.record({kind: fc.constant('insert' as const), at: fc.nat(), device: deviceArb}),
+  fc.record({kind: fc.constant('delete' as const), at: fc.nat()}),
+  fc.record({kind: fc.constant('duplicate' as const), at: fc.nat()}),
+  fc.record({kind: fc.constant('swap' as const), at: fc.nat(), with: fc.nat()}),
+);
+
+function apply(list: Record<string, unknown>[], edit: Edit): Record<string, unknown>[] {
+  const next = [...list];
+  const at = next.length === 0 ? 0 : edit.at % next.length;
+  if (edit.kind === 'change' && next.length > 0) next[at] = {...edit.device, id: next[at]!.id};
+  if (edit.kind === 'insert') next.splice(edit.at % (next.length + 1), 0, edit.device);
+  if (edit.kind === 'delete') next.splice(at, 1);
+  if (edit.kind === 'duplicate' && next.length > 0) next.splice(at, 0, next[at]!);
+  if (edit.kind === 'swap' && next.length > 0) {
+    const other = edit.with % next.length;
+    [next[at], next[other]] = [next[other]!, next[at]!];
+  }
+  return next;
+}
+
+const USERS = new Map([
+  ['u-1', user({id: 'u-1', email: 'Ann@example.com'})],
+  ['u-2', user({id: 'u-2', email: 'bob@example.com'})],
+]);
+
+/** What each column the screens show must read, computed from a plainly parsed device. */
+function expectedRow(d: Record<string, unknown>) {
+  const ms = (t: unknown) => (t === null ? null : Number.isNaN(Date.parse(t as string)) ? null : Date.parse(t as string));
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    publicKey: d.public_key,
+    userId: d.user_id,
+    ownerEmail: USERS.get(d.user_id as string)?.email ?? d.user_id,
+    ipv4: d.ipv4,
+    ipv6: d.ipv6,
+    remoteIp: d.remote_ip,
+    rxBytes: d.rx_bytes,
+    txBytes: d.tx_bytes,
+    handshakeAt: ms(d.latest_handshake),
+    createdAt: ms(d.inserted_at) ?? 0,
+    nameKey: (d.name as string).toLowerCase(),
+    device: d,
+  };
+}
+
+const shown = (r: DeviceRow) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  publicKey: r.publicKey,
+  userId: r.userId,
+  ownerEmail: r.ownerEmail,
+  ipv4: r.ipv4,
+  ipv6: r.ipv6,
+  remoteIp: r.remoteIp,
+  rxBytes: r.rxBytes,
+  txBytes: r.txBytes,
+  handshakeAt: r.handshakeAt,
+  createdAt: r.createdAt,
+  nameKey: r.nameKey,
+  device: r.toDevice(),
+});
+
+const formats: Array<(v: unknown) => string> = [(v) => JSON.stringify(v), (v) => JSON.stringify(v, null, 2)];
+
+describe('the compact device store', () => {
+  it('gives every column the screens show exactly as a full parse does, poll after poll (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(deviceArb, {maxLength: 10}),
+        fc.array(fc.tuple(fc.array(editArb, {maxLength: 4}), fc.array(fc.double({min: 0, max: 1, noNaN: true}), {maxLength: 6})), {minLength: 1, maxLength: 5}),
+        fc.nat(formats.length - 1),
+        (initial, polls, format) => {
+          const pools = new DevicePools();
+          let table = DeviceColumns.EMPTY;
+          let rows: DeviceRow[] = [];
+          let list = initial;
+          for (const [edits, cuts] of polls) {
+            for (const edit of edits) list = apply(list, edit);
+            const body = formats[format]!({data: list});
+            const reference = fullParse(body);
+            const got = poll(table, pools, Buffer.from(body, 'utf8'), cuts);
+            if (format === 0) expect(got.incremental).toBe(true);
+            expect(got.table.materialiseAll()).toEqual(reference.data);
+            expect(got.issues).toEqual(reference.issues);
+            rows = deriveDeviceRows(got.table, USERS, rows);
+            expect(rows.map(shown)).toEqual(reference.data.map(expectedRow));
+            table = got.table;
+          }
+        },
+      ),
+      {numRuns: 300},
+    );
+  });
+
+  it('parses only what changed: an unchanged item is copied from the last table, wherever the chunks were cut', () => {
+    let parsed = 0;
+    const counting = (v: unknown): v is Device => {
+      parsed++;
+      return isDeviceFast(v);
+    };
+    const pools = new DevicePools();
+    const list = Array.from({length: 50}, (_, i) => device({id: `d-${i}`, name: `n${i}`, rx_bytes: i}));
+    const body = (l: Device[]) => Buffer.from(JSON.stringify({data: l}));
+    const first = poll(DeviceColumns.EMPTY, pools, body(list), [0.3, 0.61], counting);
+    expect(parsed).toBe(50);
+    parsed = 0;
+    // The same bytes, cut elsewhere (so at other offsets of other buffers): nothing is parsed.
+    const second = poll(first.table, pools, body(list), [0.1, 0.5, 0.77], counting);
+    expect(parsed).toBe(0);
+    expect(second.table.materialiseAll()).toEqual(list);
+    // One device's counter moves: that item alone.
+    const moved = list.map((d, i) => (i === 17 ? {...d, rx_bytes: 10_000} : d));
+    const third = poll(second.table, pools, body(moved), [0.5], counting);
+    expect(parsed).toBe(1);
+    expect(third.table.rx(17)).toBe(10_000);
+    // A changed byte anywhere in an item is seen, also past the last whole 8 bytes: eight items
+    // whose lengths differ by one, each changed 3 bytes from its end (`…1Z"}`).
+    const ragged = Array.from({length: 8}, (_, i) => device({id: `r-${i}`, name: 'x'.repeat(i), updated_at: '2026-01-01T00:00:00.000000Z'}));
+    const t4 = poll(third.table, pools, body(ragged), [], counting).table;
+    parsed = 0;
+    const touched = ragged.map((d) => ({...d, updated_at: '2026-01-01T00:00:00.000001Z'}));
+    const t5 = poll(t4, pools, body(touched), [], counting).table;
+    expect(parsed).toBe(8);
+    expect(t5.materialiseAll()).toEqual(touched);
+  });
+
+  it('rows of unchanged devices keep their identity, and read the same values after the poll', () => {
+    const pools = new DevicePools();
+    const list = [device({id: 'a', rx_bytes: 1}), device({id: 'b', rx_bytes: 2})];
+    const t1 = poll(DeviceColumns.EMPTY, pools, Buffer.from(JSON.stringify({data: list})), []).table;
+    const r1 = deriveDeviceRows(t1, USERS, []);
+    const before = r1.map(shown);
+    const t2 = poll(t1, pools, Buffer.from(JSON.stringify({data: [list[0], {...list[1], rx_bytes: 5}]})), []).table;
+    const r2 = deriveDeviceRows(t2, USERS, r1);
+    expect(r2[0]).toBe(r1[0]);
+    expect(r2[1]).not.toBe(r1[1]);
+    // The previous poll's rows still read what they read (the changed one from its own table).
+    expect(r1.map(shown)).toEqual(before);
+    expect(r2[1]!.rxBytes).toBe(5);
+  });
+
+  it('interns what devices share: one settings value and one string per repeated value', () => {
+    const pools = new DevicePools();
+    const list = Array.from({length: 5}, (_, i) => device({id: `d-${i}`, user_id: 'u-1', allowed_ips: ['10.0.0.0/8'], dns: ['1.1.1.1']}));
+    const table = poll(DeviceColumns.EMPTY, pools, Buffer.from(JSON.stringify({data: list})), []).table;
+    expect(new Set(table.settings).size).toBe(1);
+    expect(Object.isFrozen(table.settings[0]!.allowed_ips)).toBe(true);
+    // ["a,b"] and ["a", "b"] do not meet.
+    const other = DeviceColumns.from([device({allowed_ips: ['a,b']}), device({id: 'x', allowed_ips: ['a', 'b']})], pools);
+    expect(other.settings[0]).not.toBe(other.settings[1]);
+    expect(other.materialise(0).allowed_ips).toEqual(['a,b']);
+    expect(other.materialise(1).allowed_ips).toEqual(['a', 'b']);
+  });
+});
+
+describe('times packed as microseconds', () => {
+  it('round-trips 0.7.36 timestamps exactly, and agrees with Date.parse to the millisecond (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({min: 0, max: 9_000_000_000_000}), fc.nat(999_999), (ms, us) => {
+        const text = `${new Date(ms).toISOString().slice(0, 19)}.${String(us).padStart(6, '0')}Z`;
+        const packed = packTime(text);
+        expect(unpackTime(packed)).toBe(text);
+        expect(Math.floor(packed / 1000)).toBe(Date.parse(text));
+      }),
+      {numRuns: 1000},
+    );
+  });
+
+  it('keeps anything else as text', () => {
+    for (const text of [
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:00.123Z',
+      '2026-01-01T00:00:00.000000+00:00',
+      '2026-02-29T00:00:00.000000Z',
+      '2026-04-31T00:00:00.000000Z',
+      '2026-00-10T00:00:00.000000Z',
+      '2026-01-01T24:00:00.000000Z',
+      '1969-12-31T23:59:59.000000Z',
+      '2256-01-01T00:00:00.000000Z',
+      '2026-01-01T00:00:00.00000aZ',
+      '2026-01-01 00:00:00.000000Z',
+    ]) {
+      expect(packTime(text), text).toBeNaN();
+    }
+    expect(packTime('2024-02-29T00:00:00.000000Z')).toBe(Date.UTC(2024, 1, 29) * 1000);
+    expect(packTime('2255-12-31T23:59:59.999999Z')).toBe(Date.UTC(2255, 11, 31, 23, 59, 59) * 1000 + 999_999);
+  });
+});
