@@ -13,9 +13,10 @@ import type {FetchedData} from './state/data/snapshot.js';
 import type {ProfileEntry, ProfileSwitcher} from './state/core/context.js';
 import {App, type AppSettings} from './ui/App.js';
 import {FirstRun} from './ui/FirstRun.js';
+import {FrameWriter, frameWriterStream} from './ui/frame-writer.js';
 import {guardedStream, OutputGuard} from './ui/output-guard.js';
 import {FRAME_OPTIONS} from './ui/render-options.js';
-import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR} from './ui/terminal.js';
+import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, readSize, SHOW_CURSOR} from './ui/terminal.js';
 import {ActivityLog} from './state/tracking/activity-log.js';
 import {configureGlyphs} from './state/core/glyphs.js';
 // file.js, not the index: the index loads the QR encoder, which the first frame does not need.
@@ -118,6 +119,8 @@ function resolveProfile(flags: ConsoleFlags, name: string): Promise<Resolution> 
 }
 
 let terminalTaken = false;
+/** What the terminal shows, for sending frames as changes (src/ui/frame-writer.ts); set by runConsole. */
+let frames: FrameWriter | null = null;
 function restoreTerminal(): void {
   if (!terminalTaken) return;
   terminalTaken = false;
@@ -146,6 +149,8 @@ function suspendToShell(repaint: () => void): void {
       if (process.stdin.isTTY) process.stdin.setRawMode(true);
       process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON);
       terminalTaken = true;
+      // The alternate screen comes back blank: the writer must not send changes against what it showed.
+      frames?.invalidate();
       // The size may have changed while stopped: the layout follows, then the frame is drawn whole.
       process.stdout.emit('resize');
       repaint();
@@ -369,13 +374,16 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
     );
   };
 
-  // Ink's frames go through the output guard; the console's own OSC 52 (copy) goes past it.
+  // Ink's frames go through the frame writer, which sends only what changed, then through the
+  // output guard, the last step before the terminal; the console's own OSC 52 (copy) goes past both.
   const guard = new OutputGuard((kind) => debug?.line(`output guard dropped ${kind}`));
   const writeRaw = (data: string) => {
     process.stdout.write(data);
   };
+  frames = new FrameWriter(() => readSize(process.stdout));
   const instance = render(<Root />, {
-    stdout: guardedStream(process.stdout, guard),
+    // Made before render(): the writer hears a resize before Ink redraws for it.
+    stdout: frameWriterStream(guardedStream(process.stdout, guard), frames),
     exitOnCtrlC: true,
     patchConsole: true,
     ...FRAME_OPTIONS,
