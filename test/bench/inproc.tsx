@@ -9,6 +9,7 @@ import {render} from 'ink';
 import {FirezoneClient} from '../../src/api/client.js';
 import {generateKeyPair} from '../../src/wireguard/index.js';
 import {App} from '../../src/ui/App.js';
+import {FrameWriter} from '../../src/ui/frame-writer.js';
 import {FRAME_OPTIONS} from '../../src/ui/render-options.js';
 
 const [url, token] = process.argv.slice(2) as [string, string];
@@ -20,8 +21,12 @@ class FakeStdout extends EventEmitter {
   readonly rows = ROWS;
   readonly isTTY = true;
   writes = 0;
+  // As in the real process (src/cli.tsx), each write from Ink goes through the frame writer, so a
+  // key's time includes turning its frame into changes; 'frame' carries Ink's whole frame.
+  private readonly frames = new FrameWriter(() => ({columns: COLUMNS, rows: ROWS}));
   write = (chunk: string): boolean => {
     this.writes++;
+    this.frames.write(chunk);
     this.emit('frame', chunk);
     return true;
   };
@@ -251,6 +256,11 @@ async function main() {
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   const vmRssMb = kb('VmRSS') / 1024;
   const vmHwmMb = kb('VmHWM') / 1024;
+  // Where it goes, at the same moment (README, "Performance": heap, memory outside the heap, and
+  // the part of that in ArrayBuffers such as response bodies).
+  const usage = process.memoryUsage();
+  const mb = (bytes: number) => bytes / 1024 / 1024;
+  const memory = {rss: mb(usage.rss), heapUsed: mb(usage.heapUsed), external: mb(usage.external), arrayBuffers: mb(usage.arrayBuffers)};
 
   (globalThis as {gc?: () => void}).gc?.();
   await pause(200);
@@ -309,6 +319,7 @@ async function main() {
       liveP99: pct(live, 0.99),
       vmRssMb,
       vmHwmMb,
+      memory,
       cycleCpuMs: median(cycleCpu),
       longestTaskMs,
       rssMb,

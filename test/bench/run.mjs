@@ -20,14 +20,18 @@
 // - keys while live: 80 cursor moves 73 ms apart while `r` refreshes every second, p99, against
 //   40 moves with nothing refreshing (paused).
 // - VmRSS and VmHWM from /proc/self/status after 10+ refresh cycles, no forced GC (what the system
-//   sees); RSS after a forced GC for comparison; idle CPU over 3 s with updates paused, from 2 s
-//   after pausing.
+//   sees), and process.memoryUsage() at the same moment (rss, heapUsed, external, arrayBuffers);
+//   RSS after a forced GC for comparison; idle CPU over 3 s with updates paused, from 2 s after
+//   pausing. Memory per device: the same in-process run with 90 devices (the demo's count) and the
+//   same users and rules, subtracted, divided by the devices above 90.
+// - bytes to the terminal: test/bench/bytes.mjs (the real binary on --demo in tmux, pipe-pane).
 import {execFileSync, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync} from 'node:fs';
 import {cpus, tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {build} from 'esbuild';
 import {commonOptions, requireShim} from '../../scripts/esbuild-common.mjs';
+import {terminalBytes} from './bytes.mjs';
 import {BIN, root, startSandbox, writeReadmeSection} from './common.mjs';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
@@ -120,6 +124,20 @@ const sampleLoad = () => loads.push(Number(readFileSync('/proc/loadavg', 'utf8')
 const loadTimer = setInterval(sampleLoad, 10_000);
 sampleLoad();
 
+// The baseline for memory per device: 90 devices, the same users and rules.
+process.stderr.write('bench: 90 devices (memory baseline)…\n');
+let baseline;
+{
+  const sandbox = await startSandbox(['--seed', 'demo', '--devices', '90', '--users', '2000', '--rules', '1000', '--stats-interval', '2']);
+  try {
+    baseline = JSON.parse((await timeChild(['--expose-gc', inproc, sandbox.url, sandbox.token])).out.trim().split('\n').pop());
+  } finally {
+    sandbox.child.kill('SIGTERM');
+  }
+}
+process.stderr.write('bench: bytes to the terminal (--demo)…\n');
+const bytes = await terminalBytes();
+
 const results = [];
 for (const devices of SIZES) {
   process.stderr.write(`bench: ${devices} devices…\n`);
@@ -154,6 +172,19 @@ const rows = [
   ['refresh cycle CPU, receiving included (ms)', (r) => fmt(r.cycleCpuMs), '≤ 50 at 10k'],
   ['longest main-thread task while refreshing (ms)', (r) => fmt(r.longestTaskMs), '≤ 16 at 10k, ≤ 50 at 50k'],
   ['VmRSS / VmHWM after 10+ refreshes, no forced GC (MB)', (r) => `${fmt(r.vmRssMb, 0)} / ${fmt(r.vmHwmMb, 0)}`, '≤ 200 / ≤ 300 at 50k'],
+  [
+    '`process.memoryUsage()` at that moment: rss / heapUsed / external (arrayBuffers) (MB)',
+    (r) => `${fmt(r.memory.rss, 0)} / ${fmt(r.memory.heapUsed, 0)} / ${fmt(r.memory.external, 0)} (${fmt(r.memory.arrayBuffers, 0)})`,
+    '',
+  ],
+  [
+    'memory per device above the 90-device figure: VmRSS / heapUsed / external (KB)',
+    (r) =>
+      [r.vmRssMb - baseline.vmRssMb, r.memory.heapUsed - baseline.memory.heapUsed, r.memory.external - baseline.memory.external]
+        .map((mb) => fmt((mb * 1024) / (r.devices - 90), 1))
+        .join(' / '),
+    '',
+  ],
   ['resident memory after GC (MB)', (r) => fmt(r.rssMb, 0), ''],
   ['a device with 10,000 allowed IPs: open its detail; scroll p95 (ms)', (r) => `${fmt(r.detailOpenMs)}; ${fmt(r.detailScrollP95)}`, 'like a cursor move'],
   ['idle CPU, updates paused (ms/s; frames)', (r) => `${fmt(r.idleCpuMsPerSec, 2)}; ${r.idleFrames}`, '~0'],
@@ -162,6 +193,12 @@ const header = `| figure | ${results.map((r) => `${r.devices / 1000}k devices`).
 const lines = [header, `|---|${results.map(() => '---').join('|')}|---|`];
 for (const [name, cell, budget] of rows) lines.push(`| ${name} | ${results.map(cell).join(' | ')} | ${budget} |`);
 const cpu = execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {encoding: 'utf8'}).trim();
-const table = `${lines.join('\n')}\n\nNode ${process.version}, ${cpu}, 120×40 terminal, ${new Date().toISOString().slice(0, 10)}; load average ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))} on ${cpus().length} cores during the run. Cursor p95 at 50k vs 1k: ×${byN[50000] && byN[1000] ? fmt(byN[50000].moveP95 / byN[1000].moveP95, 2) : 'n/a'}.`;
+const table = `${lines.join('\n')}\n\nNode ${process.version}, ${cpu}, 120×40 terminal, ${new Date().toISOString().slice(0, 10)}; load average ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))} on ${cpus().length} cores during the run. Cursor p95 at 50k vs 1k: ×${byN[50000] && byN[1000] ? fmt(byN[50000].moveP95 / byN[1000].moveP95, 2) : 'n/a'}. The 90-device baseline (2k users, 1k rules): VmRSS ${fmt(baseline.vmRssMb, 0)} MB, rss ${fmt(baseline.memory.rss, 0)} / heapUsed ${fmt(baseline.memory.heapUsed, 0)} / external ${fmt(baseline.memory.external, 0)} (arrayBuffers ${fmt(baseline.memory.arrayBuffers, 0)}) MB.
+
+| bytes to the terminal, \`--demo\` at 120×40 in tmux (\`pipe-pane\`) | result | budget |
+|---|---|---|
+| a cursor move (bytes; median, p95) | ${fmt(bytes.moveBytesMedian, 0)}, ${fmt(bytes.moveBytesP95, 0)} | ≤ 1,000 |
+| live updates, refresh 1 s (bytes/s) | ${fmt(bytes.liveBytesPerSec, 0)} | ≤ 5,000 |
+| paused (bytes/s) | ${fmt(bytes.pausedBytesPerSec, 0)} | |`;
 console.log(table);
 if (writeReadme) writeReadmeSection('bench', table);
