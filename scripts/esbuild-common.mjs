@@ -79,10 +79,13 @@ function patchPlugin(name, filter, what, edits) {
 /**
  * Ink 6.8 builds a fresh per-frame cache of each line's styled characters and widths
  * (ink/build/output.js). Sharing one bounded cache across frames lets the unchanged lines of
- * a frame skip ANSI tokenizing.
+ * a frame skip ANSI tokenizing. The styled characters are one object per cell (~250 bytes each:
+ * V8 keeps them in dictionary mode, a hidden class apiece), so their cache holds a few frames'
+ * lines, not thousands: bounded at 8,192 lines it grew, with live updates, to ~160k cells and
+ * ~40 MB at 50k devices (a heap snapshot of the bench), and could reach ten times that.
  */
 export const inkSharedOutputCache = patchPlugin('ink-shared-output-cache', /[\\/]ink[\\/]build[\\/]output\.js$/, 'ink/build/output.js', [
-  ['this.styledChars.set(line, cached);', 'if (this.styledChars.size >= 8192) this.styledChars.clear();\n            this.styledChars.set(line, cached);'],
+  ['this.styledChars.set(line, cached);', 'if (this.styledChars.size >= 256) this.styledChars.clear();\n            this.styledChars.set(line, cached);'],
   ['this.widths.set(text, cached);', 'if (this.widths.size >= 8192) this.widths.clear();\n            this.widths.set(text, cached);'],
   ['this.blockWidths.set(text, cached);', 'if (this.blockWidths.size >= 8192) this.blockWidths.clear();\n            this.blockWidths.set(text, cached);'],
   ['export default class Output {', 'const sharedOutputCaches = new OutputCaches();\nexport default class Output {'],

@@ -183,7 +183,25 @@ export function timeText(column: TimeColumn, i: number): string | null {
   return column.text.get(i) ?? null;
 }
 
-// ---- the table --------------------------------------------------------------------------------
+// ---- the table ---------------------------------------------------------------------------------
+
+/** What a poll may change on a device without anything else changing: its stats (0.7.36 writes them together). */
+export interface DeviceStats {
+  latest_handshake: string | null;
+  remote_ip: string | null;
+  rx_bytes: number | null;
+  tx_bytes: number | null;
+  updated_at: string;
+}
+
+/** An item's digests (device-decoder.ts): of all its bytes, and of them without its stats values (`plain` when that one was made). */
+export interface ItemDigest {
+  a: number;
+  b: number;
+  sa: number;
+  sb: number;
+  plain: boolean;
+}
 
 const NONE = NaN;
 
@@ -210,10 +228,21 @@ export class DeviceColumns {
     readonly latestHandshake: TimeColumn,
     readonly insertedAt: TimeColumn,
     readonly updatedAt: TimeColumn,
-    /** Two 32-bit lanes per slot of the item's bytes' digest; `hashed[i]` is 0 for an item without one (parsed whole or salvaged). */
+    /**
+     * Four 32-bit lanes per slot: the digest of the item's bytes (two lanes), then that of its
+     * bytes without the values of its stats fields (device-decoder.ts, "stats only").
+     */
     readonly digest: Int32Array,
+    /** Per slot: 0 no digest (parsed whole or salvaged), 1 the item's digest, 3 both digests (a plain item: the schema's keys only). */
     readonly hashed: Uint8Array,
   ) {}
+
+  /** Slot i's item had exactly the bytes of slot j of `other` (both digested, digests equal). */
+  sameBytes(i: number, other: DeviceColumns, j: number): boolean {
+    const d = this.digest;
+    const e = other.digest;
+    return this.hashed[i]! !== 0 && other.hashed[j]! !== 0 && d[4 * i] === e[4 * j] && d[4 * i + 1] === e[4 * j + 1];
+  }
 
   static readonly EMPTY = new DeviceColumns(
     0,
@@ -368,7 +397,7 @@ export class DeviceColumnsBuilder {
     this.handshake = new TimeBuilder(this.capacity);
     this.inserted = new TimeBuilder(this.capacity);
     this.updated = new TimeBuilder(this.capacity);
-    this.digest = new Int32Array(this.capacity * 2);
+    this.digest = new Int32Array(this.capacity * 4);
     this.hashed = new Uint8Array(this.capacity);
   }
 
@@ -383,7 +412,7 @@ export class DeviceColumnsBuilder {
       };
       this.rxBytes = grow(this.rxBytes, this.capacity);
       this.txBytes = grow(this.txBytes, this.capacity);
-      this.digest = grow(this.digest, this.capacity * 2);
+      this.digest = grow(this.digest, this.capacity * 4);
       this.hashed = grow(this.hashed, this.capacity);
       this.handshake.grow(this.capacity);
       this.inserted.grow(this.capacity);
@@ -393,10 +422,10 @@ export class DeviceColumnsBuilder {
   }
 
   /**
-   * A parsed (and validated) device. `digest` is its bytes' (lanes a, b), or null when it has
-   * none; `likely` is the same device's last slot, whose interned values are tried first.
+   * A parsed (and validated) device. `digest` holds its bytes' digests (ItemDigest), or is null
+   * when it has none; `likely` is the same device's last slot, whose interned values are tried first.
    */
-  add(d: Device, digest: readonly [number, number] | null, likely?: {from: DeviceColumns; slot: number}): void {
+  add(d: Device, digest: ItemDigest | null, likely?: {from: DeviceColumns; slot: number}): void {
     const i = this.slot();
     const pools = this.pools;
     this.id.push(d.id);
@@ -414,14 +443,18 @@ export class DeviceColumnsBuilder {
     this.handshake.set(i, d.latest_handshake);
     this.inserted.set(i, d.inserted_at);
     this.updated.set(i, d.updated_at);
-    if (digest !== null) {
-      this.digest[2 * i] = digest[0];
-      this.digest[2 * i + 1] = digest[1];
-      this.hashed[i] = 1;
-    }
+    if (digest !== null) this.setDigest(i, digest);
   }
 
-  /** Slot `j` of `from`, unchanged (its digest included). */
+  private setDigest(i: number, digest: ItemDigest): void {
+    this.digest[4 * i] = digest.a;
+    this.digest[4 * i + 1] = digest.b;
+    this.digest[4 * i + 2] = digest.sa;
+    this.digest[4 * i + 3] = digest.sb;
+    this.hashed[i] = digest.plain ? 3 : 1;
+  }
+
+  /** Slot `j` of `from`, unchanged (its digests included). */
   copy(from: DeviceColumns, j: number): void {
     const i = this.slot();
     this.id.push(from.id[j]!);
@@ -439,9 +472,22 @@ export class DeviceColumnsBuilder {
     this.handshake.copy(i, from.latestHandshake, j);
     this.inserted.copy(i, from.insertedAt, j);
     this.updated.copy(i, from.updatedAt, j);
-    this.digest[2 * i] = from.digest[2 * j]!;
-    this.digest[2 * i + 1] = from.digest[2 * j + 1]!;
+    for (let k = 0; k < 4; k++) this.digest[4 * i + k] = from.digest[4 * j + k]!;
     this.hashed[i] = from.hashed[j]!;
+  }
+
+  /** Slot `j` of `from` with new values of its stats fields (an item whose other bytes did not change). */
+  copyWithStats(from: DeviceColumns, j: number, stats: DeviceStats, digest: ItemDigest): void {
+    this.copy(from, j);
+    const i = this.length - 1;
+    this.remoteIp[i] = stats.remote_ip;
+    this.rxBytes[i] = stats.rx_bytes ?? NONE;
+    this.txBytes[i] = stats.tx_bytes ?? NONE;
+    this.handshake.text.delete(i);
+    this.handshake.set(i, stats.latest_handshake);
+    this.updated.text.delete(i);
+    this.updated.set(i, stats.updated_at);
+    this.setDigest(i, digest);
   }
 
   finish(): DeviceColumns {
@@ -463,7 +509,7 @@ export class DeviceColumnsBuilder {
       this.handshake.finish(n),
       this.inserted.finish(n),
       this.updated.finish(n),
-      this.digest.slice(0, 2 * n),
+      this.digest.slice(0, 4 * n),
       this.hashed.slice(0, n),
     );
   }

@@ -9,9 +9,10 @@
 // the same bytes give the same digest wherever the chunks were cut), seeded with the length. It
 // is a change detector, not a defence: a server that wants to show something false can simply
 // send it. (docs/architecture.md, "The compact device store".)
-import {DeviceColumns, DeviceColumnsBuilder, type DevicePools} from './device-columns.js';
+import {DeviceColumns, DeviceColumnsBuilder, type DevicePools, type DeviceStats, type ItemDigest} from './device-columns.js';
 import {ItemCutter, itemId, NEEDS_SCHEMA} from './listcache.js';
 import type {Device} from './schemas.js';
+import {ISO_TIMESTAMP} from './timestamps.js';
 import {salvage, type SchemaIssue} from './validate.js';
 import type {z} from 'zod';
 
@@ -41,6 +42,104 @@ export function digestItem(view: DataView, buf: Buffer, start: number, end: numb
   return a ^ (a >>> 16);
 }
 
+// ---- stats only ---------------------------------------------------------------------------------
+//
+// Between two polls most changed devices changed only their stats: 0.7.36 writes rx/tx, the
+// handshake, the remote address and `updated_at` together about once a minute per device. Such an
+// item is not parsed: its bytes without those five values are digested (the "static" digest) and
+// compared with the last poll's, and when they match only the five values are read, each by a
+// strict grammar (null, an integer, or a string without escapes, quotes, controls or non-ASCII
+// bytes; a time as the schema wants it). Replacing scalar tokens by scalar tokens keeps the last
+// poll's valid item valid, and every byte around them is the same, so the keys found are the
+// item's own (a `"key":` inside a string would need an unescaped quote). Only items that had
+// exactly the schema's keys (`plain`) take this path; anything unexpected parses the item whole.
+
+const STATS_KEYS = ['latest_handshake', 'remote_ip', 'rx_bytes', 'tx_bytes', 'updated_at'] as const;
+const STATS_NEEDLES = STATS_KEYS.map((k) => Buffer.from(`"${k}":`, 'latin1'));
+const SCHEMA_KEY_COUNT = 25;
+
+type Stat = string | number | null;
+
+/** The value token at `at` (null, an integer, or a plain string) and where it ends, or null. */
+function scalarAt(buf: Buffer, at: number, end: number): {value: Stat; end: number} | null {
+  const c = buf[at];
+  let j = at;
+  let value: Stat;
+  if (c === 0x6e) {
+    if (buf[at + 1] !== 0x75 || buf[at + 2] !== 0x6c || buf[at + 3] !== 0x6c) return null;
+    j = at + 4;
+    value = null;
+  } else if (c === 0x22) {
+    j = at + 1;
+    for (; j < end; j++) {
+      const d = buf[j]!;
+      if (d === 0x22) break;
+      if (d === 0x5c || d < 0x20 || d >= 0x7f) return null;
+    }
+    if (j >= end) return null;
+    value = buf.toString('latin1', at + 1, j);
+    j++;
+  } else {
+    if (c === 0x2d) j++;
+    const first = j;
+    while (j < end && buf[j]! >= 0x30 && buf[j]! <= 0x39) j++;
+    // JSON has no leading zeros: "01" is not an integer a full parse would accept.
+    if (j === first || j - first > 16 || (buf[first] === 0x30 && j - first > 1)) return null;
+    value = Number(buf.toString('latin1', at, j));
+    if (!Number.isSafeInteger(value)) return null;
+  }
+  const next = buf[j];
+  return next === 0x2c || next === 0x7d ? {value, end: j} : null;
+}
+
+const isTime = (v: Stat): v is string => typeof v === 'string' && ISO_TIMESTAMP.test(v);
+
+/**
+ * The item's five stats values and its static digest (into `out`), or null when they are not all
+ * there in the strict grammar (the item is then parsed whole).
+ */
+function readStats(view: DataView, buf: Buffer, start: number, end: number, out: ItemDigest): DeviceStats | null {
+  const spans: {from: number; to: number; k: number}[] = [];
+  const values: Stat[] = [null, null, null, null, null];
+  for (let k = 0; k < STATS_NEEDLES.length; k++) {
+    const needle = STATS_NEEDLES[k]!;
+    const p = buf.indexOf(needle, start);
+    if (p < 0 || p + needle.length >= end) return null;
+    const before = buf[p - 1];
+    if (p === start || (before !== 0x2c && before !== 0x7b)) return null;
+    const v = scalarAt(buf, p + needle.length, end);
+    if (v === null) return null;
+    values[k] = v.value;
+    spans.push({from: p + needle.length, to: v.end, k});
+  }
+  const [handshake, remote, rx, tx, updated] = values as [Stat, Stat, Stat, Stat, Stat];
+  if ((handshake !== null && !isTime(handshake)) || (remote !== null && typeof remote !== 'string')) return null;
+  if ((rx !== null && typeof rx !== 'number') || (tx !== null && typeof tx !== 'number') || !isTime(updated)) return null;
+  spans.sort((x, y) => x.from - y.from);
+  // The bytes around the values, segment by segment (each digest is seeded with its length, and
+  // the order of the keys counts; not their offsets, which move when a value's length does).
+  let sa = 0x27d4eb2d;
+  let sb = 0x165667b1;
+  let at = start;
+  for (const span of spans) {
+    if (span.from < at) return null;
+    sa = Math.imul(sa ^ digestItem(view, buf, at, span.from), 0x5bd1e995) ^ span.k;
+    sb = Math.imul(sb ^ laneB, 0x27d4eb2d) + span.k;
+    at = span.to;
+  }
+  sa = Math.imul(sa ^ digestItem(view, buf, at, end), 0x5bd1e995);
+  sb = Math.imul(sb ^ laneB, 0x27d4eb2d);
+  out.sa = sa ^ (sa >>> 15);
+  out.sb = sb ^ (sb >>> 13);
+  return {
+    latest_handshake: handshake as string | null,
+    remote_ip: remote as string | null,
+    rx_bytes: rx as number | null,
+    tx_bytes: tx as number | null,
+    updated_at: updated as string,
+  };
+}
+
 export interface DecodedDevices {
   data: DeviceColumns;
   issues: SchemaIssue[];
@@ -55,7 +154,6 @@ export class DeviceDecoder extends ItemCutter {
   private view: DataView | null = null;
   private viewOf: Buffer | null = null;
   private result: DeviceColumns | null = null;
-  private readonly digest: [number, number] = [0, 0];
 
   constructor(
     private readonly previous: DeviceColumns,
@@ -74,19 +172,28 @@ export class DeviceDecoder extends ItemCutter {
       this.view = new DataView(buf.buffer, buf.byteOffset, buf.length);
       this.viewOf = buf;
     }
-    const a = digestItem(this.view!, buf, start, end);
-    const b = laneB;
+    const view = this.view!;
+    const digest: ItemDigest = {a: digestItem(view, buf, start, end), b: laneB, sa: 0, sb: 0, plain: false};
     // A second item with the same id in one body is parsed: each listing has its own slot.
     const repeat = id !== null && this.seen.has(id);
+    const prev = this.previous;
     let slot = -1;
     if (id !== null && !repeat) {
       this.seen.add(id);
-      const prev = this.previous;
-      slot = prev.slotOf(id);
-      if (slot >= 0 && prev.hashed[slot] === 1 && prev.digest[2 * slot] === a && prev.digest[2 * slot + 1] === b) {
+      // Servers list devices in a stable order: the same place in the last table first, the index after.
+      const at = this.builder.length;
+      slot = at < prev.length && prev.id[at] === id ? at : prev.slotOf(id);
+      const d = prev.digest;
+      if (slot >= 0 && prev.hashed[slot] !== 0 && d[4 * slot] === digest.a && d[4 * slot + 1] === digest.b) {
         this.builder.copy(prev, slot);
         return true;
       }
+    }
+    const stats = id !== null && !repeat ? readStats(view, buf, start, end, digest) : null;
+    if (stats !== null && slot >= 0 && prev.hashed[slot] === 3 && prev.digest[4 * slot + 2] === digest.sa && prev.digest[4 * slot + 3] === digest.sb) {
+      digest.plain = true;
+      this.builder.copyWithStats(prev, slot, stats, digest);
+      return true;
     }
     let raw: unknown;
     try {
@@ -96,9 +203,8 @@ export class DeviceDecoder extends ItemCutter {
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
     if (this.accept(raw)) {
-      this.digest[0] = a;
-      this.digest[1] = b;
-      this.builder.add(raw, id !== null && !repeat ? this.digest : null, slot >= 0 ? {from: this.previous, slot} : undefined);
+      digest.plain = stats !== null && Object.keys(raw).length === SCHEMA_KEY_COUNT;
+      this.builder.add(raw, id !== null && !repeat ? digest : null, slot >= 0 ? {from: prev, slot} : undefined);
       return true;
     }
     this.rejected.push({at: this.builder.length, index, raw});

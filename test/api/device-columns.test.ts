@@ -109,16 +109,30 @@ const deviceArb = fc
     return d;
   });
 
+type Stats = {rx: number | null; tx: number | null; handshake: string | null; remote: string | null; updated: string};
 type Edit =
   | {kind: 'change' | 'insert'; at: number; device: Record<string, unknown>}
   | {kind: 'delete' | 'duplicate'; at: number}
-  | {kind: 'swap'; at: number; with: number};
+  | {kind: 'swap'; at: number; with: number}
+  | {kind: 'stats'; at: number; stats: Stats};
 const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({kind: fc.constant('change' as const), at: fc.nat(), device: deviceArb}),
   fc.record({kind: fc.constant('insert' as const), at: fc.nat(), device: deviceArb}),
   fc.record({kind: fc.constant('delete' as const), at: fc.nat()}),
   fc.record({kind: fc.constant('duplicate' as const), at: fc.nat()}),
   fc.record({kind: fc.constant('swap' as const), at: fc.nat(), with: fc.nat()}),
+  // What 0.7.36 changes between most polls: the stats fields alone (also to values only a full parse reads).
+  fc.record({
+    kind: fc.constant('stats' as const),
+    at: fc.nat(),
+    stats: fc.record({
+      rx: fc.option(fc.oneof(fc.nat(), fc.maxSafeNat())),
+      tx: fc.option(fc.nat()),
+      handshake: fc.option(timeArb),
+      remote: fc.option(fc.oneof(fc.constantFrom('84.1.2.3', '2001:db8::1', 'a"b', 'é', '\\'), fc.string({maxLength: 4}))),
+      updated: timeArb,
+    }),
+  }),
 );
 
 function apply(list: Record<string, unknown>[], edit: Edit): Record<string, unknown>[] {
@@ -128,6 +142,10 @@ function apply(list: Record<string, unknown>[], edit: Edit): Record<string, unkn
   if (edit.kind === 'insert') next.splice(edit.at % (next.length + 1), 0, edit.device);
   if (edit.kind === 'delete') next.splice(at, 1);
   if (edit.kind === 'duplicate' && next.length > 0) next.splice(at, 0, next[at]!);
+  if (edit.kind === 'stats' && next.length > 0) {
+    const {rx, tx, handshake, remote, updated} = edit.stats;
+    next[at] = {...next[at], rx_bytes: rx, tx_bytes: tx, latest_handshake: handshake, remote_ip: remote, updated_at: updated};
+  }
   if (edit.kind === 'swap' && next.length > 0) {
     const other = edit.with % next.length;
     [next[at], next[other]] = [next[other]!, next[at]!];
@@ -228,20 +246,85 @@ describe('the compact device store', () => {
     const second = poll(first.table, pools, body(list), [0.1, 0.5, 0.77], counting);
     expect(parsed).toBe(0);
     expect(second.table.materialiseAll()).toEqual(list);
-    // One device's counter moves: that item alone.
-    const moved = list.map((d, i) => (i === 17 ? {...d, rx_bytes: 10_000} : d));
-    const third = poll(second.table, pools, body(moved), [0.5], counting);
+    // One device's name changes: that item alone is parsed.
+    const renamed = list.map((d, i) => (i === 17 ? {...d, name: 'renamed'} : d));
+    const third = poll(second.table, pools, body(renamed), [0.5], counting);
     expect(parsed).toBe(1);
-    expect(third.table.rx(17)).toBe(10_000);
+    expect(third.table.name[17]).toBe('renamed');
     // A changed byte anywhere in an item is seen, also past the last whole 8 bytes: eight items
-    // whose lengths differ by one, each changed 3 bytes from its end (`…1Z"}`).
-    const ragged = Array.from({length: 8}, (_, i) => device({id: `r-${i}`, name: 'x'.repeat(i), updated_at: '2026-01-01T00:00:00.000000Z'}));
-    const t4 = poll(third.table, pools, body(ragged), [], counting).table;
+    // whose lengths differ by one, each changed 2 bytes from its end (`…-1"}` → `…-2"}`).
+    const last = (d: Device) => {
+      const {user_id, ...rest} = d;
+      return {...rest, user_id};
+    };
+    const ragged = Array.from({length: 8}, (_, i) => last(device({id: `r-${i}`, name: 'x'.repeat(i), user_id: 'u-1'})));
+    const t4 = poll(third.table, pools, body(ragged as Device[]), [], counting).table;
     parsed = 0;
-    const touched = ragged.map((d) => ({...d, updated_at: '2026-01-01T00:00:00.000001Z'}));
-    const t5 = poll(t4, pools, body(touched), [], counting).table;
+    const moved = ragged.map((d) => ({...d, user_id: 'u-2'}));
+    const t5 = poll(t4, pools, body(moved as Device[]), [], counting).table;
     expect(parsed).toBe(8);
-    expect(t5.materialiseAll()).toEqual(touched);
+    expect(t5.materialiseAll()).toEqual(moved.map((d) => project(d)));
+  });
+
+  it('reads a change of stats alone without parsing the item, exactly as a full parse would', () => {
+    let parsed = 0;
+    const counting = (v: unknown): v is Device => {
+      parsed++;
+      return isDeviceFast(v);
+    };
+    const pools = new DevicePools();
+    const list = Array.from({length: 20}, (_, i) => device({id: `d-${i}`, rx_bytes: i, latest_handshake: null}));
+    const text = (l: unknown[]) => JSON.stringify({data: l});
+    let table = poll(DeviceColumns.EMPTY, pools, Buffer.from(text(list)), [], counting).table;
+    parsed = 0;
+    const stats = list.map((d, i) => ({
+      ...d,
+      rx_bytes: 10 * i,
+      tx_bytes: i === 3 ? null : 7,
+      latest_handshake: iso(5000 + i),
+      remote_ip: '84.1.2.3',
+      updated_at: '2026-01-01T00:00:01.000001Z',
+    }));
+    table = poll(table, pools, Buffer.from(text(stats)), [0.37], counting).table;
+    expect(parsed).toBe(0);
+    expect(table.materialiseAll()).toEqual(stats);
+    // Values outside the strict grammar are parsed whole; the outcome is the full parse's.
+    const odd = [
+      '"rx_bytes":01,',
+      '"rx_bytes":1.5,',
+      '"rx_bytes":1e3,',
+      '"rx_bytes":-0,',
+      '"rx_bytes":99999999999999999,',
+      '"remote_ip":"a\\"b",',
+      '"remote_ip":"é",',
+      '"remote_ip":7,',
+      '"latest_handshake":"yesterday",',
+      '"latest_handshake":"2026-01-01T00:00:00Z",',
+    ];
+    for (const value of odd) {
+      const key = value.slice(0, value.indexOf(':') + 1);
+      const base = text(stats);
+      const at = base.indexOf(key, base.indexOf('"d-5"') - 2000 > 0 ? base.indexOf('"d-5"') - 2000 : 0);
+      const item5 = base.indexOf(key, base.lastIndexOf('{', base.indexOf('"id":"d-5"')));
+      const valueEnd = base.indexOf(',', item5 + key.length);
+      const edited = `${base.slice(0, item5)}${value.slice(0, -1)}${base.slice(valueEnd)}`;
+      expect(at).toBeGreaterThanOrEqual(0);
+      parsed = 0;
+      let reference: unknown;
+      try {
+        reference = fullParse(edited);
+      } catch {
+        reference = 'malformed';
+      }
+      let got: unknown;
+      try {
+        const r = poll(table, pools, Buffer.from(edited), [], counting);
+        got = {data: r.table.materialiseAll(), issues: r.issues};
+      } catch {
+        got = 'malformed';
+      }
+      expect(got, value).toEqual(reference);
+    }
   });
 
   it('rows of unchanged devices keep their identity, and read the same values after the poll', () => {

@@ -73,6 +73,14 @@ export const GROUPS = [
     tests: ['test/state/access.test.ts'],
   },
   {
+    // The compact device store: digests that decide an item is unchanged, the stats-only path,
+    // packed times, interning, and the rows over the columns (what the screens read).
+    name: 'device store',
+    gate: false,
+    mutate: ['src/api/device-columns.ts', 'src/api/device-decoder.ts', 'src/state/data/device-rows.ts'],
+    tests: ['test/api/device-columns.test.ts', 'test/state/resources.test.ts', 'test/state/incremental-rows.test.ts'],
+  },
+  {
     // Change detection (Activity).
     name: 'change detection',
     gate: true,

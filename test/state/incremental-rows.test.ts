@@ -10,7 +10,7 @@ import {isDeviceFast} from '../../src/api/guards.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
 import {buildSnapshot, deriveDeviceRows, prepareSnapshot, type DeviceRow, type FetchedData, type Snapshot} from '../../src/state/data/snapshot.js';
 import {user} from '../fixtures/data.js';
-import {apply, deviceArb, editArb, T0, unique} from '../fixtures/device-edits.js';
+import {apply, deviceArb, editArb, rowView, T0, unique} from '../fixtures/device-edits.js';
 
 const users = [user({id: 'u-1', email: 'ann@example.com'}), user({id: 'u-2', email: 'bob@example.com'})];
 
@@ -34,7 +34,7 @@ describe('incremental decoding + buildSnapshot', () => {
           const parsed = salvageList(Device, (JSON.parse(body) as {data: unknown}).data, 'data', issues, isDeviceFast)!;
           const nextFast: Snapshot = buildSnapshot({devices: decoded.data, users, rules: [], configuration: null, issues: decoded.issues}, fast, T0 + k);
           const nextFull: Snapshot = buildSnapshot({devices: parsed, users, rules: [], configuration: null, issues}, full, T0 + k);
-          expect(nextFast.devices).toEqual(nextFull.devices);
+          expect(nextFast.devices.map(rowView)).toEqual(nextFull.devices.map(rowView));
           expect([...nextFast.deviceCountByUser]).toEqual([...nextFull.deviceCountByUser]);
           // An unchanged device keeps its row object on both paths.
           if (fast && full) {
@@ -73,7 +73,7 @@ describe('rows derived during the fetch (prepareSnapshot)', () => {
             if (stale) buildSnapshot({...data}, null, T0);
             await prepareSnapshot(data);
             const a: Snapshot = buildSnapshot(data, viaFetch, T0 + k);
-            expect(a.devices).toEqual(rows);
+            expect(a.devices.map(rowView)).toEqual(rows.map(rowView));
             if (viaFetch) {
               const before = new Map(viaFetch.devices.map((r) => [r.id, r]));
               const beforeDirect = new Map(direct.map((r) => [r.id, r]));

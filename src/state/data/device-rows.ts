@@ -55,6 +55,8 @@ export class DeviceRow {
     public t: DeviceTable,
     public i: number,
   ) {}
+  /** @internal the derivation that last took this row (RowDeriver). */
+  taken = 0;
 
   get id(): string {
     return this.t.raw.id[this.i]!;
@@ -142,7 +144,7 @@ function rateBetween(prev: number | null, next: number | null, seconds: number):
 
 /** Slot i of a and slot j of b hold the same device, field for field (effective defaults can change without `updated_at` moving). */
 function sameSlot(a: DeviceColumns, i: number, b: DeviceColumns, j: number): boolean {
-  if (a.hashed[i] === 1 && b.hashed[j] === 1 && a.digest[2 * i] === b.digest[2 * j] && a.digest[2 * i + 1] === b.digest[2 * j + 1]) return true;
+  if (a.sameBytes(i, b, j)) return true;
   const same = (x: Float64Array, y: Float64Array) => x[i] === y[j] || (x[i] !== x[i] && y[j] !== y[j]);
   return (
     a.id[i] === b.id[j] &&
@@ -187,6 +189,9 @@ function lowerCased(text: string): string {
   return lower;
 }
 
+/** Counts RowDerivers, to stamp the rows each takes. */
+let derivations = 0;
+
 /**
  * Derives one poll's rows from its columns and the last poll's rows, in slices (a SlicedPass).
  * Devices are nearly always listed in the same order, so most are found at their old position:
@@ -199,8 +204,8 @@ export class RowDeriver implements SlicedPass {
   readonly deviceCountByUser = new Map<string, number>();
   next = 0;
   private byId: Map<string, DeviceRow> | null = null;
-  /** Rows already taken by this poll (an id the server lists twice gets a row per listing). */
-  private readonly taken = new Set<DeviceRow>();
+  /** Stamps the rows this derivation took (an id the server lists twice gets a row per listing). */
+  private readonly stamp = ++derivations;
 
   constructor(
     columns: DeviceColumns,
@@ -228,13 +233,13 @@ export class RowDeriver implements SlicedPass {
         }
         prev = this.byId.get(id);
       }
-      if (prev !== undefined && this.taken.has(prev)) prev = undefined;
+      if (prev !== undefined && prev.taken === this.stamp) prev = undefined;
       if (prev !== undefined && prev.ownerEmail === ownerEmail && sameSlot(prev.t.raw, prev.i, raw, i)) {
         this.copyDerived(i, prev);
         // Same values in the new slot: the row is re-pointed, and keeps its identity.
         prev.t = table;
         prev.i = i;
-        this.taken.add(prev);
+        prev.taken = this.stamp;
         rows[i] = prev;
         continue;
       }

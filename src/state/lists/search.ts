@@ -5,7 +5,7 @@ import type {ColumnSpec} from './columns.js';
 // Search haystacks
 
 // A haystack (the lowercase searchText of all columns) is cached per item object: polls replace
-// the items array but the caller reuses unchanged item objects (src/state/data/snapshot.ts, deriveDeviceRows),
+// the items array but the caller reuses unchanged item objects (src/state/data/device-rows.ts, RowDeriver),
 // so only new or changed items pay for it. One WeakMap per set of searchable column keys,
 // because the same object may be listed by views that search different columns. `searchText`
 // must therefore depend on the row object only.
