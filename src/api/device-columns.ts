@@ -368,16 +368,22 @@ class TimeBuilder {
 /** Builds a table slot by slot: `add` a parsed device, or `copy` an unchanged one from the last table. */
 export class DeviceColumnsBuilder {
   length = 0;
-  private readonly id: string[] = [];
-  private readonly userId: string[] = [];
-  private readonly name: string[] = [];
-  private readonly description: (string | null)[] = [];
-  private readonly publicKey: string[] = [];
-  private readonly presharedKey: (string | null)[] = [];
-  private readonly ipv4: (string | null)[] = [];
-  private readonly ipv6: (string | null)[] = [];
+  private id: string[] = [];
+  private userId: string[] = [];
+  private name: string[] = [];
+  private description: (string | null)[] = [];
+  private publicKey: string[] = [];
+  private presharedKey: (string | null)[] = [];
+  private ipv4: (string | null)[] = [];
+  private ipv6: (string | null)[] = [];
   private readonly remoteIp: (string | null)[] = [];
-  private readonly settings: DeviceSettings[] = [];
+  private settings: DeviceSettings[] = [];
+  /**
+   * While every slot so far is slot i of `base` (copied, or with new stats), the columns stats
+   * never change are `base`'s own arrays, not copies: a poll where no device was added, removed,
+   * moved or edited makes none of them (nine arrays of 50k pointers at 50k devices).
+   */
+  private sharing: DeviceColumns | null;
   private rxBytes: Float64Array;
   private txBytes: Float64Array;
   private readonly handshake: TimeBuilder;
@@ -390,7 +396,9 @@ export class DeviceColumnsBuilder {
   constructor(
     private readonly pools: DevicePools,
     capacity = 1024,
+    base: DeviceColumns | null = null,
   ) {
+    this.sharing = base;
     this.capacity = Math.max(16, capacity);
     this.rxBytes = new Float64Array(this.capacity);
     this.txBytes = new Float64Array(this.capacity);
@@ -421,11 +429,29 @@ export class DeviceColumnsBuilder {
     return i;
   }
 
+  /** From here on the columns are this table's own: those shared so far become copies of their first slots. */
+  private unshare(): void {
+    const base = this.sharing;
+    if (base === null) return;
+    this.sharing = null;
+    const n = this.length;
+    this.id = base.id.slice(0, n);
+    this.userId = base.userId.slice(0, n);
+    this.name = base.name.slice(0, n);
+    this.description = base.description.slice(0, n);
+    this.publicKey = base.publicKey.slice(0, n);
+    this.presharedKey = base.presharedKey.slice(0, n);
+    this.ipv4 = base.ipv4.slice(0, n);
+    this.ipv6 = base.ipv6.slice(0, n);
+    this.settings = base.settings.slice(0, n);
+  }
+
   /**
    * A parsed (and validated) device. `digest` holds its bytes' digests (ItemDigest), or is null
    * when it has none; `likely` is the same device's last slot, whose interned values are tried first.
    */
   add(d: Device, digest: ItemDigest | null, likely?: {from: DeviceColumns; slot: number}): void {
+    this.unshare();
     const i = this.slot();
     const pools = this.pools;
     this.id.push(d.id);
@@ -437,7 +463,8 @@ export class DeviceColumnsBuilder {
     this.ipv4.push(d.ipv4);
     this.ipv6.push(d.ipv6);
     this.remoteIp.push(d.remote_ip);
-    this.settings.push(pools.settingsOf(d, likely ? likely.from.settings[likely.slot]! : null));
+    // The same device's last settings, else the last device's (a server's devices mostly share them).
+    this.settings.push(pools.settingsOf(d, likely ? likely.from.settings[likely.slot]! : (this.settings[i - 1] ?? null)));
     this.rxBytes[i] = d.rx_bytes ?? NONE;
     this.txBytes[i] = d.tx_bytes ?? NONE;
     this.handshake.set(i, d.latest_handshake);
@@ -456,17 +483,20 @@ export class DeviceColumnsBuilder {
 
   /** Slot `j` of `from`, unchanged (its digests included). */
   copy(from: DeviceColumns, j: number): void {
+    if (this.sharing !== null && (from !== this.sharing || j !== this.length)) this.unshare();
     const i = this.slot();
-    this.id.push(from.id[j]!);
-    this.userId.push(from.userId[j]!);
-    this.name.push(from.name[j]!);
-    this.description.push(from.description[j]!);
-    this.publicKey.push(from.publicKey[j]!);
-    this.presharedKey.push(from.presharedKey[j]!);
-    this.ipv4.push(from.ipv4[j]!);
-    this.ipv6.push(from.ipv6[j]!);
+    if (this.sharing === null) {
+      this.id.push(from.id[j]!);
+      this.userId.push(from.userId[j]!);
+      this.name.push(from.name[j]!);
+      this.description.push(from.description[j]!);
+      this.publicKey.push(from.publicKey[j]!);
+      this.presharedKey.push(from.presharedKey[j]!);
+      this.ipv4.push(from.ipv4[j]!);
+      this.ipv6.push(from.ipv6[j]!);
+      this.settings.push(from.settings[j]!);
+    }
     this.remoteIp.push(from.remoteIp[j]!);
-    this.settings.push(from.settings[j]!);
     this.rxBytes[i] = from.rxBytes[j]!;
     this.txBytes[i] = from.txBytes[j]!;
     this.handshake.copy(i, from.latestHandshake, j);
@@ -492,18 +522,21 @@ export class DeviceColumnsBuilder {
 
   finish(): DeviceColumns {
     const n = this.length;
+    // Still shared: the same devices in the same places (or the last ones gone).
+    if (this.sharing !== null && n < this.sharing.length) this.unshare();
+    const base = this.sharing;
     return new DeviceColumns(
       n,
-      this.id,
-      this.userId,
-      this.name,
-      this.description,
-      this.publicKey,
-      this.presharedKey,
-      this.ipv4,
-      this.ipv6,
+      base?.id ?? this.id,
+      base?.userId ?? this.userId,
+      base?.name ?? this.name,
+      base?.description ?? this.description,
+      base?.publicKey ?? this.publicKey,
+      base?.presharedKey ?? this.presharedKey,
+      base?.ipv4 ?? this.ipv4,
+      base?.ipv6 ?? this.ipv6,
       this.remoteIp,
-      this.settings,
+      base?.settings ?? this.settings,
       this.rxBytes.slice(0, n),
       this.txBytes.slice(0, n),
       this.handshake.finish(n),

@@ -10,7 +10,7 @@
 // is a change detector, not a defence: a server that wants to show something false can simply
 // send it. (docs/architecture.md, "The compact device store".)
 import {DeviceColumns, DeviceColumnsBuilder, type DevicePools, type DeviceStats, type ItemDigest} from './device-columns.js';
-import {ItemCutter, itemId, NEEDS_SCHEMA} from './listcache.js';
+import {findItemId, idSpan, ItemCutter, NEEDS_SCHEMA, sameLatin1} from './listcache.js';
 import type {Device} from './schemas.js';
 import {ISO_TIMESTAMP} from './timestamps.js';
 import {salvage, type SchemaIssue} from './validate.js';
@@ -150,7 +150,9 @@ export class DeviceDecoder extends ItemCutter {
   private readonly issues: SchemaIssue[] = [];
   /** Items the guard rejected, to salvage at the end: how many slots come before each, its index in the body. */
   private readonly rejected: {at: number; index: number; raw: unknown}[] = [];
-  private readonly seen = new Set<string>();
+  /** The last table's slots taken by an item of this body, and the ids of the others seen: an id listed twice gets a slot per listing. */
+  private readonly used: Uint8Array;
+  private readonly seenNew = new Set<string>();
   private view: DataView | null = null;
   private viewOf: Buffer | null = null;
   private result: DeviceColumns | null = null;
@@ -162,34 +164,55 @@ export class DeviceDecoder extends ItemCutter {
     private readonly schema: () => ObjectSchema | null,
   ) {
     super();
-    this.builder = new DeviceColumnsBuilder(pools, previous.length + 64);
+    this.builder = new DeviceColumnsBuilder(pools, previous.length + 64, previous);
+    this.used = new Uint8Array(previous.length);
   }
 
   protected item(buf: Buffer, start: number, end: number): boolean {
     const index = this.index++;
-    const id = itemId(buf, start, end);
     if (this.viewOf !== buf) {
       this.view = new DataView(buf.buffer, buf.byteOffset, buf.length);
       this.viewOf = buf;
     }
     const view = this.view!;
     const digest: ItemDigest = {a: digestItem(view, buf, start, end), b: laneB, sa: 0, sb: 0, plain: false};
-    // A second item with the same id in one body is parsed: each listing has its own slot.
-    const repeat = id !== null && this.seen.has(id);
     const prev = this.previous;
     let slot = -1;
-    if (id !== null && !repeat) {
-      this.seen.add(id);
-      // Servers list devices in a stable order: the same place in the last table first, the index after.
+    // A second item with the same id in one body is parsed: each listing has its own slot.
+    let repeat = false;
+    const hasId = findItemId(buf, start, end);
+    if (hasId) {
+      // Servers list devices in a stable order: the same place in the last table first (its id
+      // compared with the bytes, no string made), the index after.
       const at = this.builder.length;
-      slot = at < prev.length && prev.id[at] === id ? at : prev.slotOf(id);
+      const here = at < prev.length ? prev.id[at]! : null;
+      if (here !== null && sameLatin1(here, buf, idSpan.from, idSpan.to)) {
+        slot = at;
+      } else {
+        const id = buf.toString('latin1', idSpan.from, idSpan.to);
+        slot = prev.slotOf(id);
+        if (slot < 0) {
+          repeat = this.seenNew.has(id);
+          this.seenNew.add(id);
+        }
+      }
+      if (slot >= 0) {
+        if (this.used[slot] === 1) {
+          repeat = true;
+          slot = -1;
+        } else {
+          this.used[slot] = 1;
+        }
+      }
       const d = prev.digest;
       if (slot >= 0 && prev.hashed[slot] !== 0 && d[4 * slot] === digest.a && d[4 * slot + 1] === digest.b) {
         this.builder.copy(prev, slot);
         return true;
       }
     }
-    const stats = id !== null && !repeat ? readStats(view, buf, start, end, digest) : null;
+    // Only for a device the last table has: a new one (every device of the first poll) is parsed
+    // anyway, and gets its static digest the first time it changes (start-up pays nothing for it).
+    const stats = slot >= 0 ? readStats(view, buf, start, end, digest) : null;
     if (stats !== null && slot >= 0 && prev.hashed[slot] === 3 && prev.digest[4 * slot + 2] === digest.sa && prev.digest[4 * slot + 3] === digest.sb) {
       digest.plain = true;
       this.builder.copyWithStats(prev, slot, stats, digest);
@@ -204,7 +227,7 @@ export class DeviceDecoder extends ItemCutter {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
     if (this.accept(raw)) {
       digest.plain = stats !== null && Object.keys(raw).length === SCHEMA_KEY_COUNT;
-      this.builder.add(raw, id !== null && !repeat ? digest : null, slot >= 0 ? {from: prev, slot} : undefined);
+      this.builder.add(raw, hasId && !repeat ? digest : null, slot >= 0 ? {from: prev, slot} : undefined);
       return true;
     }
     this.rejected.push({at: this.builder.length, index, raw});

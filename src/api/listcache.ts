@@ -87,14 +87,31 @@ function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-/** The id of the item in `buf[start, end)`, read from its `"id":"…"`, or null. */
-export function itemId(buf: Buffer, start: number, end: number): string | null {
+/** Where the id of the item in `buf[start, end)` lies (its `"id":"…"`): sets `idSpan.from`/`to` and returns true, or false. */
+export function findItemId(buf: Buffer, start: number, end: number): boolean {
   const p = buf.indexOf(ID, start);
   if (p >= 0 && p < end) {
     const q = buf.indexOf(QUOTE, p + ID.length);
-    if (q >= 0 && q < end) return buf.toString('latin1', p + ID.length, q);
+    if (q >= 0 && q < end) {
+      idSpan.from = p + ID.length;
+      idSpan.to = q;
+      return true;
+    }
   }
-  return null;
+  return false;
+}
+export const idSpan = {from: 0, to: 0};
+
+/** The id of the item in `buf[start, end)`, read from its `"id":"…"`, or null. */
+export function itemId(buf: Buffer, start: number, end: number): string | null {
+  return findItemId(buf, start, end) ? buf.toString('latin1', idSpan.from, idSpan.to) : null;
+}
+
+/** `text` is the latin1 reading of `buf[from, to)` (no string made to compare). */
+export function sameLatin1(text: string, buf: Buffer, from: number, to: number): boolean {
+  if (text.length !== to - from) return false;
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) !== buf[from + k]) return false;
+  return true;
 }
 
 /**
