@@ -177,6 +177,14 @@ export class DeviceDecoder extends ItemCutter {
     const view = this.view!;
     const digest: ItemDigest = {a: digestItem(view, buf, start, end), b: laneB, sa: 0, sb: 0, plain: false};
     const prev = this.previous;
+    const at = this.builder.length;
+    if (at < prev.length && this.used[at] === 0 && prev.hashed[at] !== 0 && prev.digest[4 * at] === digest.a && prev.digest[4 * at + 1] === digest.b) {
+      // The bytes of the last table's item at this place: that device (its id is in those bytes),
+      // unchanged. Most items of a poll end here, without their id being looked for.
+      this.used[at] = 1;
+      this.builder.copy(prev, at);
+      return true;
+    }
     let slot = -1;
     // A second item with the same id in one body is parsed: each listing has its own slot.
     let repeat = false;
@@ -184,7 +192,6 @@ export class DeviceDecoder extends ItemCutter {
     if (hasId) {
       // Servers list devices in a stable order: the same place in the last table first (its id
       // compared with the bytes, no string made), the index after.
-      const at = this.builder.length;
       const here = at < prev.length ? prev.id[at]! : null;
       if (here !== null && sameLatin1(here, buf, idSpan.from, idSpan.to)) {
         slot = at;
