@@ -151,7 +151,11 @@ function suspendToShell(repaint: () => void): void {
       terminalTaken = true;
       // The alternate screen comes back blank: the writer must not send changes against what it showed.
       frames?.invalidate();
-      // The size may have changed while stopped: the layout follows, then the frame is drawn whole.
+      // The size may have changed while stopped: the SIGWINCH went to the shell then, so Node's
+      // columns and rows are stale (and getWindowSize() only returns them). _refreshSize() asks
+      // the terminal again and emits 'resize' when it changed; the emit below makes the layout
+      // follow and the frame be drawn whole either way.
+      (process.stdout as {_refreshSize?: () => void})._refreshSize?.();
       process.stdout.emit('resize');
       repaint();
     } catch {

@@ -128,9 +128,16 @@ describe.skipIf(!enabled)('bracketed paste end to end (tmux)', {timeout: 60_000}
       t.keys('C-z');
       await t.waitFor(/Stopped/);
       await t.waitUntil(() => !t.altScreen && t.cursorVisible, 'the main screen and a visible cursor');
+      // The window changes size while the console is stopped (the SIGWINCH goes to the shell).
+      t.resize(150, 45);
       t.run('fg');
       await t.waitFor(/Email\s+abcdXef/);
       expect(t.altScreen).toBe(true);
+      // Drawn for the new size: the header reaches past column 120, the key hints at the new bottom.
+      await t.waitUntil(() => {
+        const lines = t.screen().split('\n');
+        return (lines[0] ?? '').trimEnd().length > 140 && lines.findIndex((l) => /Esc cancel/.test(l)) >= 42;
+      }, 'the console drawn at 150×45 after fg');
       // The keyboard is the console's again (raw mode back): the undo left the caret at the start,
       // and Ctrl-K deletes from there on.
       t.keys('C-k');
