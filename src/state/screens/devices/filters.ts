@@ -30,8 +30,10 @@ export function deviceFilters(options: Partial<FilterOptions> = {}): FilterField
       textField('name', 'name:laptop', (r) => r.nameKey, true),
       addressField('ip', 'ip:10.3.0.0/16', ADDRESSES),
       textField('key', 'key:kQvb', (r) => r.publicKey),
-      sizeField('rx', 'rx>1GiB', (r) => r.rxBytes),
-      sizeField('tx', 'tx>500MB', (r) => r.txBytes),
+      // No counters (never connected: 0.7.36 writes them with the first stats) is 0 bytes, as
+      // the cell shows it (0.00 B, like 0.7.36's UI): `tx<1MiB` finds those devices too.
+      sizeField('rx', 'rx>1GiB', (r) => r.rxBytes ?? 0),
+      sizeField('tx', 'tx>500MB', (r) => r.txBytes ?? 0),
       sizeField('rate', 'rate>1MB/s', totalRate, true),
       ageField('handshake', 'handshake>30d', (r) => r.handshakeAt),
       ageField('created', 'created<7d', (r) => r.createdAt),
