@@ -2,6 +2,9 @@
 import {describe, expect, it} from 'vitest';
 import {fitColumns, fittedWidth, headerText, rowSegments, rowText, type TableColumn} from '../../src/ui/table/Table.js';
 import {displayWidth} from '../../src/ui/text.js';
+import {formatRate} from '../../src/state/data/format.js';
+import {buildSnapshot} from '../../src/state/data/snapshot.js';
+import {devices} from '../../src/state/screens/devices/screen.js';
 
 interface Row {
   name: string;
@@ -97,6 +100,16 @@ describe('line text', () => {
     // A full right-aligned cell (the widest rate): the arrow takes the gap after it, never its digits.
     const full = {...row, rx: '1023.9'};
     expect(rowSegments(full, fitted, false, marks)[0]!.text).toBe('a-very-…↑1023.9↑ann');
+  });
+
+  it('the Devices rate columns keep a cell for ↑/↓ after the widest rate (never against REMOTE IP)', () => {
+    const snapshot = buildSnapshot({devices: [], users: [], rules: [], configuration: null, issues: []}, null, 0);
+    const widths = new Map(devices.columns(snapshot, () => 0).map((c) => [c.key, c.width]));
+    let widest = 0;
+    for (let e = 0; e < 50; e++) for (const m of [1, 1.5, 9.99, 99.95, 999.95, 1023.9, 1023.96]) widest = Math.max(widest, formatRate(m * 2 ** e).length);
+    expect(widest).toBe(12);
+    expect(widths.get('rxRate')).toBeGreaterThan(widest);
+    expect(widths.get('txRate')).toBeGreaterThan(widest);
   });
 
   it('shows control characters as escapes so a row stays one line', () => {

@@ -189,7 +189,9 @@ export const devices: ResourceSpec<DeviceRow> = {
         key: 'rxRate',
         header: 'RX/S',
         priority: 3,
-        width: 12,
+        // The widest rate ("1023.9 KiB/s") is 12 cells; the 13th keeps its ↑/↓ inside the cell,
+        // not against the next column's text.
+        width: 13,
         align: 'right',
         cell: (r) => formatRate(currentRate(r, 'rx', clock())),
         sortValue: (r) => currentRate(r, 'rx', now),
@@ -199,7 +201,9 @@ export const devices: ResourceSpec<DeviceRow> = {
         key: 'txRate',
         header: 'TX/S',
         priority: 3,
-        width: 12,
+        // The widest rate ("1023.9 KiB/s") is 12 cells; the 13th keeps its ↑/↓ inside the cell,
+        // not against the next column's text.
+        width: 13,
         align: 'right',
         cell: (r) => formatRate(currentRate(r, 'tx', clock())),
         sortValue: (r) => currentRate(r, 'tx', now),
