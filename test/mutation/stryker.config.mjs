@@ -78,7 +78,7 @@ export const GROUPS = [
     name: 'device store',
     gate: false,
     mutate: ['src/api/device-columns.ts', 'src/api/device-decoder.ts', 'src/state/data/device-rows.ts'],
-    tests: ['test/api/device-columns.test.ts', 'test/state/resources.test.ts', 'test/state/incremental-rows.test.ts'],
+    tests: ['test/api/device-columns.test.ts', 'test/state/resources.test.ts'],
   },
   {
     // Change detection (Activity).
