@@ -74,6 +74,7 @@ export class DevicePools {
     if (value === null) return value;
     const hit = this.strings.get(value);
     if (hit !== undefined) return hit as S;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: a bound on sharing; a reset only costs sharing
     if (this.strings.size >= MAX_POOLED) this.strings = new Map();
     this.strings.set(value, value);
     return value;
@@ -98,6 +99,7 @@ export class DevicePools {
     ]);
     let hit = this.settings.get(key);
     if (hit === undefined) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: a bound on sharing; a reset only costs sharing
       if (this.settings.size >= MAX_POOLED) this.settings = new Map();
       const list = (l: readonly string[] | null) => (l === null ? null : Object.freeze(l.map((s) => this.string(s))));
       hit = Object.freeze({
@@ -241,9 +243,11 @@ export class DeviceColumns {
   sameBytes(i: number, other: DeviceColumns, j: number): boolean {
     const d = this.digest;
     const e = other.digest;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: only sameSlot's shortcut (device-rows.ts): without it the fields are compared
     return this.hashed[i]! !== 0 && other.hashed[j]! !== 0 && d[4 * i] === e[4 * j] && d[4 * i + 1] === e[4 * j + 1];
   }
 
+  // Stryker disable ArrayDeclaration,ObjectLiteral: EMPTY has no slots; nothing reads its columns
   static readonly EMPTY = new DeviceColumns(
     0,
     [],
@@ -264,6 +268,7 @@ export class DeviceColumns {
     new Int32Array(0),
     new Uint8Array(0),
   );
+  // Stryker restore ArrayDeclaration,ObjectLiteral
 
   /** Devices already decoded (a test's, or a body parsed whole), in a table without digests. */
   static from(devices: readonly Device[], pools = new DevicePools()): DeviceColumns {

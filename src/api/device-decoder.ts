@@ -178,6 +178,7 @@ export class DeviceDecoder extends ItemCutter {
     const digest: ItemDigest = {a: digestItem(view, buf, start, end), b: laneB, sa: 0, sb: 0, plain: false};
     const prev = this.previous;
     const at = this.builder.length;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BlockStatement: a shortcut; the id lookup below finds the same slot and copies it the same way
     if (at < prev.length && this.used[at] === 0 && prev.hashed[at] !== 0 && prev.digest[4 * at] === digest.a && prev.digest[4 * at + 1] === digest.b) {
       // The bytes of the last table's item at this place: that device (its id is in those bytes),
       // unchanged. Most items of a poll end here, without their id being looked for.

@@ -80,6 +80,11 @@ const deviceArb = fc
     dns: listArb,
     mtu: fc.option(fc.constantFrom(1280, 1420)),
     flag: fc.boolean(),
+    // Each client setting varies on its own: interning must tell every one of them apart.
+    endpoint: fc.option(fc.constantFrom('vpn.example.com:51820', 'vpn2.example.com:51820')),
+    keepalive: fc.option(fc.constantFrom(0, 25)),
+    serverKey: fc.option(fc.constantFrom('spk', 'spk2')),
+    defaults: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean()),
     bad: fc.nat(25),
   })
   .map((r) => {
@@ -100,6 +105,13 @@ const deviceArb = fc
         mtu: r.mtu,
         use_default_dns: r.flag,
         preshared_key: r.flag ? null : `psk-${r.n}`,
+        endpoint: r.endpoint,
+        persistent_keepalive: r.keepalive,
+        server_public_key: r.serverKey,
+        use_default_allowed_ips: r.defaults[0],
+        use_default_endpoint: r.defaults[1],
+        use_default_mtu: r.defaults[2],
+        use_default_persistent_keepalive: r.defaults[3],
       }),
     };
     // Now and then an item the fast guard refuses: salvaged (a neutral value), or dropped (no usable id).
@@ -237,10 +249,12 @@ describe('the compact device store', () => {
       return isDeviceFast(v);
     };
     const pools = new DevicePools();
-    const list = Array.from({length: 50}, (_, i) => device({id: `d-${i}`, name: `n${i}`, rx_bytes: i}));
+    // 150 devices: more than a first poll's table is made for (it grows as they come).
+    const list = Array.from({length: 150}, (_, i) => device({id: `d-${i}`, name: `n${i}`, rx_bytes: i}));
     const body = (l: Device[]) => Buffer.from(JSON.stringify({data: l}));
     const first = poll(DeviceColumns.EMPTY, pools, body(list), [0.3, 0.61], counting);
-    expect(parsed).toBe(50);
+    expect(parsed).toBe(150);
+    expect(first.table.materialiseAll()).toEqual(list);
     parsed = 0;
     // The same bytes, cut elsewhere (so at other offsets of other buffers): nothing is parsed.
     const second = poll(first.table, pools, body(list), [0.1, 0.5, 0.77], counting);
@@ -249,6 +263,12 @@ describe('the compact device store', () => {
     // Nothing added, removed or moved: the columns stats never change are the last table's own arrays.
     expect(second.table.id).toBe(first.table.id);
     expect(second.table.settings).toBe(first.table.settings);
+    // The same items in another order (and one gone): found by id, still not parsed.
+    const reordered = [...list.slice(75), ...list.slice(1, 75)];
+    const shuffled = poll(second.table, pools, body(reordered), [0.4], counting);
+    expect(parsed).toBe(0);
+    expect(shuffled.table.materialiseAll()).toEqual(reordered);
+    expect(shuffled.table.id).not.toBe(second.table.id);
     // One device's name changes: that item alone is parsed.
     const renamed = list.map((d, i) => (i === 17 ? {...d, name: 'renamed'} : d));
     const third = poll(second.table, pools, body(renamed), [0.5], counting);
@@ -312,6 +332,14 @@ describe('the compact device store', () => {
       '"remote_ip":7,',
       '"latest_handshake":"yesterday",',
       '"latest_handshake":"2026-01-01T00:00:00Z",',
+      '"rx_bytes":12345678901234567,',
+      '"rx_bytes":-,',
+      '"remote_ip":nul,',
+      '"remote_ip":nulx,',
+      '"remote_ip":"a\u0001b",',
+      '"remote_ip":"a\u007fb",',
+      '"tx_bytes":"7",',
+      '"updated_at":null,',
     ];
     for (const value of odd) {
       const key = value.slice(0, value.indexOf(':') + 1);
@@ -368,6 +396,65 @@ describe('the compact device store', () => {
   });
 });
 
+describe('rows over tables without digests (devices known as objects)', () => {
+  const T = Date.UTC(2026, 0, 1, 12);
+  const rows = (list: Device[], previous: DeviceRow[] = []) => deriveDeviceRows(DeviceColumns.from(list), USERS, previous);
+
+  it('keep a row while every field is the same, text times and missing counters included, and make a new one for any change', () => {
+    const base = device({
+      id: 'a',
+      latest_handshake: '2026-01-01T00:00:00Z',
+      inserted_at: '2026-01-01T00:00:00+00:00',
+      updated_at: iso(T),
+      rx_bytes: null,
+      remote_ip: null,
+    });
+    const first = rows([base]);
+    expect(rows([{...base}], first)[0]).toBe(first[0]);
+    for (const change of [
+      {latest_handshake: '2026-01-01T00:00:01Z'},
+      {latest_handshake: null},
+      {inserted_at: '2026-01-01T00:00:00Z'},
+      {inserted_at: iso(0)},
+      {updated_at: iso(T + 1000)},
+      {rx_bytes: 0},
+      {tx_bytes: 5},
+      {remote_ip: '84.1.2.3'},
+      {user_id: 'u-2'},
+      {name: 'other'},
+      {description: 'd'},
+      {public_key: 'k2'},
+      {preshared_key: null},
+      {ipv4: '10.3.2.3'},
+      {ipv6: null},
+      {endpoint: 'elsewhere:51820'},
+    ] as Partial<Device>[]) {
+      const next = rows([{...base, ...change}], first);
+      expect(next[0], JSON.stringify(change)).not.toBe(first[0]);
+      expect(next[0]!.toDevice(), JSON.stringify(change)).toEqual({...base, ...change});
+    }
+  });
+
+  it('rates: bytes over the seconds between two stats samples; none across a counter reset, the same sample time or a missing counter', () => {
+    const at = (s: number, rx: number | null, tx: number | null) =>
+      device({id: 'a', rx_bytes: rx, tx_bytes: tx, updated_at: iso(T + s * 1000), latest_handshake: iso(T + s * 1000)});
+    const r0 = rows([at(0, 1000, 100)]);
+    const r1 = rows([at(2, 3000, 100)], r0);
+    expect([r1[0]!.rxRate, r1[0]!.txRate]).toEqual([1000, 0]);
+    // A counter that went down (the peer was re-added): no rate for it.
+    const r2 = rows([at(4, 500, 300)], r1);
+    expect([r2[0]!.rxRate, r2[0]!.txRate]).toEqual([null, 100]);
+    // New counters with the same sample time: no time to divide by.
+    const r3 = rows([at(4, 900, 900)], r2);
+    expect(r3[0]!.rxRate).toBeNull();
+    // A counter gone missing: no rate for it, the other still has one.
+    const r4 = rows([at(6, null, 1100)], r3);
+    expect([r4[0]!.rxRate, r4[0]!.txRate]).toEqual([null, 100]);
+    const r5 = rows([at(8, 100, 1100)], r4);
+    expect([r5[0]!.rxRate, r5[0]!.txRate]).toEqual([null, 0]);
+  });
+});
+
 describe('times packed as microseconds', () => {
   it('round-trips 0.7.36 timestamps exactly, and agrees with Date.parse to the millisecond (property)', () => {
     fc.assert(
@@ -383,6 +470,20 @@ describe('times packed as microseconds', () => {
 
   it('keeps anything else as text', () => {
     for (const text of [
+      '2026/01/01T00:00:00.000000Z',
+      '2026-01/01T00:00:00.000000Z',
+      '2026-01-01T00-00:00.000000Z',
+      '2026-01-01T00:00-00.000000Z',
+      '2026-01-01T00:00:00,000000Z',
+      '2026-01-01T00:00:00.000000z',
+      '2026-01-00T00:00:00.000000Z',
+      '2026-01-32T00:00:00.000000Z',
+      '2026-01-01T00:60:00.000000Z',
+      '2026-01-01T00:00:60.000000Z',
+      '2023-02-29T00:00:00.000000Z',
+      '2100-02-29T00:00:00.000000Z',
+      '1969-01-01T00:00:00.000000Z',
+      '202a-01-01T00:00:00.000000Z',
       '2026-01-01T00:00:00Z',
       '2026-01-01T00:00:00.123Z',
       '2026-01-01T00:00:00.000000+00:00',
@@ -398,6 +499,9 @@ describe('times packed as microseconds', () => {
       expect(packTime(text), text).toBeNaN();
     }
     expect(packTime('2024-02-29T00:00:00.000000Z')).toBe(Date.UTC(2024, 1, 29) * 1000);
+    expect(packTime('2000-02-29T00:00:00.000000Z')).toBe(Date.UTC(2000, 1, 29) * 1000);
+    expect(packTime('1970-01-01T00:00:00.000000Z')).toBe(0);
+    expect(packTime('2026-12-31T23:59:59.000000Z')).toBe(Date.UTC(2026, 11, 31, 23, 59, 59) * 1000);
     expect(packTime('2255-12-31T23:59:59.999999Z')).toBe(Date.UTC(2255, 11, 31, 23, 59, 59) * 1000 + 999_999);
   });
 });
