@@ -10,7 +10,7 @@
 // is a change detector, not a defence: a server that wants to show something false can simply
 // send it. (docs/architecture.md, "The compact device store".)
 import {DeviceColumns, DeviceColumnsBuilder, type DevicePools, type DeviceStats, type ItemDigest} from './device-columns.js';
-import {findItemId, idSpan, ItemCutter, NEEDS_SCHEMA, sameLatin1} from './listcache.js';
+import {findItemId, idSpan, ItemCutter, NEEDS_SCHEMA, parseItem, sameLatin1} from './listcache.js';
 import type {Device} from './schemas.js';
 import {ISO_TIMESTAMP} from './timestamps.js';
 import {salvage, type SchemaIssue} from './validate.js';
@@ -226,13 +226,8 @@ export class DeviceDecoder extends ItemCutter {
       this.builder.copyWithStats(prev, slot, stats, digest);
       return true;
     }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(buf.toString('utf8', start, end));
-    } catch {
-      return false;
-    }
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+    const raw = parseItem(buf, start, end);
+    if (raw === null) return false;
     if (this.accept(raw)) {
       digest.plain = stats !== null && Object.keys(raw).length === SCHEMA_KEY_COUNT;
       this.builder.add(raw, hasId && !repeat ? digest : null, slot >= 0 ? {from: prev, slot} : undefined);

@@ -107,6 +107,17 @@ export function itemId(buf: Buffer, start: number, end: number): string | null {
   return findItemId(buf, start, end) ? buf.toString('latin1', idSpan.from, idSpan.to) : null;
 }
 
+/** The item in `buf[start, end)` parsed, or null when it is not a JSON object (the decoder gives up). */
+export function parseItem(buf: Buffer, start: number, end: number): object | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(buf.toString('utf8', start, end));
+  } catch {
+    return null;
+  }
+  return raw === null || typeof raw !== 'object' || Array.isArray(raw) ? null : raw;
+}
+
 /** `text` is the latin1 reading of `buf[from, to)` (no string made to compare). */
 export function sameLatin1(text: string, buf: Buffer, from: number, to: number): boolean {
   if (text.length !== to - from) return false;
@@ -308,13 +319,8 @@ export class ListDecoder<T> extends ItemCutter {
         return true;
       }
     }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(buf.toString('utf8', start, end));
-    } catch {
-      return false;
-    }
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+    const raw = parseItem(buf, start, end);
+    if (raw === null) return false;
     if (this.cache.accept(raw)) {
       this.cache.share?.(raw);
       this.data.push(raw);

@@ -11,7 +11,7 @@ import {mkdtempSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {BIN} from './common.mjs';
+import {benchPane, BIN} from './common.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,23 +55,7 @@ export async function terminalBytes(bin = BIN) {
     return last;
   }
   try {
-    tmux(
-      '-f',
-      '/dev/null',
-      'new-session',
-      '-d',
-      '-s',
-      'b',
-      '-x',
-      '120',
-      '-y',
-      '40',
-      '-e',
-      'TERM=xterm-256color',
-      '-e',
-      'LANG=C.UTF-8',
-      'env -u CI -u CONTINUOUS_INTEGRATION bash --norc --noprofile',
-    );
+    benchPane(socket, {LANG: 'C.UTF-8'});
     tmux('set-option', '-t', 'b', 'status', 'off');
     tmux('pipe-pane', '-o', '-t', 'b', `cat >> ${log}`);
     tmux('send-keys', '-t', 'b', '-l', `node ${bin} --demo --refresh 1`);

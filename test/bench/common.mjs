@@ -1,6 +1,6 @@
 // What the bench scripts (run.mjs, bulk.mjs, activity.mjs) share: a sandbox process of the built
 // binary, and writing a table into its section of README.md.
-import {spawn} from 'node:child_process';
+import {execFileSync, spawn} from 'node:child_process';
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -39,4 +39,15 @@ export function writeReadmeSection(name, table) {
   const end = `<!-- ${name}:end -->`;
   if (!text.includes(start) || !text.includes(end)) throw new Error(`README.md has no ${start} … ${end} section`);
   writeFileSync(readme, `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`);
+}
+
+/**
+ * A 120×40 tmux pane on its own server (`-L socket`) running a bare bash, without the CI variables
+ * (the console would draw for CI), with `env` set; returns the `tmux` command bound to that server.
+ */
+export function benchPane(socket, env) {
+  const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
+  const vars = Object.entries({TERM: 'xterm-256color', ...env}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', ...vars, 'env -u CI -u CONTINUOUS_INTEGRATION bash --norc --noprofile');
+  return tmux;
 }

@@ -32,7 +32,7 @@ import {join} from 'node:path';
 import {build} from 'esbuild';
 import {commonOptions, requireShim} from '../../scripts/esbuild-common.mjs';
 import {terminalBytes} from './bytes.mjs';
-import {BIN, root, startSandbox, writeReadmeSection} from './common.mjs';
+import {benchPane, BIN, root, startSandbox, writeReadmeSection} from './common.mjs';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const writeReadme = process.argv.includes('--write-readme');
@@ -78,26 +78,7 @@ async function firstFrame(url, token, devices) {
   for (let i = 0; i < 3; i++) {
     // A socket per run: a tmux server that is still shutting down cannot be reused at once.
     const socket = `fzc-bench-${process.pid}-${devices}-${i}`;
-    const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
-    tmux(
-      '-f',
-      '/dev/null',
-      'new-session',
-      '-d',
-      '-s',
-      'b',
-      '-x',
-      '120',
-      '-y',
-      '40',
-      '-e',
-      `FZ_URL=${url}`,
-      '-e',
-      `FZ_API_TOKEN=${token}`,
-      '-e',
-      'TERM=xterm-256color',
-      'env -u CI bash --norc --noprofile',
-    );
+    const tmux = benchPane(socket, {FZ_URL: url, FZ_API_TOKEN: token});
     await sleep(200);
     const pattern = new RegExp(`1/${devices} devices`);
     tmux('send-keys', '-t', 'b', '-l', `node ${BIN} --refresh 0`);

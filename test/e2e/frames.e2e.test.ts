@@ -11,20 +11,11 @@ import {join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {BIN, hasBinary, hasTmux, startSandboxProcess, Terminal} from './harness.js';
 import {VirtualTerminal} from '../helpers/vt.js';
+import {seededRandom} from '../helpers/seeded.js';
 
 const canRun = hasTmux() && hasBinary();
 
 /** A small seeded generator, so that a failing run can be replayed (FRAMES_SEED). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The pane as cells: `capture-pane -e` (text with SGR) replayed into a virtual terminal of its size. */
 function cells(t: Terminal): {dump: string[]; text: string[]} {
@@ -48,7 +39,7 @@ afterEach(() => {
 describe.skipIf(!canRun)('frames sent as changes, in tmux', () => {
   it('after random keys, live updates and a resize, the pane is what a whole draw of the same state shows', async () => {
     const seed = Number(process.env.FRAMES_SEED ?? Math.floor(Math.random() * 2 ** 31));
-    const rand = random(seed);
+    const rand = seededRandom(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const sandbox = await startSandboxProcess(['--seed', 'demo', '--stats-interval', '1']);
     work = mkdtempSync(join(tmpdir(), 'fzc-frames-'));

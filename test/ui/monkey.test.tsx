@@ -8,6 +8,7 @@ import {FirezoneClient} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 import {App} from '../../src/ui/App.js';
 import {strip} from '../helpers/ink.js';
+import {seededRandom} from '../helpers/seeded.js';
 
 const SEED = Number(process.env.MONKEY_SEED ?? 20261122);
 const KEYS = Number(process.env.MONKEY_KEYS ?? 20000);
@@ -70,17 +71,6 @@ const ALPHABET: Array<[string, number]> = [
 ];
 const TOTAL_WEIGHT = ALPHABET.reduce((sum, [, w]) => sum + w, 0);
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pick(random: () => number): string {
   let r = random() * TOTAL_WEIGHT;
   for (const [key, weight] of ALPHABET) {
@@ -111,7 +101,7 @@ describe('monkey', () => {
     const rejections: unknown[] = [];
     const onRejection = (reason: unknown) => rejections.push(reason);
     process.on('unhandledRejection', onRejection);
-    const random = mulberry32(SEED);
+    const random = seededRandom(SEED);
     // Writes would only prove that random keys can delete the demo data; the monkey is about
     // the console surviving, so the exit key is disarmed and everything else is live.
     const ui = render(
