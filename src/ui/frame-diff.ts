@@ -298,7 +298,10 @@ function diffRow(out: Out, r: number, prev: Row, next: Row): void {
   const pl = prev.chars.length;
   const nl = next.chars.length;
   const width = Math.max(pl, nl);
-  const same = (c: number) => prev.chars[c] === next.chars[c] && prev.sgr[c] === next.sgr[c];
+  // The right half of a wide character ('') is the same only when its left half is: the right
+  // halves of two different wide characters in one place are both '' (a span ending on one would
+  // leave the cursor a cell short of where the writer thinks it is).
+  const same = (c: number): boolean => prev.chars[c] === next.chars[c] && prev.sgr[c] === next.sgr[c] && (next.chars[c] !== '' || c === 0 || same(c - 1));
   let c = 0;
   let span: [number, number] | null = null;
   const flush = (s: number, e: number) => {
@@ -312,9 +315,9 @@ function diffRow(out: Out, r: number, prev: Row, next: Row): void {
       continue;
     }
     // A span of changed cells never splits a wide character on either side, with no widening:
-    // the right half of one is equal on both sides exactly when its left half is (same text, same
-    // state), so a span cannot start on one; and where it ends on one, both sides have a wide
-    // character just before it, which is written whole. Past the new row's end every cell of a
+    // the right half of one is the same on both sides exactly when its left half is (`same`), so
+    // a span cannot start on one; and where it ends on one, both sides have a wide character just
+    // before it, which is written whole. Past the new row's end every cell of a
     // longer old row differs, so such a span runs to the end and is finished by an erase.
     const s = c;
     let e = c + 1;

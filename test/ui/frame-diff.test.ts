@@ -174,6 +174,13 @@ describe('frame diff against a virtual terminal', () => {
     expect(diff).toBe(`${ESC}[1;2H字 `);
   });
 
+  it('one wide character replaced by another in the same place: the cells after it land where they should', () => {
+    // 字 and 😀 both take columns 1–2; their right halves look alike, their left halves do not.
+    const {vt} = applied('字 same old\n', '😀 same new\n', 20, 3);
+    expect(vt.text()[0]).toBe('😀 same new');
+    expect(JSON.stringify(vt.dump())).toBe(JSON.stringify(fresh('😀 same new\n', 20, 3).dump()));
+  });
+
   it('does not model what it cannot account for', () => {
     expect(parseFrame(`${ESC}]8;;http://x${ESC}\\link\n`, 20, 5)).toBeNull(); // OSC
     expect(parseFrame(`a${ESC}[2Cb\n`, 20, 5)).toBeNull(); // cursor movement inside a frame
