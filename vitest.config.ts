@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     // A temporary working directory, HOME and XDG dirs per test file (nothing lands in the checkout).
-    setupFiles: ['test/setup/workdir.ts'],
+    setupFiles: ['test/setup/no-ci-mode.ts', 'test/setup/workdir.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,

@@ -14,6 +14,22 @@ export const noReactDevtools = {
 };
 
 /**
+ * Ink switches to its CI mode when CI or CONTINUOUS_INTEGRATION is set (is-in-ci): it draws
+ * nothing while running, prints only the last frame at exit and stops listening for resizes.
+ * The console only ever draws to a terminal an admin is looking at, and admins do run it from
+ * shells that carry CI=1 (a runner's container, a CI box they SSH into), where it was a blank
+ * screen until they quit. The bundle's Ink therefore never takes that mode
+ * (docs/terminal-notes.md, "CI mode renders only the last frame").
+ */
+export const noInkCiMode = {
+  name: 'no-ink-ci-mode',
+  setup(b) {
+    b.onResolve({filter: /^is-in-ci$/}, () => ({path: 'is-in-ci', namespace: 'not-in-ci'}));
+    b.onLoad({filter: /.*/, namespace: 'not-in-ci'}, () => ({contents: 'export default false;', loader: 'js'}));
+  },
+};
+
+/**
  * string-width is a pure function that Ink calls for every line of every frame, and it takes
  * its slow path (Intl.Segmenter plus several Unicode regexes per grapheme) for any line with
  * a non-ASCII character — every table row has one (● ○ · – …). Text made only of characters
@@ -188,6 +204,6 @@ export const commonOptions = {
   target: 'node20',
   jsx: 'automatic',
   legalComments: 'none',
-  plugins: [noReactDevtools, memoStringWidth, inkSharedOutputCache, styledCharsSameStyles, tokenizeNarrowLines],
+  plugins: [noReactDevtools, noInkCiMode, memoStringWidth, inkSharedOutputCache, styledCharsSameStyles, tokenizeNarrowLines],
   logLevel: 'warning',
 };

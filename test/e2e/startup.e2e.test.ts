@@ -145,6 +145,30 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
     expect(readFileSync(counter, 'utf8')).toBe('ran\n');
   });
 
+  it("with CI=1 in its environment (a runner's shell) it still draws, moves and follows a resize", async () => {
+    // Ink's CI mode would draw nothing until exit and ignore resizes (docs/terminal-notes.md).
+    const n = ++run;
+    term.run(`clear; CI=1 CONTINUOUS_INTEGRATION=true ${connect()} node ${BIN}; echo "exit=$? run=${n}"`);
+    await term.waitFor(/1 Devices \d+/);
+    term.keys(':');
+    term.type('users');
+    term.keys('Enter');
+    await term.waitFor(/EMAIL/);
+    // The title line's right half ("live … updated …") ends at the right edge: at 250 columns it
+    // is ~250 long, after the resize at most 100.
+    const title = (s: string) =>
+      s
+        .split('\n')
+        .find((l) => l.startsWith('fz-console'))
+        ?.trimEnd().length ?? 0;
+    expect(title(term.screen())).toBeGreaterThan(200);
+    term.resize(100, 30);
+    await term.waitFor((s) => title(s) > 80 && title(s) <= 100);
+    term.resize(250, 30);
+    term.keys('q');
+    await term.waitFor(`exit=0 run=${n}`);
+  });
+
   it("a profile's working tokenCommand runs once", async () => {
     const counter = join(dir, 'count-ok');
     writeProfile({url: sandbox.url, tokenCommand: `echo ran >> ${counter}; echo ${sandbox.adminToken}`});

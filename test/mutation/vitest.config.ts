@@ -7,7 +7,7 @@ import {defineConfig} from 'vitest/config';
 export default defineConfig({
   test: {
     include: process.env.FZ_MUTATE_TESTS?.split(',') ?? ['test/{common,state,api,sandbox,wireguard}/**/*.test.ts', 'test/ui/**/*.test.{ts,tsx}'],
-    setupFiles: ['test/setup/workdir.ts'],
+    setupFiles: ['test/setup/no-ci-mode.ts', 'test/setup/workdir.ts'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,
