@@ -387,7 +387,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   frames = new FrameWriter(() => readSize(process.stdout));
   const instance = render(<Root />, {
     // Made before render(): the writer hears a resize before Ink redraws for it.
-    stdout: frameWriterStream(guardedStream(process.stdout, guard), frames),
+    stdout: frameWriterStream(guardedStream(process.stdout, guard), frames, () => terminalTaken),
     exitOnCtrlC: true,
     patchConsole: true,
     ...FRAME_OPTIONS,

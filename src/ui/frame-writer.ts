@@ -31,6 +31,10 @@ export interface TerminalSize {
 export class FrameWriter {
   private screen: Screen | null = null;
   private drawnAt: TerminalSize | null = null;
+  // The last frame Ink sent, as modelled (kept through invalidate(): it is what Ink believes is
+  // shown), and whether a resize is still waiting for Ink to write anything.
+  private last: Screen | null = null;
+  private awaitingFrame = false;
 
   constructor(private readonly size: () => TerminalSize) {}
 
@@ -39,8 +43,33 @@ export class FrameWriter {
     this.screen = null;
   }
 
+  /** The terminal was resized: forget the screen, and expect a frame from Ink (see redrawIfNoFrame). */
+  resized(): void {
+    this.invalidate();
+    this.awaitingFrame = true;
+  }
+
+  /**
+   * After a resize Ink writes nothing when its output at the new size is the same text (it
+   * compares with the last output), but the terminal may have cleared, cut or reflowed what it
+   * showed. If no write came since `resized()`, the bytes that draw Ink's last frame whole at the
+   * size now ('' when it does not fit or was not modelled: Ink's next frame is then drawn whole).
+   */
+  redrawIfNoFrame(): string {
+    if (!this.awaitingFrame) return '';
+    this.awaitingFrame = false;
+    const last = this.last;
+    const size = this.size();
+    if (!last || last.rows.length + (last.trailingNewline ? 1 : 0) > size.rows || last.rows.some((r) => r.chars.length > size.columns)) return '';
+    this.screen = last;
+    this.drawnAt = size;
+    return fullDraw(last, size.columns);
+  }
+
   write(chunk: string): string {
     if (chunk === '' || KEEPS_SCREEN.test(chunk)) return chunk;
+    // Ink wrote something of its own after a resize: it is redrawing (an erase, then its frame).
+    this.awaitingFrame = false;
     const body = chunk.slice(PREFIX.exec(chunk)![0].length);
     if (body !== '') {
       const size = this.size();
@@ -50,6 +79,7 @@ export class FrameWriter {
         const known = this.screen !== null && this.drawnAt?.columns === size.columns && this.drawnAt.rows === size.rows;
         const bytes = known ? diffScreens(this.screen!, next, size.columns) : fullDraw(next, size.columns);
         this.screen = next;
+        this.last = next;
         this.drawnAt = size;
         return bytes;
       }
@@ -59,6 +89,7 @@ export class FrameWriter {
     // where Ink left the cursor, and the screen is forgotten.
     const park = this.screen ? parkCursor(this.screen) : '';
     this.screen = null;
+    if (body !== '') this.last = null;
     return park + chunk;
   }
 }
@@ -72,13 +103,32 @@ function parkCursor(screen: Screen): string {
   return `${ESC}[${Math.max(row, 0) + 1}H`;
 }
 
+// Longer than Ink's render throttle (1000 / maxFps ms, 16.7 at 60) plus a slow frame's render: a
+// frame Ink defers after a resize arrives before this, so the redraw below only happens when Ink
+// had nothing to write.
+const RESIZE_SETTLE_MS = 120;
+const SYNC_START = `${ESC}[?2026h`;
+const SYNC_END = `${ESC}[?2026l`;
+
 /**
  * A stream for Ink whose `write` goes through `writer` before `stream` (the output guard's, so the
  * guard stays the last step); everything else is `stream`'s. A resize makes the writer forget the
- * screen; registered here, before Ink registers its own listener, so it runs first.
+ * screen; registered here, before Ink registers its own listener, so it runs first. When Ink then
+ * writes nothing for the new size (the same text), the writer draws the last frame whole itself —
+ * while `drawing()` says the console still owns the screen (not after exit or Ctrl-Z).
  */
-export function frameWriterStream<S extends NodeJS.WriteStream>(stream: S, writer: FrameWriter): S {
-  stream.on('resize', () => writer.invalidate());
+export function frameWriterStream<S extends NodeJS.WriteStream>(stream: S, writer: FrameWriter, drawing: () => boolean = () => true): S {
+  let settle: NodeJS.Timeout | undefined;
+  stream.on('resize', () => {
+    writer.resized();
+    clearTimeout(settle);
+    settle = setTimeout(() => {
+      if (!drawing()) return;
+      const bytes = writer.redrawIfNoFrame();
+      if (bytes !== '') stream.write(SYNC_START + bytes + SYNC_END);
+    }, RESIZE_SETTLE_MS);
+    settle.unref?.();
+  });
   const write = (chunk: unknown, ...rest: unknown[]): boolean => {
     const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
     return (stream.write as (c: string, ...r: unknown[]) => boolean)(writer.write(text), ...rest);
