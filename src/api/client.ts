@@ -1,5 +1,8 @@
-// The /v0 client: one method per route of docs/firezone-0.7.36.md ("Routes"), on undici (loaded
-// on the first request it carries: the first poll may come over node:http, see first-poll.ts).
+// The /v0 client: one method per route of docs/firezone-0.7.36.md ("Routes"). GETs go over
+// node:http(s) with a keep-alive pool (http-get.ts; the first poll's were sent before the client
+// existed, first-poll.ts); writes, and everything when a proxy is configured, over undici, loaded
+// on the first request it carries.
+import type {Agent as HttpAgent} from 'node:http';
 import type {Dispatcher, request as undiciRequest} from 'undici';
 import {
   checkedToken,
@@ -13,6 +16,7 @@ import {
 } from './endpoint.js';
 import {ApiError, errorFromResponse, errorFromTransport} from './errors.js';
 import type {FirstPoll} from './first-poll.js';
+import {getAgent, sendGet, type SentRequest} from './http-get.js';
 import {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from './guards.js';
 import type * as Schemas from './schemas.js';
 import {tokenSubject} from './token-claims.js';
@@ -43,6 +47,8 @@ export interface ClientOptions {
   firstPoll?: FirstPoll;
 }
 
+/** A GET's unread bytes past which its connection is not read until the decoder catches up. */
+const GET_UNREAD_LIMIT = 1024 * 1024;
 /** ~75 devices: well under a millisecond of decoding when they changed. */
 const DECODE_PIECE_BYTES = 64 * 1024;
 /**
@@ -60,6 +66,8 @@ export interface RequestEvent {
   status: number | null;
   ms: number;
   bytes: number;
+  /** What carried it: node:http (GETs without a proxy) or undici (writes, and everything through a proxy). */
+  via: 'node:http' | 'undici';
   error?: string;
 }
 
@@ -103,6 +111,9 @@ export class FirezoneClient {
   private readonly timeoutMs: number;
   private readonly tls: ReturnType<typeof tlsOptions>;
   private undici: Promise<Undici> | null = null;
+  /** The GETs' connection pool (node:http); null when a proxy is configured (undici carries them). */
+  private getPool: HttpAgent | null = null;
+  private readonly proxied = proxyConfigured();
   private firstPoll: FirstPoll | null;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
   private readonly maxBodyBytes: number;
@@ -121,6 +132,18 @@ export class FirezoneClient {
     const matches = firstPoll !== null && firstPoll.baseUrl === this.baseUrl.href && firstPoll.token === this.token;
     if (firstPoll && !matches) firstPoll.close();
     this.firstPoll = matches ? firstPoll : null;
+  }
+
+  /** A GET over node:http on the keep-alive pool, made on the first GET. */
+  private get(url: URL): SentRequest {
+    if (this.closing) {
+      const response = Promise.reject(new Error('the client is closed'));
+      response.catch(() => undefined);
+      return {startedAt: performance.now(), response, abort: () => undefined};
+    }
+    const https = this.baseUrl.protocol === 'https:';
+    this.getPool ??= getAgent(https, this.tls);
+    return sendGet(url, {headers: requestHeaders(this.token, false), ...this.tls}, https, {agent: this.getPool, unreadLimit: GET_UNREAD_LIMIT});
   }
 
   /** undici and the connection pool, made on the first request that needs them. */
@@ -180,6 +203,7 @@ export class FirezoneClient {
   close(): Promise<void> {
     this.firstPoll?.close();
     this.firstPoll = null;
+    this.getPool?.destroy();
     this.closing ??= (this.undici ?? Promise.resolve(null)).then(
       (undici) =>
         undici?.dispatcher.close().then(
@@ -371,7 +395,8 @@ export class FirezoneClient {
     const url = routeUrl(this.baseUrl, path);
     const started = performance.now();
     const controller = new AbortController();
-    const sent = this.firstPoll?.take(method, path);
+    const sent = this.firstPoll?.take(method, path) ?? (method === 'GET' && !this.proxied ? this.get(url) : undefined);
+    const via = sent ? 'node:http' : 'undici';
     // A request of the first poll has been on its way since it was sent: that time counts.
     const timer = setTimeout(() => controller.abort(), sent ? Math.max(0, this.timeoutMs - (started - sent.startedAt)) : this.timeoutMs);
     if (method !== 'GET') this.writes.add(controller);
@@ -433,7 +458,7 @@ export class FirezoneClient {
         });
       }
       const location = header('location');
-      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes});
+      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes, via});
       let decoded = sink ? sink.finish() : null;
       if (decoded === NEEDS_SCHEMA) {
         await this.schemas();
@@ -464,7 +489,7 @@ export class FirezoneClient {
                   message: `Request timed out after ${formatSeconds(this.timeoutMs)}: ${method} ${displayPath} (server slow or unreachable)`,
                 })
               : errorFromTransport(err, method, displayPath, this.baseUrl.origin);
-      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes, error: apiError.kind});
+      this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes, via, error: apiError.kind});
       throw redact(apiError, this.token);
     } finally {
       clearTimeout(timer);

@@ -41,7 +41,7 @@ export class DebugLog {
   }
 
   request(e: RequestEvent): void {
-    this.line(`${e.method} ${e.path} -> ${e.status ?? e.error ?? '?'} ${e.ms.toFixed(0)}ms ${e.bytes}B${e.error ? ` error=${e.error}` : ''}`);
+    this.line(`${e.method} ${e.path} -> ${e.status ?? e.error ?? '?'} ${e.ms.toFixed(0)}ms ${e.bytes}B via ${e.via}${e.error ? ` error=${e.error}` : ''}`);
   }
 
   async close(): Promise<void> {
