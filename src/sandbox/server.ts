@@ -131,7 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const adminToken = tokenJwt(jwtSecret, seeded.adminToken);
   const unprivilegedToken = tokenJwt(jwtSecret, seeded.unprivilegedToken);
 
-  const faults: FaultSettings = {mode: 'none', rate: 0, latencyMs: 0};
+  const faults: FaultSettings = {mode: 'none', rate: 0, latencyMs: 0, hung: 0};
   const apiContext: ApiContext = {core, jwtSecret};
   const controlContext = {core, jwtSecret, faults};
   const timers = new Set<NodeJS.Timeout>();
@@ -175,7 +175,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (closed) return;
       if (faults.mode !== 'none' && core.random.faults.chance(faults.rate)) {
         const isList = req.method === 'GET' && path.split('/').filter((s) => s !== '').length === 2;
-        applyFault(faults.mode, res, isList);
+        if (!applyFault(faults.mode, res, isList)) {
+          faults.hung++;
+          res.once('close', () => faults.hung--);
+        }
         return;
       }
     }

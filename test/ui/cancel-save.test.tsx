@@ -19,6 +19,13 @@ describe('a hung save', () => {
     await fx.api('PUT', '/_sandbox/faults', {mode: 'hang', rate: 1, latency_ms: 0});
     await app.press('save');
     await app.waitFor('Saving…');
+    // The request has reached the server and is held there. Without this wait, on a busy machine
+    // the POST could still be unread on the server when Esc aborts it, and be read (and applied)
+    // after the fault is lifted below: the "outcome unknown" the console warns about.
+    for (let i = 0; ((await fx.api('GET', '/_sandbox/faults')).json as {hung: number}).hung < 1; i++) {
+      if (i > 400) throw new Error('the save never reached the server');
+      await new Promise((r) => setTimeout(r, 5));
+    }
     await app.type('x');
     await app.waitFor('typing waits (Esc cancels the save)');
     await app.press('cancel', 'form');

@@ -176,7 +176,7 @@ export async function handleControl(ctx: ControlContext, req: IncomingMessage, r
         ctx.faults.rate = body.mode === 'none' ? 0 : body.rate;
         ctx.faults.latencyMs = body.latency_ms;
       }
-      send(res, 200, {latency_ms: ctx.faults.latencyMs, mode: ctx.faults.mode, rate: ctx.faults.rate});
+      send(res, 200, {latency_ms: ctx.faults.latencyMs, mode: ctx.faults.mode, rate: ctx.faults.rate, hung: ctx.faults.hung});
       return;
     }
     send(res, 404, {error: 'not_found'});

@@ -13,6 +13,8 @@ export interface FaultSettings {
   rate: number;
   /** Extra delay before every /v0 response while faults are configured. */
   latencyMs: number;
+  /** Requests held by 'hang' whose connection is still open (a test waits for one to arrive). */
+  hung: number;
 }
 
 const NGINX_502 = `<html>
