@@ -199,3 +199,54 @@ describe('addresses sort as addresses', () => {
     expect(ipSortKey(null)).toBeNull();
   });
 });
+
+describe('sorting ahead skips volatile columns (src/state/lists/column-order.ts)', () => {
+  interface Row {
+    id: string;
+    name: string;
+    rx: number;
+  }
+  it('a column whose values change on most rows every poll is not ordered ahead; a steady one is; the volatile one is tried again after 8 polls', () => {
+    const getId = (r: Row) => r.id;
+    const reads = {name: 0, rx: 0};
+    const cols = (): ColumnSpec<Row>[] => [
+      {key: 'name', sortValue: (r) => (reads.name++, r.name)},
+      {key: 'rx', sortValue: (r) => (reads.rx++, r.rx)},
+    ];
+    const n = 6000;
+    let items: Row[] = Array.from({length: n}, (_, i) => ({id: `d${i}`, name: `device-${(i * 7919) % n}`, rx: i}));
+    const poll = (p: number) => {
+      // Every row's traffic moves; a few rows are renamed.
+      items = items.map((r, i) => ({...r, rx: (r.rx * 31 + i + p) % 100_000, ...(i % 1000 === 0 ? {name: `renamed-${p}-${i}`} : {})}));
+    };
+    const warmAll = (c: ColumnSpec<Row>[]) => {
+      reads.name = 0;
+      reads.rx = 0;
+      while (!warmSortOrder(items, c, getId, Infinity));
+    };
+    // The first poll orders both; the second finds rx volatile (it changed everywhere).
+    warmAll(cols());
+    expect(reads.rx).toBe(n);
+    poll(1);
+    warmAll(cols());
+    expect(reads.rx).toBe(n);
+    for (let p = 2; p < 9; p++) {
+      poll(p);
+      warmAll(cols());
+      expect(reads.name).toBe(n);
+      expect(reads.rx).toBe(0);
+      // A sort by it is made on the key, and it is exactly the sort from scratch.
+      const c = cols();
+      const view = buildListView(items, {getId, filter: '', sort: {key: 'rx', desc: p % 2 === 0}, columns: c});
+      const fresh = [...items].sort((a, b) => (p % 2 === 0 ? b.rx - a.rx : a.rx - b.rx) || Number(a.id.slice(1)) - Number(b.id.slice(1)));
+      expect(view.rows.map(getId)).toEqual(fresh.map(getId));
+    }
+    // Eight polls later it is read again (and found volatile again).
+    poll(9);
+    warmAll(cols());
+    expect(reads.rx).toBe(n);
+    poll(10);
+    warmAll(cols());
+    expect(reads.rx).toBe(0);
+  });
+});

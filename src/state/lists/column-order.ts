@@ -186,6 +186,21 @@ interface ColumnOrder extends Sorted {
 
 const columnOrders = new WeakMap<(t: never) => string, Map<string, ColumnOrder>>();
 
+// Per list, the columns sorting ahead has found volatile: most of their values change every poll
+// (traffic, rates, handshake), so their order cannot be carried over a poll by a merge. Ordering
+// them again after every poll cost ~100 ms of CPU a refresh at 50k rows, for sorts the admin may
+// never ask for; a sort by one is made on the key instead (a radix sort, within the sort budget),
+// and the list sorted by it is kept up to date by drawing it. A column is tried again every
+// VOLATILE_RETRY_POLLS polls, so one mass change (a bulk rename) does not mark it for good.
+const VOLATILE_RETRY_POLLS = 8;
+const volatileColumns = new WeakMap<(t: never) => string, Map<string, {items: readonly unknown[]; polls: number}>>();
+
+function volatileOf(getId: (t: never) => string): Map<string, {items: readonly unknown[]; polls: number}> {
+  let columns = volatileColumns.get(getId);
+  if (!columns) volatileColumns.set(getId, (columns = new Map()));
+  return columns;
+}
+
 function ascendingOrder<T>(items: readonly T[], column: ColumnSpec<T>, getId: (t: T) => string): ColumnOrder {
   const perList = ordersOf(getId);
   const prev = perList.get(column.key);
@@ -241,8 +256,18 @@ const warmingValues = new WeakMap<(t: never) => string, {key: string; column: Co
  */
 export function warmSortOrder<T>(items: readonly T[], columns: readonly ColumnSpec<T>[], getId: (t: T) => string, budgetMs = Infinity): boolean {
   const perList = ordersOf(getId);
+  const volatile = volatileOf(getId as (t: never) => string);
   for (const column of columns) {
     if (!column.sortValue) continue;
+    const skipped = volatile.get(column.key);
+    if (skipped !== undefined) {
+      if (skipped.items !== items) {
+        skipped.items = items;
+        skipped.polls++;
+      }
+      if (skipped.polls < VOLATILE_RETRY_POLLS) continue;
+      volatile.delete(column.key);
+    }
     const done = perList.get(column.key);
     if (done && done.items === items && done.sortValue === column.sortValue) {
       if (done.desc) continue;
@@ -261,6 +286,12 @@ export function warmSortOrder<T>(items: readonly T[], columns: readonly ColumnSp
     while (pass.next < items.length && performance.now() - started < budgetMs);
     if (pass.next < items.length) return false;
     warmingValues.delete(getId);
+    if (pass.prev !== undefined && pass.prev.items.length === items.length && pass.changed === null) {
+      // Too many values changed to merge: volatile. Its stale order goes too (it is memory).
+      volatile.set(column.key, {items, polls: 0});
+      perList.delete(column.key);
+      return false;
+    }
     keepOrder(perList, column, pass);
     return false;
   }
