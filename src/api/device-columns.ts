@@ -127,14 +127,41 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** Microseconds stay exact in a double (2^53) until 2255. */
 const LAST_EXACT_YEAR = 2255;
 
-function digits(s: string, from: number, to: number): number {
+function digits(src: Uint8Array, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i) - 48;
+    const c = src[i]! - 48;
     if (c < 0 || c > 9) return -1;
     n = n * 10 + c;
   }
   return n;
+}
+
+// `-`, `-`, `T`, `:`, `:`, `.` and `Z` at their places in `YYYY-MM-DDTHH:MM:SS.ffffffZ`.
+const TIME_PUNCTUATION: readonly (readonly [number, number])[] = [
+  [4, 0x2d],
+  [7, 0x2d],
+  [10, 0x54],
+  [13, 0x3a],
+  [16, 0x3a],
+  [19, 0x2e],
+  [26, 0x5a],
+];
+
+/** packTime of the 27 bytes of `src` from `at` (the caller knows there are 27). */
+function packCodes(src: Uint8Array, at: number): number {
+  for (const [offset, code] of TIME_PUNCTUATION) if (src[at + offset] !== code) return NaN;
+  const y = digits(src, at, at + 4);
+  const mo = digits(src, at + 5, at + 7);
+  const d = digits(src, at + 8, at + 10);
+  const h = digits(src, at + 11, at + 13);
+  const mi = digits(src, at + 14, at + 16);
+  const sec = digits(src, at + 17, at + 19);
+  const frac = digits(src, at + 20, at + 26);
+  if (y < 1970 || y > LAST_EXACT_YEAR || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || frac < 0) return NaN;
+  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > DAYS_IN_MONTH[mo - 1]! + (leap ? 1 : 0)) return NaN;
+  return Date.UTC(y, mo - 1, d, h, mi, sec) * 1000 + frac;
 }
 
 /**
@@ -142,18 +169,21 @@ function digits(s: string, from: number, to: number): number {
  * for any other text (kept as text instead, so it comes back exactly as sent).
  */
 export function packTime(s: string): number {
-  if (s.length !== 27 || s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':' || s[19] !== '.' || s[26] !== 'Z') return NaN;
-  const y = digits(s, 0, 4);
-  const mo = digits(s, 5, 7);
-  const d = digits(s, 8, 10);
-  const h = digits(s, 11, 13);
-  const mi = digits(s, 14, 16);
-  const sec = digits(s, 17, 19);
-  const frac = digits(s, 20, 26);
-  if (y < 1970 || y > LAST_EXACT_YEAR || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || frac < 0) return NaN;
-  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  if (d > DAYS_IN_MONTH[mo - 1]! + (leap ? 1 : 0)) return NaN;
-  return Date.UTC(y, mo - 1, d, h, mi, sec) * 1000 + frac;
+  if (s.length !== 27) return NaN;
+  // Read as bytes, as packTimeBytes reads a body (one reader); a character past Latin-1 is no digit.
+  for (let i = 0; i < 27; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) return NaN;
+    timeScratch[i] = c;
+  }
+  return packCodes(timeScratch, 0);
+}
+
+const timeScratch = new Uint8Array(27);
+
+/** packTime of the text in `buf[from, to)`, read from the bytes (no string made). */
+export function packTimeBytes(buf: Uint8Array, from: number, to: number): number {
+  return to - from === 27 ? packCodes(buf, from) : NaN;
 }
 
 /** The text packTime read. */
@@ -188,12 +218,13 @@ export function timeText(column: TimeColumn, i: number): string | null {
 // ---- the table ---------------------------------------------------------------------------------
 
 /** What a poll may change on a device without anything else changing: its stats (0.7.36 writes them together). */
+/** The five stats values of an item read without a parse (device-decoder.ts); a time as text, or packed (microseconds) when read from 0.7.36's form. */
 export interface DeviceStats {
-  latest_handshake: string | null;
+  latest_handshake: string | number | null;
   remote_ip: string | null;
   rx_bytes: number | null;
   tx_bytes: number | null;
-  updated_at: string;
+  updated_at: string | number;
 }
 
 /** An item's digests (device-decoder.ts): of all its bytes, and of them without its stats values (`plain` when that one was made). */
@@ -343,9 +374,13 @@ class TimeBuilder {
   constructor(capacity: number) {
     this.us = new Float64Array(capacity);
   }
-  set(i: number, value: string | null): void {
+  set(i: number, value: string | number | null): void {
     if (value === null) {
       this.us[i] = NONE;
+      return;
+    }
+    if (typeof value === 'number') {
+      this.us[i] = value;
       return;
     }
     const us = packTime(value);

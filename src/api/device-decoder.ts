@@ -9,7 +9,7 @@
 // the same bytes give the same digest wherever the chunks were cut), seeded with the length. It
 // is a change detector, not a defence: a server that wants to show something false can simply
 // send it. (docs/architecture.md, "The compact device store".)
-import {DeviceColumns, DeviceColumnsBuilder, type DevicePools, type DeviceStats, type ItemDigest} from './device-columns.js';
+import {DeviceColumns, DeviceColumnsBuilder, packTimeBytes, type DevicePools, type DeviceStats, type ItemDigest} from './device-columns.js';
 import {findItemId, idSpan, ItemCutter, NEEDS_SCHEMA, parseItem, sameLatin1} from './listcache.js';
 import type {Device} from './schemas.js';
 import {ISO_TIMESTAMP} from './timestamps.js';
@@ -60,8 +60,11 @@ const SCHEMA_KEY_COUNT = 25;
 
 type Stat = string | number | null;
 
-/** The value token at `at` (null, an integer, or a plain string) and where it ends, or null. */
-function scalarAt(buf: Buffer, at: number, end: number): {value: Stat; end: number} | null {
+/**
+ * The value token at `at` (null, an integer, or a plain string) and where it ends, or null. A
+ * string with the same bytes as `reuse` is `reuse` itself (a remote address seldom changes).
+ */
+function scalarAt(buf: Buffer, at: number, end: number, reuse: string | null = null): {value: Stat; end: number} | null {
   const c = buf[at];
   let j = at;
   let value: Stat;
@@ -77,7 +80,7 @@ function scalarAt(buf: Buffer, at: number, end: number): {value: Stat; end: numb
       if (d === 0x5c || d < 0x20 || d >= 0x7f) return null;
     }
     if (j >= end) return null;
-    value = buf.toString('latin1', at + 1, j);
+    value = reuse !== null && sameLatin1(reuse, buf, at + 1, j) ? reuse : buf.toString('latin1', at + 1, j);
     j++;
   } else {
     if (c === 0x2d) j++;
@@ -95,26 +98,57 @@ function scalarAt(buf: Buffer, at: number, end: number): {value: Stat; end: numb
 const isTime = (v: Stat): v is string => typeof v === 'string' && ISO_TIMESTAMP.test(v);
 
 /**
- * The item's five stats values and its static digest (into `out`), or null when they are not all
- * there in the strict grammar (the item is then parsed whole).
+ * A time value at `at`: packed straight from the bytes when it is 0.7.36's form (a quote, 27
+ * characters, a quote), else as scalarAt reads it (then checked against the schema's form).
  */
-function readStats(view: DataView, buf: Buffer, start: number, end: number, out: ItemDigest): DeviceStats | null {
+function timeAt(buf: Buffer, at: number, end: number): {value: Stat; end: number} | null {
+  if (buf[at] === 0x22 && at + 28 < end && buf[at + 28] === 0x22) {
+    const us = packTimeBytes(buf, at + 1, at + 28);
+    const next = buf[at + 29];
+    if (us === us && (next === 0x2c || next === 0x7d)) return {value: us, end: at + 29};
+  }
+  const v = scalarAt(buf, at, end);
+  return v === null || v.value === null || isTime(v.value) ? v : null;
+}
+
+/**
+ * Where key `k`'s needle starts in the item, or -1. 0.7.36 writes the keys in one order, so each
+ * is looked for first where the last one's value ended (right after it, then further on) and only
+ * then from the item's start: each key occurs once in an item that had exactly the schema's keys,
+ * so every way finds the same place.
+ */
+function findKey(buf: Buffer, needle: Buffer, from: number, start: number, end: number): number {
+  if (from > start && buf[from] === 0x2c && buf.compare(needle, 0, needle.length, from + 1, from + 1 + needle.length) === 0) return from + 1;
+  let p = from > start ? buf.indexOf(needle, from) : -1;
+  if (p < 0 || p + needle.length >= end) p = buf.indexOf(needle, start);
+  return p < 0 || p + needle.length >= end ? -1 : p;
+}
+
+/**
+ * The item's five stats values and its static digest (into `out`), or null when they are not all
+ * there in the strict grammar (the item is then parsed whole). `lastRemote`: the slot's remote
+ * address in the last table, reused when the bytes are the same.
+ */
+function readStats(view: DataView, buf: Buffer, start: number, end: number, out: ItemDigest, lastRemote: string | null): DeviceStats | null {
   const spans: {from: number; to: number; k: number}[] = [];
   const values: Stat[] = [null, null, null, null, null];
+  let from = start;
   for (let k = 0; k < STATS_NEEDLES.length; k++) {
     const needle = STATS_NEEDLES[k]!;
-    const p = buf.indexOf(needle, start);
-    if (p < 0 || p + needle.length >= end) return null;
+    const p = findKey(buf, needle, from, start, end);
+    if (p < 0) return null;
     const before = buf[p - 1];
     if (p === start || (before !== 0x2c && before !== 0x7b)) return null;
-    const v = scalarAt(buf, p + needle.length, end);
+    const at = p + needle.length;
+    const v = k === 0 || k === 4 ? timeAt(buf, at, end) : scalarAt(buf, at, end, k === 1 ? lastRemote : null);
     if (v === null) return null;
     values[k] = v.value;
-    spans.push({from: p + needle.length, to: v.end, k});
+    spans.push({from: at, to: v.end, k});
+    from = v.end;
   }
   const [handshake, remote, rx, tx, updated] = values as [Stat, Stat, Stat, Stat, Stat];
-  if ((handshake !== null && !isTime(handshake)) || (remote !== null && typeof remote !== 'string')) return null;
-  if ((rx !== null && typeof rx !== 'number') || (tx !== null && typeof tx !== 'number') || !isTime(updated)) return null;
+  if (remote !== null && typeof remote !== 'string') return null;
+  if ((rx !== null && typeof rx !== 'number') || (tx !== null && typeof tx !== 'number') || updated === null) return null;
   spans.sort((x, y) => x.from - y.from);
   // The bytes around the values, segment by segment (each digest is seeded with its length, and
   // the order of the keys counts; not their offsets, which move when a value's length does).
@@ -132,11 +166,11 @@ function readStats(view: DataView, buf: Buffer, start: number, end: number, out:
   out.sa = sa ^ (sa >>> 15);
   out.sb = sb ^ (sb >>> 13);
   return {
-    latest_handshake: handshake as string | null,
+    latest_handshake: handshake as string | number | null,
     remote_ip: remote as string | null,
     rx_bytes: rx as number | null,
     tx_bytes: tx as number | null,
-    updated_at: updated as string,
+    updated_at: updated as string | number,
   };
 }
 
@@ -220,7 +254,7 @@ export class DeviceDecoder extends ItemCutter {
     }
     // Only for a device the last table has: a new one (every device of the first poll) is parsed
     // anyway, and gets its static digest the first time it changes (start-up pays nothing for it).
-    const stats = slot >= 0 ? readStats(view, buf, start, end, digest) : null;
+    const stats = slot >= 0 ? readStats(view, buf, start, end, digest, prev.remoteIp[slot]!) : null;
     if (stats !== null && slot >= 0 && prev.hashed[slot] === 3 && prev.digest[4 * slot + 2] === digest.sa && prev.digest[4 * slot + 3] === digest.sb) {
       digest.plain = true;
       this.builder.copyWithStats(prev, slot, stats, digest);

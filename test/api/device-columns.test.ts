@@ -2,7 +2,7 @@
 // (src/state/data/device-rows.ts), held to a plain full parse of the same bodies.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {DeviceColumns, DevicePools, packTime, unpackTime} from '../../src/api/device-columns.js';
+import {DeviceColumns, DevicePools, packTime, packTimeBytes, unpackTime} from '../../src/api/device-columns.js';
 import {DeviceDecoder} from '../../src/api/device-decoder.js';
 import {isDeviceFast} from '../../src/api/guards.js';
 import {NEEDS_SCHEMA} from '../../src/api/listcache.js';
@@ -340,6 +340,11 @@ describe('the compact device store', () => {
       '"remote_ip":"a\u007fb",',
       '"tx_bytes":"7",',
       '"updated_at":null,',
+      // 0.7.36's form, but no such day: kept as text, as a full parse keeps it.
+      '"updated_at":"2026-02-30T00:00:00.000000Z",',
+      '"latest_handshake":"2026-13-01T00:00:00.000000Z",',
+      '"latest_handshake":"2026-01-01T00:00:00.000000Z"',
+      '"updated_at":7,',
     ];
     for (const value of odd) {
       const key = value.slice(0, value.indexOf(':') + 1);
@@ -365,6 +370,33 @@ describe('the compact device store', () => {
       }
       expect(got, value).toEqual(reference);
     }
+  });
+
+  it('reads stats alone in items whose keys come in another order than 0.7.36 writes them', () => {
+    let parsed = 0;
+    const counting = (v: unknown): v is Device => {
+      parsed++;
+      return isDeviceFast(v);
+    };
+    const pools = new DevicePools();
+    // Keys in reverse order: each stats key is found from the item's start, not after the last.
+    const reversed = (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).reverse());
+    const text = (l: Record<string, unknown>[]) => JSON.stringify({data: l.map(reversed)});
+    const list = Array.from({length: 12}, (_, i) => device({id: `r-${i}`, rx_bytes: i, remote_ip: `10.0.0.${i}`}));
+    let table = poll(DeviceColumns.EMPTY, pools, Buffer.from(text(list)), [], counting).table;
+    table = poll(table, pools, Buffer.from(text(list.map((d) => ({...d, rx_bytes: 99})))), [], counting).table;
+    parsed = 0;
+    const stats = list.map((d, i) => ({
+      ...d,
+      rx_bytes: 1000 + i,
+      tx_bytes: i,
+      latest_handshake: iso(77 + i),
+      remote_ip: i % 2 ? d.remote_ip : '84.1.2.3',
+      updated_at: iso(99),
+    }));
+    table = poll(table, pools, Buffer.from(text(stats)), [0.5], counting).table;
+    expect(parsed).toBe(0);
+    expect(table.materialiseAll()).toEqual(stats);
   });
 
   it('rows of unchanged devices keep their identity, and read the same values after the poll', () => {
@@ -462,6 +494,9 @@ describe('times packed as microseconds', () => {
         const text = `${new Date(ms).toISOString().slice(0, 19)}.${String(us).padStart(6, '0')}Z`;
         const packed = packTime(text);
         expect(unpackTime(packed)).toBe(text);
+        // Read from a body's bytes (the stats-only path), at any offset: the same.
+        const bytes = Buffer.from(`x"${text}"`, 'latin1');
+        expect(packTimeBytes(bytes, 2, 29)).toBe(packed);
         expect(Math.floor(packed / 1000)).toBe(Date.parse(text));
       }),
       {numRuns: 1000},
@@ -495,8 +530,14 @@ describe('times packed as microseconds', () => {
       '2256-01-01T00:00:00.000000Z',
       '2026-01-01T00:00:00.00000aZ',
       '2026-01-01 00:00:00.000000Z',
+      // U+0130 and U+0132 are '0' and '2' in their low byte: no digit for all that.
+      '2026-01-01T00:00:00.00000\u0130Z',
+      '\u0132026-01-01T00:00:00.000000Z',
     ]) {
       expect(packTime(text), text).toBeNaN();
+      // As a body holds it: UTF-8.
+      const bytes = Buffer.from(` ${text} `);
+      expect(packTimeBytes(bytes, 1, bytes.length - 1), text).toBeNaN();
     }
     expect(packTime('2024-02-29T00:00:00.000000Z')).toBe(Date.UTC(2024, 1, 29) * 1000);
     expect(packTime('2000-02-29T00:00:00.000000Z')).toBe(Date.UTC(2000, 1, 29) * 1000);
