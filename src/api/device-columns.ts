@@ -401,8 +401,32 @@ class TimeBuilder {
     this.us = us;
   }
   finish(length: number): TimeColumn {
-    return {us: this.us.slice(0, length), text: this.text};
+    return {us: fitted(this.us, length), text: this.text};
   }
+}
+
+/** Whether parsed device `d` has, in every column a builder shares, the values of slot `j` of `base`. */
+function sameStatic(d: Device, base: DeviceColumns, j: number): boolean {
+  return (
+    d.id === base.id[j] &&
+    d.user_id === base.userId[j] &&
+    d.name === base.name[j] &&
+    d.description === base.description[j] &&
+    d.public_key === base.publicKey[j] &&
+    d.preshared_key === base.presharedKey[j] &&
+    d.ipv4 === base.ipv4[j] &&
+    d.ipv6 === base.ipv6[j] &&
+    sameSettings(base.settings[j]!, d)
+  );
+}
+
+/**
+ * The first `length` elements of a builder's array: a view when the array is at most 1,024
+ * elements longer (the usual case: a poll's builder is sized to the last table, plus 64), else a
+ * copy (after growing by doubling), so that little memory is held for nothing either way.
+ */
+function fitted<A extends Float64Array | Int32Array | Uint8Array>(array: A, length: number): A {
+  return (array.length - length <= 1024 ? array.subarray(0, length) : array.slice(0, length)) as A;
 }
 
 /** Builds a table slot by slot: `add` a parsed device, or `copy` an unchanged one from the last table. */
@@ -491,6 +515,21 @@ export class DeviceColumnsBuilder {
    * when it has none; `likely` is the same device's last slot, whose interned values are tried first.
    */
   add(d: Device, digest: ItemDigest | null, likely?: {from: DeviceColumns; slot: number}): void {
+    const base = this.sharing;
+    if (base !== null && likely !== undefined && likely.from === base && likely.slot === this.length && sameStatic(d, base, likely.slot)) {
+      // The same device in the same place, with the same values but for its stats and times (a
+      // device's first stats change is parsed, before it has a digest without its stats): the
+      // columns stay shared, as for a copy, and only the stats and times are written.
+      const i = this.slot();
+      this.remoteIp.push(d.remote_ip);
+      this.rxBytes[i] = d.rx_bytes ?? NONE;
+      this.txBytes[i] = d.tx_bytes ?? NONE;
+      this.handshake.set(i, d.latest_handshake);
+      this.inserted.set(i, d.inserted_at);
+      this.updated.set(i, d.updated_at);
+      if (digest !== null) this.setDigest(i, digest);
+      return;
+    }
     this.unshare();
     const i = this.slot();
     const pools = this.pools;
@@ -577,13 +616,13 @@ export class DeviceColumnsBuilder {
       base?.ipv6 ?? this.ipv6,
       this.remoteIp,
       base?.settings ?? this.settings,
-      this.rxBytes.slice(0, n),
-      this.txBytes.slice(0, n),
+      fitted(this.rxBytes, n),
+      fitted(this.txBytes, n),
       this.handshake.finish(n),
       this.inserted.finish(n),
       this.updated.finish(n),
-      this.digest.slice(0, 4 * n),
-      this.hashed.slice(0, n),
+      fitted(this.digest, 4 * n),
+      fitted(this.hashed, n),
     );
   }
 }

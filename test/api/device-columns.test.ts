@@ -263,6 +263,20 @@ describe('the compact device store', () => {
     // Nothing added, removed or moved: the columns stats never change are the last table's own arrays.
     expect(second.table.id).toBe(first.table.id);
     expect(second.table.settings).toBe(first.table.settings);
+    // Devices whose first stats change is parsed (no digest without stats yet) keep them shared too.
+    const firstStats = list.map((d, i) => (i % 3 === 0 ? {...d, rx_bytes: 1e6 + i, latest_handshake: iso(5 + i), remote_ip: '84.1.2.3'} : d));
+    parsed = 0;
+    const traffic = poll(second.table, pools, body(firstStats), [0.2], counting);
+    expect(parsed).toBe(50);
+    expect(traffic.table.materialiseAll()).toEqual(firstStats);
+    expect(traffic.table.id).toBe(first.table.id);
+    expect(traffic.table.settings).toBe(first.table.settings);
+    // …but not when anything else of such a device changed (here its settings).
+    const edited = firstStats.map((d, i) => (i === 9 ? {...d, rx_bytes: 7, mtu: 1300} : d));
+    const editedPoll = poll(traffic.table, pools, body(edited), [0.6], counting);
+    expect(editedPoll.table.materialiseAll()).toEqual(edited);
+    expect(editedPoll.table.settings).not.toBe(first.table.settings);
+    parsed = 0;
     // The same items in another order (and one gone): found by id, still not parsed.
     const reordered = [...list.slice(75), ...list.slice(1, 75)];
     const shuffled = poll(second.table, pools, body(reordered), [0.4], counting);
