@@ -77,7 +77,7 @@ export const GROUPS = [
     // packed times, interning, and the rows over the columns (what the screens read).
     name: 'device store',
     gate: false,
-    mutate: ['src/api/device-columns.ts', 'src/api/device-decoder.ts', 'src/state/data/device-rows.ts'],
+    mutate: ['src/api/device-columns.ts', 'src/api/device-decoder.ts', 'src/api/packed-time.ts', 'src/state/data/device-rows.ts'],
     tests: ['test/api/device-columns.test.ts', 'test/state/resources.test.ts'],
   },
   {
