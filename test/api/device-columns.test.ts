@@ -9,8 +9,10 @@ import {NEEDS_SCHEMA} from '../../src/api/listcache.js';
 import {Device} from '../../src/api/schemas.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
 import {deriveDeviceRows} from '../../src/state/data/snapshot.js';
+import {deriveDeviceRowsWhole} from '../../src/state/data/device-rows.js';
 import type {DeviceRow} from '../../src/state/data/snapshot.js';
 import {device, iso, user} from '../fixtures/data.js';
+import {ipSortKey} from '../../src/common/ip-literal.js';
 
 const KEYS = Object.keys(Device.shape) as (keyof Device)[];
 
@@ -170,8 +172,13 @@ const USERS = new Map([
   ['u-2', user({id: 'u-2', email: 'bob@example.com'})],
 ]);
 
+// The users of a poll: as they were, one with another email, one deleted (its devices then show
+// the user id). Owner columns are shared from poll to poll only while every email is the same.
+const USER_SETS = [USERS, new Map([...USERS, ['u-1', user({id: 'u-1', email: 'ann.new@Example.com'})]]), new Map([...USERS].filter(([id]) => id !== 'u-2'))];
+
 /** What each column the screens show must read, computed from a plainly parsed device. */
-function expectedRow(d: Record<string, unknown>) {
+function expectedRow(d: Record<string, unknown>, users: ReadonlyMap<string, ReturnType<typeof user>> = USERS) {
+  const ownerEmail = (users.get(d.user_id as string)?.email ?? d.user_id) as string;
   const ms = (t: unknown) => (t === null ? null : Number.isNaN(Date.parse(t as string)) ? null : Date.parse(t as string));
   return {
     id: d.id,
@@ -179,7 +186,8 @@ function expectedRow(d: Record<string, unknown>) {
     description: d.description,
     publicKey: d.public_key,
     userId: d.user_id,
-    ownerEmail: USERS.get(d.user_id as string)?.email ?? d.user_id,
+    ownerEmail,
+    ownerKey: ownerEmail.toLowerCase(),
     ipv4: d.ipv4,
     ipv6: d.ipv6,
     remoteIp: d.remote_ip,
@@ -188,6 +196,9 @@ function expectedRow(d: Record<string, unknown>) {
     handshakeAt: ms(d.latest_handshake),
     createdAt: ms(d.inserted_at) ?? 0,
     nameKey: (d.name as string).toLowerCase(),
+    ipv4Key: ipSortKey(d.ipv4 as string | null),
+    ipv6Key: ipSortKey(d.ipv6 as string | null),
+    remoteKey: ipSortKey(d.remote_ip as string | null),
     device: d,
   };
 }
@@ -199,6 +210,7 @@ const shown = (r: DeviceRow) => ({
   publicKey: r.publicKey,
   userId: r.userId,
   ownerEmail: r.ownerEmail,
+  ownerKey: r.ownerKey,
   ipv4: r.ipv4,
   ipv6: r.ipv6,
   remoteIp: r.remoteIp,
@@ -207,6 +219,9 @@ const shown = (r: DeviceRow) => ({
   handshakeAt: r.handshakeAt,
   createdAt: r.createdAt,
   nameKey: r.nameKey,
+  ipv4Key: r.ipv4Key,
+  ipv6Key: r.ipv6Key,
+  remoteKey: r.remoteKey,
   device: r.toDevice(),
 });
 
@@ -217,14 +232,18 @@ describe('the compact device store', () => {
     fc.assert(
       fc.property(
         fc.array(deviceArb, {maxLength: 10}),
-        fc.array(fc.tuple(fc.array(editArb, {maxLength: 4}), fc.array(fc.double({min: 0, max: 1, noNaN: true}), {maxLength: 6})), {minLength: 1, maxLength: 5}),
+        fc.array(fc.tuple(fc.array(editArb, {maxLength: 4}), fc.array(fc.double({min: 0, max: 1, noNaN: true}), {maxLength: 6}), fc.constantFrom(0, 0, 1, 2)), {
+          minLength: 1,
+          maxLength: 5,
+        }),
         fc.nat(formats.length - 1),
         (initial, polls, format) => {
           const pools = new DevicePools();
           let table = DeviceColumns.EMPTY;
           let rows: DeviceRow[] = [];
           let list = initial;
-          for (const [edits, cuts] of polls) {
+          for (const [edits, cuts, usersAt] of polls) {
+            const users = USER_SETS[usersAt]!;
             for (const edit of edits) list = apply(list, edit);
             const body = formats[format]!({data: list});
             const reference = fullParse(body);
@@ -232,8 +251,8 @@ describe('the compact device store', () => {
             if (format === 0) expect(got.incremental).toBe(true);
             expect(got.table.materialiseAll()).toEqual(reference.data);
             expect(got.issues).toEqual(reference.issues);
-            rows = deriveDeviceRows(got.table, USERS, rows);
-            expect(rows.map(shown)).toEqual(reference.data.map(expectedRow));
+            rows = deriveDeviceRows(got.table, users, rows);
+            expect(rows.map(shown)).toEqual(reference.data.map((d) => expectedRow(d, users)));
             table = got.table;
           }
         },
@@ -411,6 +430,32 @@ describe('the compact device store', () => {
     table = poll(table, pools, Buffer.from(text(stats)), [0.5], counting).table;
     expect(parsed).toBe(0);
     expect(table.materialiseAll()).toEqual(stats);
+  });
+
+  it('derives again only the columns whose source changed: a poll of traffic shares owners, names and addresses', () => {
+    const pools = new DevicePools();
+    const list = Array.from({length: 30}, (_, i) => device({id: `s-${i}`, name: `Dev-${i}`, user_id: i % 2 ? 'u-1' : 'u-2', rx_bytes: i}));
+    const body = (l: Device[]) => Buffer.from(JSON.stringify({data: l}));
+    const first = poll(DeviceColumns.EMPTY, pools, body(list), []).table;
+    const a = deriveDeviceRowsWhole(first, USERS, []);
+    const traffic = list.map((d, i) => ({...d, rx_bytes: 1000 + i, latest_handshake: iso(i)}));
+    const second = poll(first, pools, body(traffic), []).table;
+    const b = deriveDeviceRowsWhole(second, new Map(USERS), a.rows);
+    expect(b.table.nameKey).toBe(a.table.nameKey);
+    expect(b.table.ownerEmail).toBe(a.table.ownerEmail);
+    expect(b.table.ipv4Key).toBe(a.table.ipv4Key);
+    expect(b.deviceCountByUser).toBe(a.deviceCountByUser);
+    expect(b.table.rxRate).not.toBe(a.table.rxRate);
+    expect(b.rows.map((r) => [r.nameKey, r.ownerEmail, r.rxBytes])).toEqual(
+      traffic.map((d) => [d.name.toLowerCase(), USERS.get(d.user_id)!.email, d.rx_bytes]),
+    );
+    // An email changed: the owners are derived again (the names are still shared).
+    const renamed = new Map([...USERS, ['u-1', user({id: 'u-1', email: 'x@example.com'})]]);
+    const c = deriveDeviceRowsWhole(poll(second, pools, body(traffic), []).table, renamed, b.rows);
+    expect(c.table.ownerEmail).not.toBe(b.table.ownerEmail);
+    expect(c.table.nameKey).toBe(a.table.nameKey);
+    expect(c.rows.map((r) => r.ownerEmail)).toEqual(traffic.map((d) => renamed.get(d.user_id)!.email));
+    expect([...c.deviceCountByUser]).toEqual([...a.deviceCountByUser]);
   });
 
   it('rows of unchanged devices keep their identity, and read the same values after the poll', () => {

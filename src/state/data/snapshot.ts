@@ -119,7 +119,7 @@ interface Prepared {
   base: readonly DeviceRow[];
   usersById: Map<string, User>;
   rows: DeviceRow[];
-  deviceCountByUser: Map<string, number>;
+  deviceCountByUser: ReadonlyMap<string, number>;
 }
 
 const prepared = new WeakMap<FetchedData, Prepared>();
