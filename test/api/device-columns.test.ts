@@ -225,6 +225,9 @@ const shown = (r: DeviceRow) => ({
   device: r.toDevice(),
 });
 
+const STATS = ['latest_handshake', 'remote_ip', 'rx_bytes', 'tx_bytes', 'updated_at'];
+const statsRank = (key: string) => (key === 'rx_bytes' ? 2 : STATS.includes(key) ? 1 : 0);
+
 const formats: Array<(v: unknown) => string> = [(v) => JSON.stringify(v), (v) => JSON.stringify(v, null, 2)];
 
 describe('the compact device store', () => {
@@ -378,6 +381,15 @@ describe('the compact device store', () => {
       '"latest_handshake":"2026-13-01T00:00:00.000000Z",',
       '"latest_handshake":"2026-01-01T00:00:00.000000Z"',
       '"updated_at":7,',
+      // Escapes mean something else than their bytes; a misspelt null is no null.
+      '"remote_ip":"a\\nb",',
+      '"remote_ip":"a\\\\b",',
+      '"remote_ip":nxll,',
+      '"remote_ip":nuxl,',
+      '"remote_ip":nulx,',
+      '"rx_bytes":"7",',
+      '"latest_handshake":7,',
+      '"latest_handshake":"2026-01-01T00:00:00.000000Z"x,',
     ];
     for (const value of odd) {
       const key = value.slice(0, value.indexOf(':') + 1);
@@ -405,16 +417,19 @@ describe('the compact device store', () => {
     }
   });
 
-  it('reads stats alone in items whose keys come in another order than 0.7.36 writes them', () => {
+  it.each([
+    // Reverse order: each stats key is found from the item's start, not after the last.
+    ['in reverse', (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).reverse())],
+    // The stats keys last, rx_bytes the very last: a number that ends the item (followed by `}`).
+    ['with the stats last', (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).sort(([a], [b]) => statsRank(a) - statsRank(b)))],
+  ])('reads stats alone in items whose keys come in another order than 0.7.36 writes them (%s)', (_, order) => {
     let parsed = 0;
     const counting = (v: unknown): v is Device => {
       parsed++;
       return isDeviceFast(v);
     };
     const pools = new DevicePools();
-    // Keys in reverse order: each stats key is found from the item's start, not after the last.
-    const reversed = (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).reverse());
-    const text = (l: Record<string, unknown>[]) => JSON.stringify({data: l.map(reversed)});
+    const text = (l: Record<string, unknown>[]) => JSON.stringify({data: l.map(order)});
     const list = Array.from({length: 12}, (_, i) => device({id: `r-${i}`, rx_bytes: i, remote_ip: `10.0.0.${i}`}));
     let table = poll(DeviceColumns.EMPTY, pools, Buffer.from(text(list)), [], counting).table;
     table = poll(table, pools, Buffer.from(text(list.map((d) => ({...d, rx_bytes: 99})))), [], counting).table;
