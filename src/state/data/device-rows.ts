@@ -131,6 +131,18 @@ export class DeviceRow {
   get handshakeAt(): number | null {
     return timeMs(this.t.raw.latestHandshake, this.i);
   }
+  /**
+   * Null when it never shook hands, else whether its last handshake is at most `windowMs` before
+   * `nowMs`: handshakeAt's answer without making a number object for it (a time in ms is past
+   * the small integers V8 keeps unboxed, and states are counted for every row every second).
+   */
+  handshakeWithin(nowMs: number, windowMs: number): boolean | null {
+    const column = this.t.raw.latestHandshake;
+    const us = column.us[this.i]!;
+    if (us === us) return nowMs - Math.floor(us / 1000) <= windowMs;
+    const ms = timeMs(column, this.i);
+    return ms === null ? null : nowMs - ms <= windowMs;
+  }
   /** `inserted_at` (ms). */
   get createdAt(): number {
     return timeMs(this.t.raw.insertedAt, this.i) ?? 0;

@@ -3,7 +3,7 @@
 import {DeviceColumns} from '../../api/device-columns.js';
 import type {Configuration, Device, Rule, SchemaIssue, User} from '../../api/index.js';
 import {parseTime} from './format.js';
-import {deriveDeviceRowsSliced, deriveDeviceRowsWhole, type DeviceRow} from './device-rows.js';
+import {deriveDeviceRowsSliced, deriveDeviceRowsWhole, DeviceRow} from './device-rows.js';
 import {sortRulesByPrecedence} from './rule-precedence.js';
 
 export {DeviceRow, rowsOf} from './device-rows.js';
@@ -39,8 +39,14 @@ export interface Snapshot {
 }
 
 export function deviceState(row: Pick<DeviceRow, 'handshakeAt'>, nowMs: number): DeviceState {
-  if (row.handshakeAt === null) return 'never';
-  return nowMs - row.handshakeAt <= ONLINE_WINDOW_MS ? 'online' : 'idle';
+  // A list row reads its column without boxing a number: this runs for every row every second.
+  if (row instanceof DeviceRow) {
+    const within = row.handshakeWithin(nowMs, ONLINE_WINDOW_MS);
+    return within === null ? 'never' : within ? 'online' : 'idle';
+  }
+  const at = row.handshakeAt;
+  if (at === null) return 'never';
+  return nowMs - at <= ONLINE_WINDOW_MS ? 'online' : 'idle';
 }
 
 /** Devices by state at `now`: online (handshake within 3 minutes), idle, never connected. */
