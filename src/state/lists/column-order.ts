@@ -16,7 +16,9 @@ import {collator, groupOf, isNonAscii, sortValues} from './radix-sort.js';
  */
 class ColumnValues<T> implements SlicedPass {
   next = 0;
-  readonly values: SortKey[];
+  /** The values; the previous order's own array until one differs (a column nothing changed in allocates nothing). */
+  values: SortKey[];
+  private own: boolean;
   /** Positions whose value changed since `prev`; null when there is no comparable previous order or too many changed. */
   changed: number[] | null;
   /** prev.nonAscii brought up to date with the changed values. */
@@ -29,25 +31,33 @@ class ColumnValues<T> implements SlicedPass {
     readonly prev: ColumnOrder | undefined,
     rowOnly: boolean,
   ) {
-    this.values = new Array<SortKey>(items.length);
     const comparable = prev !== undefined && prev.items.length === items.length;
+    this.own = !comparable;
+    this.values = comparable ? (prev.values as SortKey[]) : new Array<SortKey>(items.length);
     this.changed = comparable ? [] : null;
     this.nonAscii = comparable ? prev.nonAscii : 0;
     this.before = comparable && rowOnly ? (prev.items as readonly T[]) : null;
   }
 
   run(end: number): void {
-    const {items, values, before, sortValue} = this;
+    const {items, before, sortValue} = this;
     const n = items.length;
     const prevValues = this.prev?.values;
     for (let i = this.next; i < end; i++) {
       const item = items[i]!;
       if (before !== null && before[i] === item) {
-        values[i] = prevValues![i]!;
+        // Its value is the previous one, which an array still shared already holds.
+        if (this.own) this.values[i] = prevValues![i]!;
         continue;
       }
       const v = sortValue(item);
-      values[i] = v;
+      if (!this.own) {
+        if (prevValues![i] === v) continue;
+        // The first value that differs: from here on the values are an array of their own.
+        this.values = prevValues!.slice();
+        this.own = true;
+      }
+      this.values[i] = v;
       const changed = this.changed;
       if (changed === null) continue;
       const old = prevValues![i]!;
@@ -82,6 +92,8 @@ function orderFromValues<T>(pass: ColumnValues<T>): Sorted {
  * since both order by (group, value, position). Null when the comparison regime changes.
  */
 function resortValues(prev: ColumnOrder, values: SortKey[], changed: number[], nonAscii: number): Sorted | null {
+  // Nothing changed place: the previous order is this one (and so is its descending order, see keepOrder).
+  if (changed.length === 0) return {order: prev.order, values, nonAscii};
   const n = values.length;
   // Code-unit or collator order is decided for the whole list; a change of regime reorders everything.
   if ((nonAscii === 0) !== (prev.nonAscii === 0)) return null;
@@ -222,7 +234,9 @@ function valuesPass<T>(items: readonly T[], column: ColumnSpec<T>, prev: ColumnO
 }
 
 function keepOrder<T>(perList: Map<string, ColumnOrder>, column: ColumnSpec<T>, pass: ColumnValues<T>): ColumnOrder {
-  const next: ColumnOrder = {...orderFromValues(pass), items: pass.items, sortValue: column.sortValue as (row: never) => SortKey, desc: null};
+  const sorted = orderFromValues(pass);
+  const desc = pass.prev !== undefined && sorted.order === pass.prev.order ? pass.prev.desc : null;
+  const next: ColumnOrder = {...sorted, items: pass.items, sortValue: column.sortValue as (row: never) => SortKey, desc};
   perList.set(column.key, next);
   return next;
 }
