@@ -92,10 +92,13 @@ function scalarAt(buf: Buffer, at: number, end: number, reuse: string | null = n
   } else {
     if (c === 0x2d) j++;
     const first = j;
-    while (j < end && buf[j]! >= 0x30 && buf[j]! <= 0x39) j++;
+    // The digits summed as they are read (no string made). Every partial sum of a safe integer is
+    // below it, so exact; a value past 2^53 rounds to 2^53 or more, which the check below refuses.
+    let n = 0;
+    while (j < end && buf[j]! >= 0x30 && buf[j]! <= 0x39) n = n * 10 + (buf[j++]! - 0x30);
     // JSON has no leading zeros: "01" is not an integer a full parse would accept.
     if (j === first || j - first > 16 || (buf[first] === 0x30 && j - first > 1)) return FAIL;
-    value = Number(buf.toString('latin1', at, j));
+    value = c === 0x2d ? -n : n;
     if (!Number.isSafeInteger(value)) return FAIL;
   }
   const next = buf[j];
@@ -166,7 +169,12 @@ function readStats(view: DataView, buf: Buffer, start: number, end: number, out:
     spanTo[k] = tokenEnd;
     from = tokenEnd;
   }
-  const [handshake, remote, rx, tx, updated] = statValues as [Stat, Stat, Stat, Stat, Stat];
+  // Read by index: a destructuring pattern may make an iterator.
+  const handshake = statValues[0]!;
+  const remote = statValues[1]!;
+  const rx = statValues[2]!;
+  const tx = statValues[3]!;
+  const updated = statValues[4]!;
   if (remote !== null && typeof remote !== 'string') return null;
   if ((rx !== null && typeof rx !== 'number') || (tx !== null && typeof tx !== 'number') || updated === null) return null;
   // The spans in the order they come in the item (an insertion sort of five: usually key order).

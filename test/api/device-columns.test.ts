@@ -8,7 +8,7 @@ import {isDeviceFast} from '../../src/api/guards.js';
 import {NEEDS_SCHEMA} from '../../src/api/listcache.js';
 import {Device} from '../../src/api/schemas.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
-import {deriveDeviceRows} from '../../src/state/data/snapshot.js';
+import {deriveDeviceRows, deviceState, ONLINE_WINDOW_MS} from '../../src/state/data/snapshot.js';
 import {deriveDeviceRowsWhole} from '../../src/state/data/device-rows.js';
 import type {DeviceRow} from '../../src/state/data/snapshot.js';
 import {device, iso, user} from '../fixtures/data.js';
@@ -176,6 +176,11 @@ const USERS = new Map([
 // the user id). Owner columns are shared from poll to poll only while every email is the same.
 const USER_SETS = [USERS, new Map([...USERS, ['u-1', user({id: 'u-1', email: 'ann.new@Example.com'})]]), new Map([...USERS].filter(([id]) => id !== 'u-2'))];
 
+/** The online/idle/never state just at, at and just past the end of the online window after a handshake. */
+function statesAround(at: number | null, state: (now: number) => string): string[] {
+  return [-1, 0, ONLINE_WINDOW_MS, ONLINE_WINDOW_MS + 1].map((d) => state((at ?? 1e12) + d));
+}
+
 /** What each column the screens show must read, computed from a plainly parsed device. */
 function expectedRow(d: Record<string, unknown>, users: ReadonlyMap<string, ReturnType<typeof user>> = USERS) {
   const ownerEmail = (users.get(d.user_id as string)?.email ?? d.user_id) as string;
@@ -196,6 +201,7 @@ function expectedRow(d: Record<string, unknown>, users: ReadonlyMap<string, Retu
     handshakeAt: ms(d.latest_handshake),
     createdAt: ms(d.inserted_at) ?? 0,
     nameKey: (d.name as string).toLowerCase(),
+    states: statesAround(ms(d.latest_handshake), (now) => deviceState({handshakeAt: ms(d.latest_handshake)}, now)),
     ipv4Key: ipSortKey(d.ipv4 as string | null),
     ipv6Key: ipSortKey(d.ipv6 as string | null),
     remoteKey: ipSortKey(d.remote_ip as string | null),
@@ -219,6 +225,7 @@ const shown = (r: DeviceRow) => ({
   handshakeAt: r.handshakeAt,
   createdAt: r.createdAt,
   nameKey: r.nameKey,
+  states: statesAround(r.handshakeAt, (now) => deviceState(r, now)),
   ipv4Key: r.ipv4Key,
   ipv6Key: r.ipv6Key,
   remoteKey: r.remoteKey,
@@ -390,6 +397,10 @@ describe('the compact device store', () => {
       '"rx_bytes":"7",',
       '"latest_handshake":7,',
       '"latest_handshake":"2026-01-01T00:00:00.000000Z"x,',
+      // The integers around 2^53: the largest safe one is read, the next ones are parsed.
+      '"rx_bytes":9007199254740991,',
+      '"rx_bytes":9007199254740993,',
+      '"tx_bytes":-9007199254740991,',
     ];
     for (const value of odd) {
       const key = value.slice(0, value.indexOf(':') + 1);
