@@ -379,34 +379,28 @@ export class DeviceColumnsBuilder {
    */
   add(d: Device, digest: ItemDigest | null, likely?: {from: DeviceColumns; slot: number}): void {
     const base = this.sharing;
+    let i: number;
     if (base !== null && likely !== undefined && likely.from === base && likely.slot === this.length && sameStatic(d, base, likely.slot)) {
       // The same device in the same place, with the same values but for its stats and times (a
       // device's first stats change is parsed, before it has a digest without its stats): the
-      // columns stay shared, as for a copy, and only the stats and times are written.
-      const i = this.slot();
-      this.remoteIp.push(d.remote_ip);
-      this.rxBytes[i] = d.rx_bytes ?? NONE;
-      this.txBytes[i] = d.tx_bytes ?? NONE;
-      this.handshake.set(i, d.latest_handshake);
-      this.inserted.set(i, d.inserted_at);
-      this.updated.set(i, d.updated_at);
-      if (digest !== null) this.setDigest(i, digest);
-      return;
+      // columns stay shared, as for a copy, and only the stats and times are written below.
+      i = this.slot();
+    } else {
+      this.unshare();
+      i = this.slot();
+      const pools = this.pools;
+      this.id.push(d.id);
+      this.userId.push(pools.string(d.user_id));
+      this.name.push(pools.string(d.name));
+      this.description.push(pools.string(d.description));
+      this.publicKey.push(d.public_key);
+      this.presharedKey.push(d.preshared_key);
+      this.ipv4.push(d.ipv4);
+      this.ipv6.push(d.ipv6);
+      // The same device's last settings, else the last device's (a server's devices mostly share them).
+      this.settings.push(pools.settingsOf(d, likely ? likely.from.settings[likely.slot]! : (this.settings[i - 1] ?? null)));
     }
-    this.unshare();
-    const i = this.slot();
-    const pools = this.pools;
-    this.id.push(d.id);
-    this.userId.push(pools.string(d.user_id));
-    this.name.push(pools.string(d.name));
-    this.description.push(pools.string(d.description));
-    this.publicKey.push(d.public_key);
-    this.presharedKey.push(d.preshared_key);
-    this.ipv4.push(d.ipv4);
-    this.ipv6.push(d.ipv6);
     this.remoteIp.push(d.remote_ip);
-    // The same device's last settings, else the last device's (a server's devices mostly share them).
-    this.settings.push(pools.settingsOf(d, likely ? likely.from.settings[likely.slot]! : (this.settings[i - 1] ?? null)));
     this.rxBytes[i] = d.rx_bytes ?? NONE;
     this.txBytes[i] = d.tx_bytes ?? NONE;
     this.handshake.set(i, d.latest_handshake);
