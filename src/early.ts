@@ -7,7 +7,7 @@
 // there is nothing to resolve here (not a terminal, not the console, --demo, a usage error):
 // main() then handles it with its proper messages.
 //
-// Only node:http and the argument and profile code may be imported statically here: anything
+// Only the first poll's sockets and the argument and profile code may be imported statically here: anything
 // else would load before the requests leave.
 import type {FirezoneClient} from './api/index.js';
 import {FirstPoll} from './api/first-poll.js';

@@ -1,8 +1,7 @@
-// The /v0 client: one method per route of docs/firezone-0.7.36.md ("Routes"). GETs go over
-// node:http(s) with a keep-alive pool (http-get.ts; the first poll's were sent before the client
-// existed, first-poll.ts); writes, and everything when a proxy is configured, over undici, loaded
+// The /v0 client: one method per route of docs/firezone-0.7.36.md ("Routes"). GETs go on
+// sockets of the console's own with a keep-alive pool (http-get.ts; the first poll's were sent
+// before the client existed, first-poll.ts); writes, and everything when a proxy is configured, over undici, loaded
 // on the first request it carries.
-import type {Agent as HttpAgent} from 'node:http';
 import type {Dispatcher, request as undiciRequest} from 'undici';
 import {
   checkedToken,
@@ -16,7 +15,7 @@ import {
 } from './endpoint.js';
 import {ApiError, errorFromResponse, errorFromTransport} from './errors.js';
 import type {FirstPoll} from './first-poll.js';
-import {getAgent, sendGet, type SentRequest} from './http-get.js';
+import {GetPool, sendGet, type SentRequest} from './http-get.js';
 import {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from './guards.js';
 import type * as Schemas from './schemas.js';
 import {tokenSubject} from './token-claims.js';
@@ -47,8 +46,6 @@ export interface ClientOptions {
   firstPoll?: FirstPoll;
 }
 
-/** A GET's unread bytes past which its connection is not read until the decoder catches up. */
-const GET_UNREAD_LIMIT = 1024 * 1024;
 /** ~75 devices: well under a millisecond of decoding when they changed. */
 const DECODE_PIECE_BYTES = 64 * 1024;
 /**
@@ -66,8 +63,8 @@ export interface RequestEvent {
   status: number | null;
   ms: number;
   bytes: number;
-  /** What carried it: node:http (GETs without a proxy) or undici (writes, and everything through a proxy). */
-  via: 'node:http' | 'undici';
+  /** What carried it: the console's own socket (GETs without a proxy, http-get.ts) or undici (writes, and everything through a proxy). */
+  via: 'socket' | 'undici';
   error?: string;
 }
 
@@ -96,6 +93,8 @@ interface RawResponse {
 /** What `send` feeds a 2xx body to as it arrives: a ListDecoder or the DeviceDecoder. */
 interface BodyDecoder {
   push(chunk: Buffer): void;
+  /** It holds on to (views of) the chunks pushed after push() returns: a borrowed chunk is copied for it. */
+  readonly keepsChunks: boolean;
   /** True once the decoder has given up on the body (it is not the plain shape). */
   readonly gaveUp: boolean;
   finish(): {data: unknown; issues: SchemaIssue[]} | null | typeof NEEDS_SCHEMA;
@@ -111,8 +110,8 @@ export class FirezoneClient {
   private readonly timeoutMs: number;
   private readonly tls: ReturnType<typeof tlsOptions>;
   private undici: Promise<Undici> | null = null;
-  /** The GETs' connection pool (node:http); null when a proxy is configured (undici carries them). */
-  private getPool: HttpAgent | null = null;
+  /** The GETs' connection pool (http-get.ts); null until the first GET, and when a proxy is configured (undici carries them). */
+  private getPool: GetPool | null = null;
   private readonly proxied = proxyConfigured();
   private firstPoll: FirstPoll | null;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
@@ -134,16 +133,16 @@ export class FirezoneClient {
     this.firstPoll = matches ? firstPoll : null;
   }
 
-  /** A GET over node:http on the keep-alive pool, made on the first GET. */
+  /** A GET on the keep-alive pool (http-get.ts), made on the first GET. */
   private get(url: URL): SentRequest {
     if (this.closing) {
       const response = Promise.reject(new Error('the client is closed'));
       response.catch(() => undefined);
       return {startedAt: performance.now(), response, abort: () => undefined};
     }
-    const https = this.baseUrl.protocol === 'https:';
-    this.getPool ??= getAgent(https, this.tls);
-    return sendGet(url, {headers: requestHeaders(this.token, false), ...this.tls}, https, {agent: this.getPool, unreadLimit: GET_UNREAD_LIMIT});
+    const tls = this.baseUrl.protocol === 'https:' ? this.tls : null;
+    this.getPool ??= new GetPool(this.baseUrl, tls);
+    return sendGet(url, requestHeaders(this.token, false), tls, {pool: this.getPool, mode: 'borrow'});
   }
 
   /** undici and the connection pool, made on the first request that needs them. */
@@ -203,7 +202,7 @@ export class FirezoneClient {
   close(): Promise<void> {
     this.firstPoll?.close();
     this.firstPoll = null;
-    this.getPool?.destroy();
+    this.getPool?.close();
     this.closing ??= (this.undici ?? Promise.resolve(null)).then(
       (undici) =>
         undici?.dispatcher.close().then(
@@ -396,7 +395,7 @@ export class FirezoneClient {
     const started = performance.now();
     const controller = new AbortController();
     const sent = this.firstPoll?.take(method, path) ?? (method === 'GET' && !this.proxied ? this.get(url) : undefined);
-    const via = sent ? 'node:http' : 'undici';
+    const via = sent ? 'socket' : 'undici';
     // A request of the first poll has been on its way since it was sent: that time counts.
     const timer = setTimeout(() => controller.abort(), sent ? Math.max(0, this.timeoutMs - (started - sent.startedAt)) : this.timeoutMs);
     if (method !== 'GET') this.writes.add(controller);
@@ -430,11 +429,13 @@ export class FirezoneClient {
             message: `Response too large from ${method} ${displayPath}: more than ${formatBytes(this.maxBodyBytes)}; aborted`,
           });
         }
-        if (keepWhole) chunks.push(chunk);
+        // A borrowed chunk is read into again once the next is asked for: what is kept is copied.
+        if (keepWhole) chunks.push(res.borrowed ? Buffer.from(chunk) : chunk);
+        const piece = res.borrowed && sink?.keepsChunks ? Buffer.from(chunk) : chunk;
         // The stream hands over everything it buffered as one chunk (megabytes when decoding lags
         // behind the network): decode it in pieces, and let keys and frames in every few ms.
-        for (let at = 0; sink && at < chunk.length; at += DECODE_PIECE_BYTES) {
-          sink.push(at === 0 && chunk.length <= DECODE_PIECE_BYTES ? chunk : chunk.subarray(at, at + DECODE_PIECE_BYTES));
+        for (let at = 0; sink && at < piece.length; at += DECODE_PIECE_BYTES) {
+          sink.push(at === 0 && piece.length <= DECODE_PIECE_BYTES ? piece : piece.subarray(at, at + DECODE_PIECE_BYTES));
           if (performance.now() - sliceStart > 8) {
             await new Promise<void>((resolve) => setImmediate(resolve));
             sliceStart = performance.now();

@@ -217,6 +217,8 @@ export interface DecodedDevices {
 }
 
 export class DeviceDecoder extends ItemCutter {
+  /** An item is kept as columns and a digest; its bytes are read and let go. */
+  readonly keepsChunks = false;
   private readonly builder: DeviceColumnsBuilder;
   private readonly issues: SchemaIssue[] = [];
   /** Items the guard rejected, to salvage at the end: how many slots come before each, its index in the body. */

@@ -81,12 +81,17 @@ export function checkedToken(token: string): string {
 /** A response body larger than this is refused unless the client is told otherwise. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
-/** A response as the client reads it, whichever transport (undici, or the first poll's node:http) brought it. */
+/** A response as the client reads it, whichever transport (undici, or the console's own sockets: http-get.ts) brought it. */
 export interface TransportResponse {
   statusCode: number;
   /** The first value of a response header (`name` in lower case). */
   header(name: string): string | undefined;
   body: AsyncIterable<Buffer>;
+  /**
+   * The body's chunks are views of a buffer the transport reads into again: each is valid only
+   * until the next is asked for, and whoever keeps one copies it (http-get.ts).
+   */
+  borrowed?: boolean;
   /** Stops reading and drops the connection. */
   destroy(): void;
 }

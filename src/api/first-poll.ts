@@ -1,8 +1,8 @@
-// The first poll's four GETs, sent over node:http(s) as soon as the connection is known, before
+// The first poll's four GETs, sent on sockets of the console's own (http-get.ts) as soon as the connection is known, before
 // undici, zod, React and Ink are loaded (they take ~250 ms to load, and the server can answer
 // meanwhile). The client (client.ts) takes each response over and reads it exactly as it reads
 // one of its own: same status handling, error shapes, size limit, decoding and timeout. After
-// this poll, the client's own GETs go over node:http too (http-get.ts), its writes over undici.
+// this poll, the client's own GETs go the same way, its writes over undici.
 // See docs/architecture.md, "Performance notes", Start-up.
 import {checkedToken, DEFAULT_MAX_BODY_BYTES, normaliseBaseUrl, proxyConfigured, requestHeaders, routeUrl, tlsOptions} from './endpoint.js';
 import {sendGet, type SentRequest} from './http-get.js';
@@ -38,14 +38,13 @@ export class FirstPoll {
     const base = normaliseBaseUrl(options.baseUrl);
     this.baseUrl = base.href;
     this.token = checkedToken(options.token);
-    const https = base.protocol === 'https:';
-    const tls = https ? tlsOptions(options) : {};
+    const tls = base.protocol === 'https:' ? tlsOptions(options) : null;
     const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     for (const route of FIRST_POLL_ROUTES) {
       // One connection per request, closed after it (no agent): the client's own pool carries the
       // polls after this one, and a kept-alive socket here would only linger. Read eagerly, up
       // to the body limit: the client is still loading and must not hold the server back.
-      this.sent.set(route, sendGet(routeUrl(base, route), {headers: requestHeaders(this.token, false), ...tls}, https, {agent: false, unreadLimit: limit}));
+      this.sent.set(route, sendGet(routeUrl(base, route), requestHeaders(this.token, false), tls, {pool: null, mode: 'eager', unreadLimit: limit}));
     }
   }
 

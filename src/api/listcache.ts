@@ -146,6 +146,9 @@ export abstract class ItemCutter {
     return this.failed && !this.ended;
   }
 
+  /** The subclass's `item()` holds on to the bytes it is given (a borrowed chunk must be copied for it). */
+  abstract readonly keepsChunks: boolean;
+
   /** Takes the item in `buf[start, end)`; false when it is not a JSON object (the decoder gives up). */
   protected abstract item(buf: Buffer, start: number, end: number): boolean;
 
@@ -291,6 +294,8 @@ export abstract class ItemCutter {
 }
 
 export class ListDecoder<T> extends ItemCutter {
+  /** Unchanged items are recognised next poll by comparing their bytes with these. */
+  readonly keepsChunks = true;
   private readonly data: T[] = [];
   private readonly issues: SchemaIssue[] = [];
   private readonly next = new Map<string, Entry<T>>();

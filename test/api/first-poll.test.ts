@@ -1,7 +1,8 @@
-// The first poll's requests go out over node:http before the client is loaded (src/api/first-poll.ts);
-// the client then reads their responses. Whatever the server does, the client must report
-// exactly what it reports for a request it sent itself through undici: same data, same error
-// kind and message, same limits. Each case runs both ways against the same server.
+// The first poll's requests go out on sockets of their own (src/api/http-get.ts) before the
+// client is loaded (src/api/first-poll.ts); the client then reads their responses. Whatever the
+// server does, the client must report exactly what it reports for a request it sent itself
+// through undici: same data, same error kind and message, same limits. Each case runs both ways
+// against the same server.
 import {createServer, type IncomingMessage, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

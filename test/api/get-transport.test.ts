@@ -1,6 +1,7 @@
-// Which transport carries a request (src/api/http-get.ts, client.ts): GETs over node:http on a
-// keep-alive pool unless a proxy is configured, writes over undici; and a GET whose pooled
-// connection the server closed while it sat idle is sent again on a new one, not shown as an error.
+// Which transport carries a request (src/api/http-get.ts, client.ts): GETs on sockets of the
+// console's own, on a keep-alive pool, unless a proxy is configured, writes over undici; and a GET
+// whose pooled connection the server closed while it sat idle is sent again on a new one, not
+// shown as an error.
 import {createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket} from 'node:net';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {FirezoneClient, type RequestEvent} from '../../src/api/index.js';
@@ -27,7 +28,7 @@ describe('the transport of a request', () => {
     }
   });
 
-  it('GETs go over node:http, writes over undici; a read-only session never needs undici', async () => {
+  it("GETs go on the console's own sockets, writes over undici; a read-only session never needs undici", async () => {
     const events: RequestEvent[] = [];
     const c = client(events);
     const users = await c.listUsers();
@@ -35,10 +36,10 @@ describe('the transport of a request', () => {
     await c.listRules();
     await c.getConfiguration();
     expect(events.map((e) => `${e.method} ${e.path} ${e.via}`)).toEqual([
-      'GET /v0/users node:http',
-      'GET /v0/devices node:http',
-      'GET /v0/rules node:http',
-      'GET /v0/configuration node:http',
+      'GET /v0/users socket',
+      'GET /v0/devices socket',
+      'GET /v0/rules socket',
+      'GET /v0/configuration socket',
     ]);
     const user = users.data[0]!;
     await c.updateUser(user.id, {role: user.role});
@@ -111,9 +112,10 @@ describe('a pooled connection the server closed while idle', () => {
     connections = 0;
     requests = 0;
     for (let i = 0; i < 3; i++) expect((await c.listUsers()).data).toEqual([]);
-    // The second poll meets the dropped connection and is answered on a new one (of its own, not
-    // pooled); the third opens the pool's next connection.
-    expect(requests).toBe(4);
+    // The second poll meets the dropped connection and is answered on a new one, which joins the
+    // pool; the third meets that one dropped too (this server drops every reused connection) and
+    // is answered on a third.
+    expect(requests).toBe(5);
     expect(connections).toBe(3);
     expect(events.map((e) => e.status)).toEqual([200, 200, 200]);
     await c.close();
@@ -140,5 +142,137 @@ describe('a pooled connection the server closed while idle', () => {
     server.removeAllListeners('connection');
     server.on('connection', drop);
     await c.close();
+  });
+});
+
+describe("a body read into the connection's own buffer", () => {
+  it('a list decoder that keeps item bytes gets copies: a user changed in a long list is seen changed', async () => {
+    // Long enough to take many reads of the connection's buffer; the users list's decoder keeps
+    // each item's bytes to recognise it unchanged next poll. Had it kept views of the reused
+    // buffer, next poll's item would be compared with itself (same place, same length) and the
+    // old user given back.
+    const big = await startSandbox({port: 0, seed: 'demo', users: 3000, devices: 10, statsIntervalSeconds: 0});
+    try {
+      const events: RequestEvent[] = [];
+      const c = new FirezoneClient({baseUrl: big.url, token: big.adminToken, onRequest: (e) => events.push(e)});
+      const before = (await c.listUsers()).data;
+      expect(events.at(-1)!.bytes).toBeGreaterThan(512 * 1024);
+      for (const at of [40, 1500, 2900]) {
+        const user = before[at]!;
+        // Same length, so that the item keeps its place in the body.
+        const email = user.email.replace(/^./, user.email.startsWith('z') ? 'y' : 'z');
+        await c.updateUser(user.id, {email});
+      }
+      const after = (await c.listUsers()).data;
+      const fresh = (await (await fetch(`${big.url}/v0/users`, {headers: {authorization: `Bearer ${big.adminToken}`}})).json()) as {data: unknown[]};
+      expect(after).toEqual(fresh.data);
+      expect(after.filter((u, i) => u.email !== before[i]!.email)).toHaveLength(3);
+      await c.close();
+    } finally {
+      await big.close();
+    }
+  });
+
+  it('the device list, polled on one connection while it changes, is what a full parse gives', async () => {
+    const big = await startSandbox({port: 0, seed: 'demo', users: 200, devices: 4000, statsIntervalSeconds: 0});
+    try {
+      const c = new FirezoneClient({baseUrl: big.url, token: big.adminToken});
+      for (let poll = 0; poll < 3; poll++) {
+        const {data} = await c.pollDevices();
+        const fresh = (await (await fetch(`${big.url}/v0/devices`, {headers: {authorization: `Bearer ${big.adminToken}`}})).json()) as {data: unknown[]};
+        expect(data.length).toBe(fresh.data.length);
+        for (let i = 0; i < data.length; i++) expect(data.materialise(i)).toEqual(fresh.data[i]);
+        // Change a few devices between polls (same-length names keep the others in place).
+        for (const i of [7, 2000, 3999]) await c.updateDevice(data.materialise(i).id, {name: `renamed-${poll}-${String(i).padStart(4, '0')}`});
+      }
+      await c.close();
+    } finally {
+      await big.close();
+    }
+  });
+});
+
+/** A raw TCP server answering each request with `answer(n)` (n counts requests over all connections). */
+async function rawServer(answer: (n: number, socket: Socket) => void): Promise<{url: string; server: TcpServer; connections: () => number}> {
+  let n = 0;
+  let connections = 0;
+  const server = createTcpServer((socket: Socket) => {
+    connections++;
+    let buffered = '';
+    socket.on('data', (d) => {
+      buffered += d.toString('latin1');
+      while (buffered.includes('\r\n\r\n')) {
+        buffered = buffered.slice(buffered.indexOf('\r\n\r\n') + 4);
+        answer(n++, socket);
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, connections: () => connections};
+}
+
+describe('a server that does not keep to HTTP/1.1', () => {
+  const ok = (body: string, extra = '') => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n${extra}\r\n${body}`;
+  const empty = JSON.stringify({data: []});
+
+  it('bytes after a response: the connection is not used again, and the next poll is fine', async () => {
+    const s = await rawServer((_n, socket) => socket.write(`${ok(empty)}HTTP/1.1 200 OK\r\n`));
+    const c = new FirezoneClient({baseUrl: s.url, token: 't'});
+    for (let i = 0; i < 3; i++) expect((await c.listUsers()).data).toEqual([]);
+    expect(s.connections()).toBe(3);
+    await c.close();
+    s.server.close();
+  });
+
+  it('bytes on an idle connection: it is dropped, not read as the next answer', async () => {
+    const s = await rawServer((n, socket) => {
+      socket.write(ok(empty));
+      // A stale answer arrives while the connection sits idle in the pool.
+      if (n === 0) setTimeout(() => socket.write(ok(JSON.stringify({data: [{id: 'stale'}]}))), 20);
+    });
+    const c = new FirezoneClient({baseUrl: s.url, token: 't'});
+    expect((await c.listRules()).data).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await c.listRules()).data).toEqual([]);
+    // The connection that spoke out of turn was not asked again.
+    expect(s.connections()).toBe(2);
+    await c.close();
+    s.server.close();
+  });
+
+  it('a body that runs until the server closes is read whole', async () => {
+    const body = JSON.stringify({data: [{id: 'r1'}]});
+    const s = await rawServer((_n, socket) => socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n${body}`));
+    const events: RequestEvent[] = [];
+    const c = new FirezoneClient({baseUrl: s.url, token: 't', onRequest: (e) => events.push(e)});
+    await c.listRules().catch(() => undefined);
+    await c.listRules().catch(() => undefined);
+    expect(events.map((e) => [e.status, e.bytes])).toEqual([
+      [200, body.length],
+      [200, body.length],
+    ]);
+    expect(s.connections()).toBe(2);
+    await c.close();
+    s.server.close();
+  });
+
+  it('a malformed response is an error that says what was wrong', async () => {
+    const s = await rawServer((_n, socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 5\r\ncontent-length: 6\r\n\r\nabcdef'));
+    const c = new FirezoneClient({baseUrl: s.url, token: 't'});
+    await expect(c.listUsers()).rejects.toMatchObject({
+      kind: 'network',
+      message: expect.stringMatching(/GET \/v0\/users\): malformed HTTP response: an invalid Content-Length/),
+    });
+    await c.close();
+    s.server.close();
+  });
+
+  it('a connection cut mid-body says so, in the same words as ever', async () => {
+    const s = await rawServer((_n, socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 500\r\n\r\n{"data":['));
+    const c = new FirezoneClient({baseUrl: s.url, token: 't'});
+    await expect(c.listUsers()).rejects.toMatchObject({kind: 'network', message: expect.stringMatching(/connection closed unexpectedly \(UND_ERR_SOCKET\)/)});
+    await c.close();
+    s.server.close();
   });
 });

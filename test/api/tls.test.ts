@@ -9,10 +9,11 @@ import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {ApiError, FirezoneClient, type ClientOptions} from '../../src/api/index.js';
 import {FirstPoll} from '../../src/api/first-poll.js';
+import {device} from '../fixtures/data.js';
 
-/** A client that sends its own requests, or one that takes the first poll's (sent over node:https before it was made). */
+/** A client that sends its own requests, or one that takes the first poll's (sent on its own sockets before it was made). */
 const ways: [string, (options: ClientOptions) => FirezoneClient][] = [
-  ['undici', (options) => new FirezoneClient(options)],
+  ['own socket', (options) => new FirezoneClient(options)],
   ['first poll', (options) => new FirezoneClient({...options, firstPoll: FirstPoll.start(options, {})!})],
 ];
 
@@ -90,6 +91,43 @@ describe.skipIf(!hasOpenssl())('TLS', () => {
     const client = make({baseUrl: origin, token: 'x', insecure: true});
     expect((await client.listDevices()).data).toEqual([]);
     await client.close();
+  });
+
+  it("a long list over TLS, read into the connection's buffer: whole, every poll, on one connection", async () => {
+    // Decrypted reads are TLS records (16 KiB): a 3 MB body is ~200 of them into the same buffer.
+    const devices = Array.from({length: 3000}, (_, i) => device({id: `d-${i}`, name: `device-${i}`, description: 'x'.repeat(600)}));
+    let body = JSON.stringify({data: devices});
+    const big = createServer({key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem'))}, (_req, res) => {
+      res.writeHead(200, {'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body))}).end(body);
+    });
+    let connections = 0;
+    big.on('secureConnection', () => connections++);
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
+    const client = new FirezoneClient({baseUrl: `https://127.0.0.1:${(big.address() as AddressInfo).port}`, token: 'x', caFile: join(dir, 'cert.pem')});
+    try {
+      for (let poll = 0; poll < 3; poll++) {
+        const {data} = await client.pollDevices();
+        expect(data.length).toBe(3000);
+        for (let i = 0; i < data.length; i++) expect(data.materialise(i)).toEqual(devices[i]);
+        devices[1000 * poll + 5] = {...devices[1000 * poll + 5]!, name: `renamed-${poll}`};
+        body = JSON.stringify({data: devices});
+      }
+      expect(connections).toBe(1);
+    } finally {
+      await client.close();
+      big.close();
+    }
+  });
+
+  it('a host name is checked against the certificate (and sent as SNI)', async () => {
+    const port = new URL(origin).port;
+    const byName = new FirezoneClient({baseUrl: `https://localhost:${port}`, token: 'x', caFile: join(dir, 'cert.pem')});
+    expect((await byName.listDevices()).data).toEqual([]);
+    await byName.close();
+    // The certificate names localhost and 127.0.0.1, not 127.0.0.2 (still this machine).
+    const wrong = new FirezoneClient({baseUrl: `https://127.0.0.2:${port}`, token: 'x', caFile: join(dir, 'cert.pem')});
+    await expect(wrong.listDevices()).rejects.toMatchObject({kind: 'network', message: expect.stringMatching(/does not match the host name|ECONNREFUSED/)});
+    await wrong.close();
   });
 
   it('an unreadable CA file is a clear error', () => {
