@@ -41,11 +41,23 @@ const MAX_SPARE_BUFFERS = 2;
 /** An idle pooled connection is closed after this (as undici's and node:http's pools did). */
 const IDLE_MS = 30_000;
 
+let buffersMade = 0;
+
+/** How many read buffers connections have made so far (tests hold it to two per plain connection). */
+export function readBuffersMade(): number {
+  return buffersMade;
+}
+
+function readBuffer(): Buffer {
+  buffersMade++;
+  return Buffer.allocUnsafe(READ_BUFFER_BYTES);
+}
+
 /** A socket and the buffers its reads land in. */
 class Connection {
   readonly socket: Socket;
   /** Where the next read lands. */
-  private current: Buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  private current: Buffer = readBuffer();
   /** Buffers the exchange holds views of (`current` among them, or not). */
   private lent: Buffer[] = [];
   private spare: Buffer[] = [];
@@ -80,7 +92,7 @@ class Connection {
   }
 
   private nextBuffer(): Buffer {
-    if (this.lent.includes(this.current)) this.current = this.spare.pop() ?? Buffer.allocUnsafe(READ_BUFFER_BYTES);
+    if (this.lent.includes(this.current)) this.current = this.spare.pop() ?? readBuffer();
     return this.current;
   }
 
@@ -145,7 +157,7 @@ const abortError = () => Object.assign(new Error('The operation was aborted'), {
 // admin reads the same line whichever way the request went.
 const closedEarly = (cause?: unknown) => Object.assign(new Error('the connection closed before the response ended'), {code: 'UND_ERR_SOCKET', cause});
 const hangUp = () => Object.assign(new Error('socket hang up'), {code: 'ECONNRESET'});
-const malformed = (what: string) => Object.assign(new Error(`malformed HTTP response: ${what}`), {code: 'FZ_HTTP_MALFORMED'});
+const malformed = (what: string) => new Error(`malformed HTTP response: ${what}`);
 
 const EMPTY = Buffer.alloc(0);
 

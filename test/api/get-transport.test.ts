@@ -2,9 +2,12 @@
 // console's own, on a keep-alive pool, unless a proxy is configured, writes over undici; and a GET
 // whose pooled connection the server closed while it sat idle is sent again on a new one, not
 // shown as an error.
+import {createServer as createHttpServer} from 'node:http';
 import {createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket} from 'node:net';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterAll, afterEach, beforeAll, describe, expect, it, vi} from 'vitest';
 import {FirezoneClient, type RequestEvent} from '../../src/api/index.js';
+import {GetPool, readBuffersMade, sendGet} from '../../src/api/http-get.js';
+import {FirstPoll} from '../../src/api/first-poll.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 
 let sandbox: SandboxHandle;
@@ -242,15 +245,15 @@ describe('a server that does not keep to HTTP/1.1', () => {
   });
 
   it('a body that runs until the server closes is read whole', async () => {
-    const body = JSON.stringify({data: [{id: 'r1'}]});
+    const body = `${JSON.stringify({data: []})}${' '.repeat(300_000)}`;
     const s = await rawServer((_n, socket) => socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n${body}`));
     const events: RequestEvent[] = [];
     const c = new FirezoneClient({baseUrl: s.url, token: 't', onRequest: (e) => events.push(e)});
-    await c.listRules().catch(() => undefined);
-    await c.listRules().catch(() => undefined);
-    expect(events.map((e) => [e.status, e.bytes])).toEqual([
-      [200, body.length],
-      [200, body.length],
+    expect((await c.listRules()).data).toEqual([]);
+    expect((await c.listRules()).data).toEqual([]);
+    expect(events.map((e) => [e.status, e.bytes, e.error])).toEqual([
+      [200, body.length, undefined],
+      [200, body.length, undefined],
     ]);
     expect(s.connections()).toBe(2);
     await c.close();
@@ -272,6 +275,151 @@ describe('a server that does not keep to HTTP/1.1', () => {
     const s = await rawServer((_n, socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 500\r\n\r\n{"data":['));
     const c = new FirezoneClient({baseUrl: s.url, token: 't'});
     await expect(c.listUsers()).rejects.toMatchObject({kind: 'network', message: expect.stringMatching(/connection closed unexpectedly \(UND_ERR_SOCKET\)/)});
+    await c.close();
+    s.server.close();
+  });
+});
+
+describe("reading a body into the connection's buffers", () => {
+  it('a slow reader of a long body: the data whole, two buffers for the connection, whatever the pace', async () => {
+    const body = Buffer.alloc(3 * 1024 * 1024);
+    for (let i = 0; i < body.length; i++) body[i] = (i * 7 + (i >> 11)) & 255;
+    const server = createHttpServer((_req, res) => res.writeHead(200, {'content-length': String(body.length)}).end(body));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v0/x`);
+    const pool = new GetPool(url, null);
+    const before = readBuffersMade();
+    try {
+      for (let round = 0; round < 2; round++) {
+        const res = await sendGet(url, {accept: 'application/json'}, null, {pool, mode: 'borrow'}).response;
+        expect(res.borrowed).toBe(true);
+        const copies: Buffer[] = [];
+        let n = 0;
+        for await (const chunk of res.body) {
+          copies.push(Buffer.from(chunk));
+          // A reader that takes its time every few chunks (as the decoder yields to keys).
+          if (n++ % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        expect(Buffer.concat(copies).equals(body)).toBe(true);
+      }
+      // One connection, kept: its two buffers, taken in turn, for both bodies.
+      expect(readBuffersMade() - before).toBe(2);
+    } finally {
+      pool.close();
+      server.close();
+    }
+  });
+
+  it('the first poll, read before anyone takes it, keeps what it read (copies, not views)', async () => {
+    const big = await startSandbox({port: 0, seed: 'demo', users: 100, devices: 3000, statsIntervalSeconds: 0});
+    try {
+      const options = {baseUrl: big.url, token: big.adminToken};
+      const firstPoll = FirstPoll.start(options, {})!;
+      // The client is "loading" while the bodies arrive and are read.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const c = new FirezoneClient({...options, firstPoll});
+      const {data} = await c.pollDevices();
+      const fresh = (await (await fetch(`${big.url}/v0/devices`, {headers: {authorization: `Bearer ${big.adminToken}`}})).json()) as {data: unknown[]};
+      expect(data.length).toBe(3000);
+      for (let i = 0; i < data.length; i++) expect(data.materialise(i)).toEqual(fresh.data[i]);
+      await c.close();
+    } finally {
+      await big.close();
+    }
+  });
+
+  it('a header with a line break is refused before anything is sent', () => {
+    const url = new URL('http://127.0.0.1:9/v0/users');
+    expect(() => sendGet(url, {authorization: 'Bearer a\r\nx-injected: 1'}, null, {pool: null, mode: 'eager', unreadLimit: 1})).toThrow(
+      /line break in the authorization header/,
+    );
+  });
+});
+
+describe('connections and their end', () => {
+  const ok = (body: string) => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+  const empty = JSON.stringify({data: []});
+
+  it('a reused connection reset (RST) before any byte of an answer: asked again, and the poll succeeds', async () => {
+    const s = await rawServer((n, socket) => (n === 1 ? socket.resetAndDestroy() : socket.write(ok(empty))));
+    const events: RequestEvent[] = [];
+    const c = new FirezoneClient({baseUrl: s.url, token: 't', onRequest: (e) => events.push(e)});
+    expect((await c.listUsers()).data).toEqual([]);
+    expect((await c.listUsers()).data).toEqual([]);
+    expect(events.map((e) => e.error)).toEqual([undefined, undefined]);
+    expect(s.connections()).toBe(2);
+    await c.close();
+    s.server.close();
+  });
+
+  it('a reused connection cut after part of an answer: an error, not asked again', async () => {
+    let requests = 0;
+    const s = await rawServer((n, socket) => {
+      requests++;
+      if (n === 1) socket.end('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n{"data":[');
+      else socket.write(ok(empty));
+    });
+    const c = new FirezoneClient({baseUrl: s.url, token: 't'});
+    await c.listUsers();
+    await expect(c.listUsers()).rejects.toMatchObject({kind: 'network', message: expect.stringMatching(/connection closed unexpectedly/)});
+    expect(requests).toBe(2);
+    // A reset after part of an answer is not asked again either.
+    const r = await rawServer((n, socket) => {
+      if (n === 1) {
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n{"data":[');
+        setTimeout(() => socket.resetAndDestroy(), 20);
+      } else socket.write(ok(empty));
+    });
+    const d = new FirezoneClient({baseUrl: r.url, token: 't'});
+    await d.listUsers();
+    await expect(d.listUsers()).rejects.toMatchObject({kind: 'network'});
+    expect(r.connections()).toBe(1);
+    await c.close();
+    await d.close();
+    s.server.close();
+    r.server.close();
+  });
+
+  it('a new connection closed without an answer says the server hung up', async () => {
+    const s = await rawServer((_n, socket) => socket.end());
+    const c = new FirezoneClient({baseUrl: s.url, token: 't'});
+    await expect(c.listUsers()).rejects.toMatchObject({kind: 'network', message: expect.stringMatching(/connection reset by the server \(ECONNRESET\)/)});
+    await c.close();
+    s.server.close();
+  });
+
+  it('closing the client closes its idle connections; one dropped for a body past the limit is closed too', async () => {
+    const closed: number[] = [];
+    let big = false;
+    const s = await rawServer((n, socket) => {
+      socket.on('close', () => closed.push(n));
+      socket.write(big ? `HTTP/1.1 200 OK\r\ncontent-length: ${4 * 1024 * 1024}\r\n\r\n{"data":[${'1,'.repeat(300_000)}` : ok(empty));
+    });
+    const c = new FirezoneClient({baseUrl: s.url, token: 't', maxBodyBytes: 64 * 1024});
+    await c.listUsers();
+    big = true;
+    await expect(c.listUsers()).rejects.toMatchObject({kind: 'too_large'});
+    // The connection that carried the long body is closed, not kept with the rest of it unread.
+    await vi.waitFor(() => expect(closed).toContain(1));
+    big = false;
+    expect((await c.listUsers()).data).toEqual([]);
+    expect(s.connections()).toBe(2);
+    await c.close();
+    await vi.waitFor(() => expect(closed).toContain(2));
+    s.server.close();
+  });
+
+  it("an error answer's headers reach the error (its request id)", async () => {
+    const s = await rawServer((_n, socket) =>
+      socket.write(
+        'HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\nx-request-id: req-42\r\ncontent-length: 21\r\n\r\n{"errors":"not found"}'.replace(
+          '21',
+          '22',
+        ),
+      ),
+    );
+    const c = new FirezoneClient({baseUrl: s.url, token: 't'});
+    await expect(c.listUsers()).rejects.toMatchObject({status: 404, requestId: 'req-42'});
     await c.close();
     s.server.close();
   });

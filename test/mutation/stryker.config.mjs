@@ -81,6 +81,14 @@ export const GROUPS = [
     tests: ['test/api/device-columns.test.ts', 'test/state/resources.test.ts'],
   },
   {
+    // The GET transport: the HTTP/1.1 response reader (framing, limits, refusals) and the
+    // connections that lend their read buffers (pausing, copies, reuse, the retry once).
+    name: 'http transport',
+    gate: false,
+    mutate: ['src/api/http1-response.ts', 'src/api/http-get.ts'],
+    tests: ['test/api/http1-response.test.ts', 'test/api/get-transport.test.ts', 'test/api/tls.test.ts', 'test/api/first-poll.test.ts', 'test/api/long-body.test.ts'],
+  },
+  {
     // Change detection (Activity).
     name: 'change detection',
     gate: true,
