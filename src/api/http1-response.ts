@@ -54,8 +54,8 @@ export class ResponseReader {
   /** The head's bytes so far (copied: heads are small, and the bytes fed are reused). */
   private head: Buffer[] = [];
   private headBytes = 0;
-  /** Bytes of the current line not counting CR: 0 at a line's start. */
-  private lineBytes = 0;
+  /** The current line has a byte other than CR. */
+  private lineHasText = false;
   /** A byte other than CR or LF has been seen in this head. */
   private headSeen = false;
   /** Body bytes still to come (Length, ChunkData). */
@@ -158,7 +158,6 @@ export class ResponseReader {
   private fail(message: string, at: number): number {
     this.state = State.Failed;
     this.failure = message;
-    this.head = [];
     return at;
   }
 
@@ -170,19 +169,19 @@ export class ResponseReader {
   /** Copies head bytes up to the empty line that ends the head, then reads it. */
   private readHead(buf: Buffer, start: number, end: number): number {
     let at = start;
-    let lineBytes = this.lineBytes;
+    let lineHasText = this.lineHasText;
     for (; at < end; at++) {
       const b = buf[at]!;
       if (b === LF) {
         // Empty lines before the status line are tolerated (a stray CRLF after the last response).
-        if (lineBytes === 0 && this.headSeen) break;
-        lineBytes = 0;
+        if (!lineHasText && this.headSeen) break;
+        lineHasText = false;
       } else if (b !== CR) {
-        lineBytes++;
+        lineHasText = true;
         this.headSeen = true;
       }
     }
-    this.lineBytes = lineBytes;
+    this.lineHasText = lineHasText;
     const taken = Math.min(at + 1, end);
     if (this.headBytes + (taken - start) > MAX_HEAD_BYTES) return this.fail(`the response head is larger than ${MAX_HEAD_BYTES / 1024} KiB`, start);
     this.head.push(Buffer.from(buf.subarray(start, taken)));
@@ -191,7 +190,7 @@ export class ResponseReader {
     const text = Buffer.concat(this.head, this.headBytes).toString('latin1');
     this.head = [];
     this.headBytes = 0;
-    this.lineBytes = 0;
+    this.lineHasText = false;
     this.headSeen = false;
     return this.readHeadText(text, taken);
   }
@@ -202,10 +201,11 @@ export class ResponseReader {
     const status = /^HTTP\/1\.([01]) ([0-9]{3})(?: .*)?$/.exec(lines[0]!);
     if (!status) return this.fail('the status line is not HTTP/1.x (is the URL http vs https right?)', at);
     const statusCode = Number(status[2]);
+    if (statusCode < 100) return this.fail(`an invalid status code ${status[2]}`, at);
     const headers = new Map<string, string>();
     const lengths: string[] = [];
     const codings: string[] = [];
-    let connection = '';
+    const connection: string[] = [];
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i]!;
       if (line === '') continue;
@@ -219,14 +219,14 @@ export class ResponseReader {
       if (!headers.has(key)) headers.set(key, value);
       if (key === 'content-length') lengths.push(...value.split(',').map((v) => v.trim()));
       else if (key === 'transfer-encoding') codings.push(...value.split(',').map((v) => v.trim().toLowerCase()));
-      else if (key === 'connection') connection += `,${value.toLowerCase()}`;
+      else if (key === 'connection') connection.push(...value.split(',').map((v) => v.trim().toLowerCase()));
     }
     // 1xx: an interim response; the final one follows (101 would switch protocols: not asked for).
-    if (statusCode >= 100 && statusCode <= 199) {
+    if (statusCode < 200) {
       if (statusCode === 101) return this.fail('the server switched protocols', at);
       return at;
     }
-    const close = status[1] === '0' || /(^|,)\s*close\s*(,|$)/.test(connection);
+    const close = status[1] === '0' || connection.includes('close');
     let reusable = !close;
     if (statusCode === 204 || statusCode === 304) {
       this.sink.head({statusCode, headers, reusable});

@@ -12,7 +12,7 @@ import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {
-  sandbox = await startSandbox({seed: 'demo', statsIntervalSeconds: 0});
+  sandbox = await startSandbox({port: 0, seed: 'demo', statsIntervalSeconds: 0});
 });
 afterAll(async () => {
   await sandbox.close();

@@ -164,13 +164,15 @@ describe('an HTTP/1.1 response read as it arrives', () => {
   });
 
   it('skips interim 1xx responses and leading empty lines; 204 and 304 have no body', () => {
-    const got = read(text('\r\nHTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'));
+    const got = read(text('\r\nHTTP/1.1 100 Continue\r\n\r\n\r\nHTTP/1.1 199 Other\r\nx-a: 1\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'));
     expect(got).toMatchObject({error: null, ended: true});
     expect(got.head?.statusCode).toBe(200);
+    expect(got.head?.headers.get('x-a')).toBeUndefined();
     expect(got.body.toString()).toBe('ok');
     for (const status of [204, 304]) {
       const none = read(text(`HTTP/1.1 ${status} x\r\ncontent-length: 10\r\n\r\n`));
       expect(none).toMatchObject({error: null, ended: true});
+      expect(none.head?.statusCode).toBe(status);
       expect(none.body.length).toBe(0);
     }
   });
@@ -190,18 +192,45 @@ describe('an HTTP/1.1 response read as it arrives', () => {
     const gz = read(text('HTTP/1.1 200 OK\r\ntransfer-encoding: gzip\r\n\r\nabc'), [], true);
     expect(gz).toMatchObject({error: null, ended: true});
     expect(gz.body.toString()).toBe('abc');
+    expect(gz.head?.reusable).toBe(false);
+    // Chunked last among codings, in any case and spacing.
+    const listed = read(text('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip,  Chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n'));
+    expect(listed).toMatchObject({error: null, ended: true});
+    expect(listed.body.toString()).toBe('ab');
+    expect(listed.head?.reusable).toBe(true);
+    // "close" in another header says nothing about the connection.
+    expect(reusable('HTTP/1.1 200 OK\r\nx-a: close\r\ncontent-length: 0')).toBe(true);
+    expect(reusable('HTTP/1.1 200 OK\r\nconnection: upgrade ,  close \r\ncontent-length: 0')).toBe(false);
   });
 
-  it('a body cut short by a close is not ended', () => {
+  it('a body cut short by a close is not ended; a close after a whole response, or one that ends the body, is fine', () => {
+    const closing = (bytes: string) => {
+      const reader = new ResponseReader({head: () => undefined, body: () => undefined, end: () => undefined});
+      reader.feed(text(bytes), 0, bytes.length);
+      return reader.closed();
+    };
     for (const bytes of [
       'HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nabc',
       'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nab',
       'HTTP/1.1 200 OK\r\ncontent-le',
+      '',
     ]) {
       const got = read(text(bytes), [], true);
       expect(got.error).toBeNull();
       expect(got.ended).toBe(false);
+      expect(closing(bytes)).toBe(false);
     }
+    expect(closing('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok')).toBe(true);
+    expect(closing('HTTP/1.1 200 OK\r\n\r\nuntil close')).toBe(true);
+  });
+
+  it('header values lose the spaces around them; one Content-Length header may repeat its value', () => {
+    const got = read(text('HTTP/1.1 200 OK\r\nx-a: \t v w \t \r\ncontent-length: 2, 2\r\n\r\nok'));
+    expect(got).toMatchObject({error: null, ended: true});
+    expect(got.head?.headers.get('x-a')).toBe('v w');
+    expect(got.body.toString()).toBe('ok');
+    // A chunk size of 13 hex digits is read (a leading-zero one here), 14 are not.
+    expect(read(text('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0000000000002\r\nok\r\n0\r\n\r\n')).body.toString()).toBe('ok');
   });
 
   it.each([
@@ -220,6 +249,13 @@ describe('an HTTP/1.1 response read as it arrives', () => {
     ['a chunk size past 2^52', text('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n10000000000000\r\n'), /invalid chunk size/],
     ['a chunk longer than its size', text('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1\r\nab\r\n0\r\n\r\n'), /not followed by CRLF/],
     ['a chunk followed by CR CR LF', text('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1\r\na\r\r\n0\r\n\r\n'), /not followed by CRLF/],
+    ['a status line after other bytes', text('XHTTP/1.1 200 OK\r\n\r\n'), /not HTTP\/1\.x/],
+    ['a status of four digits', text('HTTP/1.1 2000 OK\r\n\r\n'), /not HTTP\/1\.x/],
+    ['a status under 100', text('HTTP/1.1 099 x\r\ncontent-length: 0\r\n\r\n'), /invalid status code 099/],
+    ['a header folded with a tab', text('HTTP/1.1 200 OK\r\nx-a: 1\r\n\tmore\r\ncontent-length: 0\r\n\r\n'), /folded/],
+    ['a header line without a colon', text('HTTP/1.1 200 OK\r\njusttext\r\ncontent-length: 0\r\n\r\n'), /without a valid name/],
+    ['a chunk size after other bytes', text('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\ng1\r\na\r\n0\r\n\r\n'), /invalid chunk size/],
+    ['a chunk size followed by other bytes', text('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1x\r\na\r\n0\r\n\r\n'), /invalid chunk size/],
     ['101 Switching Protocols', text('HTTP/1.1 101 Switching Protocols\r\nupgrade: h2c\r\n\r\n'), /switched protocols/],
   ])('%s is refused with a message', (_what, bytes, message) => {
     const got = read(bytes, [], true);
@@ -240,9 +276,18 @@ describe('an HTTP/1.1 response read as it arrives', () => {
     const got = read(long, [1000, 2000, 40_000]);
     expect(got.error).toMatch(/head is larger than 64 KiB/);
     expect(got.stoppedAt).toBeLessThanOrEqual(MAX_HEAD_BYTES + 1);
-    // Just under the limit is read.
-    const fits = text(`HTTP/1.1 200 OK\r\nx-a: ${'a'.repeat(MAX_HEAD_BYTES - 64)}\r\ncontent-length: 0\r\n\r\n`);
-    expect(read(fits, [7, 30_000]).error).toBeNull();
+    // A head of exactly the limit is read, one byte more is not, wherever the reads are cut.
+    const frame = 'HTTP/1.1 200 OK\r\nx-a: \r\ncontent-length: 0\r\n\r\n';
+    const exact = text(frame.replace('x-a: ', `x-a: ${'a'.repeat(MAX_HEAD_BYTES - frame.length)}`));
+    expect(exact.length).toBe(MAX_HEAD_BYTES);
+    const over = text(frame.replace('x-a: ', `x-a: ${'a'.repeat(MAX_HEAD_BYTES - frame.length + 1)}`));
+    for (const cuts of [[], [7, 30_000], [60_000, 65_000]]) {
+      expect(read(exact, cuts)).toMatchObject({error: null, ended: true});
+      expect(read(over, cuts).error).toMatch(/larger than 64 KiB/);
+    }
+    // A chunk-size line of exactly its limit (4096 bytes with the extension) is read.
+    const chunkLine = `1;${'e'.repeat(4096 - 3)}\r`;
+    expect(read(text(`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${chunkLine}\na\r\n0\r\n\r\n`), [60, 2000]).error).toBeNull();
   });
 
   it('an endless chunk-size line or trailer section is refused', () => {
