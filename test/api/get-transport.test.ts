@@ -384,6 +384,22 @@ describe('connections and their end', () => {
     const s = await rawServer((_n, socket) => socket.end());
     const c = new FirezoneClient({baseUrl: s.url, token: 't'});
     await expect(c.listUsers()).rejects.toMatchObject({kind: 'network', message: expect.stringMatching(/connection reset by the server \(ECONNRESET\)/)});
+    // A new connection is not asked again: only a pooled one may have been closed while idle.
+    expect(s.connections()).toBe(1);
+    await c.close();
+    s.server.close();
+  });
+
+  it('an idle connection the server resets is dropped quietly, and the next poll opens another', async () => {
+    const s = await rawServer((n, socket) => {
+      socket.write(ok(empty));
+      if (n === 0) setTimeout(() => socket.resetAndDestroy(), 20);
+    });
+    const c = new FirezoneClient({baseUrl: s.url, token: 't'});
+    expect((await c.listUsers()).data).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await c.listUsers()).data).toEqual([]);
+    expect(s.connections()).toBe(2);
     await c.close();
     s.server.close();
   });
