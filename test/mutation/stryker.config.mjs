@@ -86,7 +86,13 @@ export const GROUPS = [
     name: 'http transport',
     gate: false,
     mutate: ['src/api/http1-response.ts', 'src/api/http-get.ts'],
-    tests: ['test/api/http1-response.test.ts', 'test/api/get-transport.test.ts', 'test/api/tls.test.ts', 'test/api/first-poll.test.ts', 'test/api/long-body.test.ts'],
+    tests: [
+      'test/api/http1-response.test.ts',
+      'test/api/get-transport.test.ts',
+      'test/api/tls.test.ts',
+      'test/api/first-poll.test.ts',
+      'test/api/long-body.test.ts',
+    ],
   },
   {
     // Change detection (Activity).
