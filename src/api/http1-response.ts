@@ -97,28 +97,20 @@ export class ResponseReader {
         case State.Head:
           at = this.readHead(buf, at, end);
           break;
-        case State.Length: {
-          const take = Math.min(this.remaining, end - at);
-          this.sink.body(buf, at, at + take);
-          at += take;
-          this.remaining -= take;
+        case State.Length:
+          at = this.takeBody(buf, at, end);
           if (this.remaining === 0) this.finish();
           break;
-        }
         case State.ChunkSize:
           at = this.readChunkSize(buf, at, end);
           break;
-        case State.ChunkData: {
-          const take = Math.min(this.remaining, end - at);
-          this.sink.body(buf, at, at + take);
-          at += take;
-          this.remaining -= take;
+        case State.ChunkData:
+          at = this.takeBody(buf, at, end);
           if (this.remaining === 0) {
             this.state = State.ChunkEnd;
             this.sawCr = false;
           }
           break;
-        }
         case State.ChunkEnd: {
           const b = buf[at++]!;
           if (b === CR && !this.sawCr) this.sawCr = true;
@@ -153,6 +145,14 @@ export class ResponseReader {
       return true;
     }
     return this.state === State.Done;
+  }
+
+  /** Hands on up to `remaining` body bytes from `buf[at, end)`; returns where they end. */
+  private takeBody(buf: Buffer, at: number, end: number): number {
+    const take = Math.min(this.remaining, end - at);
+    this.sink.body(buf, at, at + take);
+    this.remaining -= take;
+    return at + take;
   }
 
   private fail(message: string, at: number): number {
