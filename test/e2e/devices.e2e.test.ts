@@ -57,7 +57,7 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
     // Wide enough for every column; the resize below checks that low-priority ones go first.
     const t = terminal(170, 40);
     t.run(`node ${BIN} --refresh 1`);
-    let screen = await t.waitFor(/1 Devices \d+/);
+    let screen = await t.waitFor((s) => /1 Devices \d+/.test(s) && s.includes(`1/${devices.length} devices`));
     expect(screen).toContain('NAME');
     expect(screen).toMatch(new RegExp(`1/${devices.length} devices`));
     expect(t.altScreen).toBe(true);

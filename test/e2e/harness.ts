@@ -170,7 +170,15 @@ export class Terminal {
     let last = '';
     while (Date.now() < deadline) {
       last = this.screen();
-      if (matches(last)) return last;
+      if (matches(last)) {
+        // A capture can land in the middle of a frame's write (the top half new, the rest the
+        // frame before), and callers assert on more than what they waited for: hand back a
+        // screen only once a second capture agrees with it.
+        await new Promise((r) => setTimeout(r, 25));
+        const again = this.screen();
+        if (again === last) return last;
+        continue;
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(test)}; screen was:\n${last}`);
