@@ -21,6 +21,7 @@
 // item gives (test/api/device-columns.test.ts holds the two to each other).
 import {fitted, TimeBuilder, timeText, type TimeColumn} from './packed-time.js';
 import type {Device} from './schemas.js';
+import {cutColumn, numberColumn, type NumberColumn} from '../common/number-column.js';
 
 export {packTime, packTimeBytes, timeMs, timeText, unpackTime, type TimeColumn} from './packed-time.js';
 
@@ -165,8 +166,8 @@ export class DeviceColumns {
     readonly remoteIp: readonly (string | null)[],
     readonly settings: readonly DeviceSettings[],
     /** Bytes; NaN for null. */
-    readonly rxBytes: Float64Array,
-    readonly txBytes: Float64Array,
+    readonly rxBytes: readonly number[],
+    readonly txBytes: readonly number[],
     readonly latestHandshake: TimeColumn,
     readonly insertedAt: TimeColumn,
     readonly updatedAt: TimeColumn,
@@ -200,11 +201,11 @@ export class DeviceColumns {
     [],
     [],
     [],
-    new Float64Array(0),
-    new Float64Array(0),
-    {us: new Float64Array(0), text: new Map()},
-    {us: new Float64Array(0), text: new Map()},
-    {us: new Float64Array(0), text: new Map()},
+    [],
+    [],
+    {us: [], text: new Map()},
+    {us: [], text: new Map()},
+    {us: [], text: new Map()},
     new Int32Array(0),
     new Uint8Array(0),
   );
@@ -311,8 +312,9 @@ export class DeviceColumnsBuilder {
    * moved or edited makes none of them (nine arrays of 50k pointers at 50k devices).
    */
   private sharing: DeviceColumns | null;
-  private rxBytes: Float64Array;
-  private txBytes: Float64Array;
+  /** Grow by themselves, like the time columns (slots are written in order). */
+  private readonly rxBytes: NumberColumn;
+  private readonly txBytes: NumberColumn;
   private readonly handshake: TimeBuilder;
   private readonly inserted: TimeBuilder;
   private readonly updated: TimeBuilder;
@@ -327,8 +329,8 @@ export class DeviceColumnsBuilder {
   ) {
     this.sharing = base;
     this.capacity = Math.max(16, capacity);
-    this.rxBytes = new Float64Array(this.capacity);
-    this.txBytes = new Float64Array(this.capacity);
+    this.rxBytes = numberColumn(this.capacity);
+    this.txBytes = numberColumn(this.capacity);
     this.handshake = new TimeBuilder(this.capacity);
     this.inserted = new TimeBuilder(this.capacity);
     this.updated = new TimeBuilder(this.capacity);
@@ -340,18 +342,13 @@ export class DeviceColumnsBuilder {
     const i = this.length++;
     if (i >= this.capacity) {
       this.capacity *= 2;
-      const grow = <A extends Float64Array | Int32Array | Uint8Array>(a: A, size: number): A => {
+      const grow = <A extends Int32Array | Uint8Array>(a: A, size: number): A => {
         const b = new (a.constructor as new (n: number) => A)(size);
         b.set(a);
         return b;
       };
-      this.rxBytes = grow(this.rxBytes, this.capacity);
-      this.txBytes = grow(this.txBytes, this.capacity);
       this.digest = grow(this.digest, this.capacity * 4);
       this.hashed = grow(this.hashed, this.capacity);
-      this.handshake.grow(this.capacity);
-      this.inserted.grow(this.capacity);
-      this.updated.grow(this.capacity);
     }
     return i;
   }
@@ -473,8 +470,8 @@ export class DeviceColumnsBuilder {
       base?.ipv6 ?? this.ipv6,
       this.remoteIp,
       base?.settings ?? this.settings,
-      fitted(this.rxBytes, n),
-      fitted(this.txBytes, n),
+      cutColumn(this.rxBytes, n),
+      cutColumn(this.txBytes, n),
       this.handshake.finish(n),
       this.inserted.finish(n),
       this.updated.finish(n),

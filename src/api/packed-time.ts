@@ -1,7 +1,8 @@
 // Times as the compact device store holds them (device-columns.ts): 0.7.36's
-// `YYYY-MM-DDTHH:MM:SS.ffffffZ` packed as microseconds since the epoch in a Float64Array, read
+// `YYYY-MM-DDTHH:MM:SS.ffffffZ` packed as microseconds since the epoch in a column of doubles, read
 // from a string or straight from a body's bytes; any other text kept as text beside the column,
 // so that it comes back exactly as sent (docs/architecture.md, "The compact device store").
+import {cutColumn, numberColumn, type NumberColumn} from '../common/number-column.js';
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** Microseconds stay exact in a double (2^53) until 2255. */
@@ -75,7 +76,7 @@ export function unpackTime(us: number): string {
 
 /** A packed time column: microseconds, NaN for none, and the slots whose text was not in 0.7.36's form. */
 export interface TimeColumn {
-  readonly us: Float64Array;
+  readonly us: readonly number[];
   readonly text: ReadonlyMap<number, string>;
 }
 
@@ -100,16 +101,17 @@ export function timeText(column: TimeColumn, i: number): string | null {
  * elements longer (the usual case: a poll's builder is sized to the last table, plus 64), else a
  * copy (after growing by doubling), so that little memory is held for nothing either way.
  */
-export function fitted<A extends Float64Array | Int32Array | Uint8Array>(array: A, length: number): A {
+export function fitted<A extends Int32Array | Uint8Array>(array: A, length: number): A {
   return (array.length - length <= 1024 ? array.subarray(0, length) : array.slice(0, length)) as A;
 }
 
 /** A time column being built, slot by slot (DeviceColumnsBuilder). */
 export class TimeBuilder {
-  us: Float64Array;
+  /** Grows by itself: a builder writes its slots in order, so a slot past the end is the next one. */
+  readonly us: NumberColumn;
   readonly text = new Map<number, string>();
   constructor(capacity: number) {
-    this.us = new Float64Array(capacity);
+    this.us = numberColumn(capacity);
   }
   set(i: number, value: string | number | null): void {
     if (value === null) {
@@ -132,12 +134,7 @@ export class TimeBuilder {
       if (text !== undefined) this.text.set(i, text);
     }
   }
-  grow(capacity: number): void {
-    const us = new Float64Array(capacity);
-    us.set(this.us);
-    this.us = us;
-  }
   finish(length: number): TimeColumn {
-    return {us: fitted(this.us, length), text: this.text};
+    return {us: cutColumn(this.us, length), text: this.text};
   }
 }

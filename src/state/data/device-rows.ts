@@ -14,6 +14,7 @@
 import {DeviceColumns, sameSettings, timeMs, type DeviceSettings} from '../../api/device-columns.js';
 import type {Device, User} from '../../api/index.js';
 import {ipSortKey} from '../../common/ip-literal.js';
+import {numberColumn, type NumberColumn} from '../../common/number-column.js';
 import {runSliced, runWhole, type SlicedPass} from '../core/slices.js';
 
 type SortKey = number | string | null;
@@ -28,10 +29,10 @@ type SortKey = number | string | null;
 export class DeviceTable {
   readonly ownerEmail: string[];
   /** `updated_at` of the stats sample the rates were computed from (ms). */
-  readonly sampleAt: Float64Array;
+  readonly sampleAt: NumberColumn;
   /** Bytes per second between the last two distinct stats samples; NaN for none. */
-  readonly rxRate: Float64Array;
-  readonly txRate: Float64Array;
+  readonly rxRate: NumberColumn;
+  readonly txRate: NumberColumn;
   readonly nameKey: string[];
   readonly ownerKey: string[];
   readonly ipv4Key: SortKey[];
@@ -62,9 +63,9 @@ export class DeviceTable {
     this.nameKey = this.sharedNames ? last!.nameKey : new Array<string>(n);
     this.ipv4Key = this.sharedIpv4 ? last!.ipv4Key : new Array<SortKey>(n);
     this.ipv6Key = this.sharedIpv6 ? last!.ipv6Key : new Array<SortKey>(n);
-    this.sampleAt = new Float64Array(n);
-    this.rxRate = new Float64Array(n);
-    this.txRate = new Float64Array(n);
+    this.sampleAt = numberColumn(n);
+    this.rxRate = numberColumn(n);
+    this.txRate = numberColumn(n);
     this.remoteKey = new Array<SortKey>(n);
   }
   // Stryker restore ArrayDeclaration
@@ -190,7 +191,7 @@ function rateBetween(prev: number | null, next: number | null, seconds: number):
 function sameSlot(a: DeviceColumns, i: number, b: DeviceColumns, j: number): boolean {
   // Stryker disable next-line ConditionalExpression,BlockStatement,BooleanLiteral: a shortcut; the same bytes have the same fields, compared below
   if (a.sameBytes(i, b, j)) return true;
-  const same = (x: Float64Array, y: Float64Array) => x[i] === y[j] || (x[i] !== x[i] && y[j] !== y[j]);
+  const same = (x: readonly number[], y: readonly number[]) => x[i] === y[j] || (x[i] !== x[i] && y[j] !== y[j]);
   return (
     a.id[i] === b.id[j] &&
     a.userId[i] === b.userId[j] &&

@@ -1,6 +1,7 @@
 // The diff of two consecutive snapshots: devices created, deleted, online, idle, roamed, renamed;
 // users, rules and the configuration changed. At 50k devices the device scan is a sliced pass made
 // while the poll is in flight (docs/architecture.md, "Refreshing 50k devices").
+import {numberColumn, type NumberColumn} from '../../common/number-column.js';
 import type {Configuration, Rule} from '../../api/index.js';
 import {diffConfigurations} from '../screens/configuration/diff.js';
 import {formatAge} from '../data/format.js';
@@ -90,16 +91,16 @@ class Diff {
  * previous poll's array and the diff need not touch the row at all: at 50k devices that is the
  * difference between reading 50k objects scattered over the heap and scanning two arrays.
  */
-const idleDeadlines = new WeakMap<readonly DeviceRow[], Float64Array>();
+const idleDeadlines = new WeakMap<readonly DeviceRow[], NumberColumn>();
 
 // Stryker disable next-line UnaryOperator: a device without a handshake never goes idle; +Infinity is never crossed either
 const deadlineOf = (row: DeviceRow) => (row.handshakeAt === null ? -Infinity : row.handshakeAt + ONLINE_WINDOW_MS);
 
-function deadlinesOf(rows: readonly DeviceRow[]): Float64Array {
+function deadlinesOf(rows: readonly DeviceRow[]): NumberColumn {
   let out = idleDeadlines.get(rows);
   // Stryker disable next-line ConditionalExpression: a cache; the deadlines computed again are the same
   if (!out) {
-    out = new Float64Array(rows.length);
+    out = numberColumn(rows.length);
     for (let i = 0; i < rows.length; i++) out[i] = deadlineOf(rows[i]!);
     idleDeadlines.set(rows, out);
   }
@@ -128,8 +129,8 @@ type DeviceStep = {kind: 'idle'; b: DeviceRow} | {kind: 'compare'; a: DeviceRow;
 export class DeviceScan implements SlicedPass {
   next = 0;
   readonly steps: DeviceStep[] = [];
-  private readonly before: Float64Array;
-  private readonly deadlines: Float64Array;
+  private readonly before: NumberColumn;
+  private readonly deadlines: NumberColumn;
   // Consecutive polls list devices in the same order (insertion order), so rows are compared by
   // position first and the id index is built only when that fails. The mutants of this shortcut
   // that survive give the same result by the index (the by-id property test of
@@ -146,7 +147,7 @@ export class DeviceScan implements SlicedPass {
     readonly now: number,
   ) {
     this.before = deadlinesOf(prev);
-    this.deadlines = new Float64Array(rows.length);
+    this.deadlines = numberColumn(rows.length);
   }
 
   run(end: number): void {
