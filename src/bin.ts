@@ -2,6 +2,7 @@
 // loading React, Ink or the API client: each part is a separate chunk loaded on demand.
 import * as nodeModule from 'node:module';
 import {HELP_TEXT} from './config/args.js';
+import {tuneHeap} from './config/heap-tuning.js';
 
 // Node ≥ 22.1 can keep the compiled bytecode of the chunks loaded below (React, Ink: most of
 // the start time) in its cache directory (under the OS temp dir unless NODE_COMPILE_CACHE says
@@ -26,6 +27,7 @@ async function run(): Promise<number> {
   }
   // The headless recorder: no terminal, no UI chunk.
   if (first === 'activity') {
+    tuneHeap();
     const {recorderMain} = await import('./recorder.js');
     return recorderMain(argv);
   }
@@ -40,6 +42,8 @@ async function run(): Promise<number> {
   }
   // In a terminal, the connection is resolved here, once (a profile's tokenCommand runs once),
   // and handed to main() with its error if it failed.
+  // Before the first poll is decoded: the young generation grows while it is.
+  tuneHeap();
   const {startEarly} = await import('./early.js');
   const early = await startEarly(argv);
   // The UI chunk loads while the first poll is received and decoded; the console starts drawing

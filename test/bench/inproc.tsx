@@ -11,6 +11,10 @@ import {generateKeyPair} from '../../src/wireguard/index.js';
 import {App} from '../../src/ui/App.js';
 import {FrameWriter} from '../../src/ui/frame-writer.js';
 import {FRAME_OPTIONS} from '../../src/ui/render-options.js';
+import {tuneHeap} from '../../src/config/heap-tuning.js';
+
+// The heap as the console's executable sets it (src/bin.ts), before anything is decoded.
+tuneHeap();
 
 const [url, token] = process.argv.slice(2) as [string, string];
 const COLUMNS = 120;
