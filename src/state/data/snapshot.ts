@@ -156,6 +156,10 @@ export async function prepareSnapshot(data: FetchedData): Promise<void> {
 
 export function buildSnapshot(data: FetchedData, previous: Snapshot | null, fetchedAt: number): Snapshot {
   const ready = prepared.get(data);
+  // Taken once: a fetch's data can outlive its snapshot (the first poll's promise stays with the
+  // session), and its prepared rows would hold every table since. A row that changes keeps
+  // pointing at the table of the poll before, so an old rows array pins one table per poll.
+  prepared.delete(data);
   const pre = ready && ready.base === (previous?.devices ?? NO_ROWS) ? ready : undefined;
   const usersById = pre?.usersById ?? new Map(data.users.map((u) => [u.id, u]));
   const derived = pre ?? deriveDeviceRowsWhole(columnsOf(data.devices), usersById, previous?.devices ?? NO_ROWS);
