@@ -77,21 +77,26 @@ afterAll(() => rmSync(dir, {recursive: true, force: true}));
 describe('the heap settings', () => {
   it('let the young generation grow to the cap and hold it there, where V8 alone grows it further', () => {
     const untouched = run(null);
-    // The churn is one that grows the young generation past the cap (else the next check proves nothing).
-    expect(untouched.after).toBeGreaterThanOrEqual(2 * untouched.cap);
+    // The churn is one that grows the young generation well past the cap (else the next check
+    // proves nothing): V8 takes it to 32 MB (128 MB on Node 24).
+    expect(untouched.after).toBeGreaterThanOrEqual(4 * untouched.cap);
     const tuned = run({execArgv: [], nodeOptions: ''});
     expect(tuned.cap).toBe(8 * MB);
     expect(tuned.before).toBeLessThan(tuned.cap);
     expect(tuned.applied).toEqual(['--heap-growing-percent=20', '--semi-space-growth-factor=1']);
-    expect(tuned.after).toBe(tuned.cap);
+    // At the cap, or one growth past it: V8 grows the generation at a collection and the observer
+    // hears of it after the task; on a loaded machine (the whole suite on Node 24) two growths
+    // came before it once.
+    expect(tuned.after).toBeGreaterThanOrEqual(tuned.cap);
+    expect(tuned.after).toBeLessThanOrEqual(2 * tuned.cap);
   });
 
   it('leave a setting the user gave Node themselves alone, and set the other', () => {
     const ownYoung = run({execArgv: ['--max-semi-space-size=64'], nodeOptions: ''});
     expect(ownYoung.applied).toEqual(['--heap-growing-percent=20']);
-    expect(ownYoung.after).toBeGreaterThanOrEqual(2 * ownYoung.cap);
+    expect(ownYoung.after).toBeGreaterThanOrEqual(4 * ownYoung.cap);
     const ownGrowth = run({execArgv: [], nodeOptions: '--heap-growing-percent=50'});
     expect(ownGrowth.applied).toEqual(['--semi-space-growth-factor=1']);
-    expect(ownGrowth.after).toBe(ownGrowth.cap);
+    expect(ownGrowth.after).toBeLessThanOrEqual(2 * ownGrowth.cap);
   });
 });
