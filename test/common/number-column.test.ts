@@ -6,23 +6,16 @@ import {spawnSync} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
-import {build} from 'esbuild';
+import {pathToFileURL} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {cutColumn, numberColumn} from '../../src/common/number-column.js';
+import {bundleModule} from '../helpers/bundle.js';
 
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fzc-numcol-'));
-  await build({
-    entryPoints: [fileURLToPath(new URL('../../src/common/number-column.ts', import.meta.url))],
-    outfile: join(dir, 'number-column.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'silent',
-  });
+  await bundleModule('common/number-column.ts', dir, 'number-column');
 }, 30_000);
 
 afterAll(() => rmSync(dir, {recursive: true, force: true}));

@@ -8,9 +8,9 @@ import {spawnSync} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
-import {build} from 'esbuild';
+import {pathToFileURL} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {bundleModule} from '../helpers/bundle.js';
 
 let dir: string;
 let child: string;
@@ -60,14 +60,7 @@ function run(settings: {execArgv: string[]; nodeOptions: string} | null): Report
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fzc-heap-'));
-  await build({
-    entryPoints: [fileURLToPath(new URL('../../src/config/heap-tuning.ts', import.meta.url))],
-    outfile: join(dir, 'heap.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'silent',
-  });
+  await bundleModule('config/heap-tuning.ts', dir, 'heap');
   child = join(dir, 'child.mjs');
   writeFileSync(child, CHILD);
 }, 30_000);
