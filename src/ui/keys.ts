@@ -9,13 +9,26 @@ import {InputDecoder, type InputEvent} from '../state/input/decoder.js';
 
 /** How long a lone ESC waits for the rest of a sequence (over SSH a sequence can arrive in two reads). */
 export const ESCAPE_DELAY_MS = 50;
+/**
+ * How long a sequence begun (`ESC [ 1 ;`) waits for the rest. Longer than a lone ESC: Esc must
+ * answer at once, but a sequence's halves can come apart by more than 50 ms on a slow or jittery
+ * link, and a sequence given up on too soon has its tail read as keys. Half a second, tmux's
+ * default escape-time; the cost is only that a key typed within it after a broken sequence is
+ * taken as that sequence's end.
+ */
+export const SEQUENCE_DELAY_MS = 500;
 
 /**
  * Reads stdin in raw mode and calls `onEvents` with each read's events and the read's number (the
  * number lets a dialog tell keys that arrived with the one that opened it from keys typed after).
- * A held ESC becomes the Esc key after `escapeDelayMs` of silence.
+ * A held ESC becomes the Esc key after `escapeDelayMs` of silence; a sequence begun is given up on
+ * (dropped as unknown) after `sequenceDelayMs`.
  */
-export function useTerminalInput(onEvents: (events: InputEvent[], read: number) => void, escapeDelayMs = ESCAPE_DELAY_MS): void {
+export function useTerminalInput(
+  onEvents: (events: InputEvent[], read: number) => void,
+  escapeDelayMs = ESCAPE_DELAY_MS,
+  sequenceDelayMs = Math.max(escapeDelayMs, SEQUENCE_DELAY_MS),
+): void {
   const {stdin, isRawModeSupported} = useStdin();
   const handler = useRef(onEvents);
   handler.current = onEvents;
@@ -31,11 +44,15 @@ export function useTerminalInput(onEvents: (events: InputEvent[], read: number) 
       timer = null;
       const read = ++reads;
       deliver(decoder.feed(typeof data === 'string' ? data : data.toString('utf8')), read);
-      if (decoder.waiting) {
-        timer = setTimeout(() => {
-          timer = null;
-          deliver(decoder.flush(), read);
-        }, escapeDelayMs);
+      const held = decoder.held;
+      if (held === 'esc' || held === 'sequence') {
+        timer = setTimeout(
+          () => {
+            timer = null;
+            deliver(decoder.flush(), read);
+          },
+          held === 'esc' ? escapeDelayMs : sequenceDelayMs,
+        );
       }
     };
     // Raw mode straight on the stream: Ink's setRawMode would start Ink's own reader too.
@@ -52,7 +69,7 @@ export function useTerminalInput(onEvents: (events: InputEvent[], read: number) 
       if (stdin.listenerCount('data') === 0) stdin.pause();
       if (timer) clearTimeout(timer);
     };
-  }, [stdin, isRawModeSupported, escapeDelayMs]);
+  }, [stdin, isRawModeSupported, escapeDelayMs, sequenceDelayMs]);
 }
 
 /** Hands decoded events to the controller: keys by name, pastes as data, typed runs as text where text goes. */

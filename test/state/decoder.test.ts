@@ -82,6 +82,26 @@ describe('InputDecoder', () => {
     expect(names('\x1b]52;c;', 'aGk=\x07x')).toEqual(['unknown', 'x']);
   });
 
+  it('says what it holds, so that a begun sequence waits longer than a lone ESC', () => {
+    const d = new InputDecoder();
+    expect(d.held).toBe(null);
+    d.feed('\x1b');
+    expect(d.held).toBe('esc');
+    d.feed('\x1b');
+    expect(d.held).toBe('esc');
+    expect(d.flush().map((e) => (e.type === 'key' ? e.name : e.type))).toEqual(['esc', 'esc']);
+    for (const begun of ['\x1b[', '\x1b[1;', '\x1b[3', '\x1bO', '\x1b]0;title', '\x1b\x1b[', '\x1b\ud83d']) {
+      d.feed(begun);
+      expect([begun, d.held]).toEqual([begun, 'sequence']);
+      expect(d.flush()).toEqual([{type: 'unknown', sequence: begun}]);
+      expect(d.held).toBe(null);
+    }
+    d.feed('\x1b[200~abc\x1b[20');
+    expect(d.held).toBe('paste');
+    d.feed('1~');
+    expect(d.held).toBe(null);
+  });
+
   it('gives the same events however the bytes are split across reads (property)', () => {
     const piece = fc.constantFrom(
       'a',

@@ -1,0 +1,80 @@
+// The reader's timers, with real time between reads: a lone ESC is the Esc key after the short
+// escape delay, but a sequence begun waits longer for its end, so that its halves coming apart on
+// a slow link (more than the escape delay between them) still make one key, not a dropped
+// sequence whose tail is read as keys.
+import React from 'react';
+import {Text} from 'ink';
+import {render} from 'ink-testing-library';
+import {afterEach, describe, expect, it} from 'vitest';
+import {ESCAPE_DELAY_MS, SEQUENCE_DELAY_MS, useTerminalInput} from '../../src/ui/keys.js';
+import type {InputEvent} from '../../src/state/input/decoder.js';
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function Reader({events}: {events: string[]}): React.JSX.Element {
+  useTerminalInput((got: InputEvent[]) => {
+    for (const e of got) events.push(e.type === 'key' ? e.name : e.type === 'text' ? `text:${e.text}` : e.type);
+  });
+  return <Text>reading</Text>;
+}
+
+async function until(events: string[], count: number, timeoutMs = 3000): Promise<void> {
+  const start = Date.now();
+  while (events.length < count) {
+    if (Date.now() - start > timeoutMs) throw new Error(`only ${JSON.stringify(events)} after ${timeoutMs} ms`);
+    await pause(5);
+  }
+}
+
+let unmount: (() => void) | null = null;
+afterEach(() => {
+  unmount?.();
+  unmount = null;
+});
+
+function start(): {events: string[]; write: (s: string) => void} {
+  const events: string[] = [];
+  const ui = render(<Reader events={events} />);
+  unmount = ui.unmount;
+  return {events, write: (s) => ui.stdin.write(s)};
+}
+
+describe('useTerminalInput', () => {
+  it('a sequence whose halves come three escape delays apart is still one key', async () => {
+    const {events, write} = start();
+    write('\x1b[3');
+    await pause(ESCAPE_DELAY_MS * 3);
+    write('~');
+    write('\x1b[1;');
+    await pause(ESCAPE_DELAY_MS * 3);
+    write('5B');
+    await until(events, 2);
+    await pause(ESCAPE_DELAY_MS * 2);
+    // Given up on at the escape delay, these were `unknown` and then `~`, `5` and `B` typed.
+    expect(events).toEqual(['delete', 'ctrl+down']);
+  });
+
+  it('a lone ESC is Esc after the short delay, and a key after it is a key, not Alt', async () => {
+    const {events, write} = start();
+    const at = Date.now();
+    write('\x1b');
+    await until(events, 1);
+    expect(events).toEqual(['esc']);
+    expect(Date.now() - at).toBeLessThan(SEQUENCE_DELAY_MS);
+    write('j');
+    await until(events, 2);
+    expect(events).toEqual(['esc', 'text:j']);
+  });
+
+  it('a broken sequence is dropped once the longer delay passes, and what comes after is read as keys', async () => {
+    const {events, write} = start();
+    const at = Date.now();
+    write('\x1b[12');
+    await until(events, 1);
+    expect(events).toEqual(['unknown']);
+    expect(Date.now() - at).toBeGreaterThanOrEqual(SEQUENCE_DELAY_MS - 20);
+    write('j');
+    await until(events, 2);
+    expect(events).toEqual(['unknown', 'text:j']);
+  });
+});
