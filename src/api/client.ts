@@ -24,6 +24,7 @@ import {ListCache, NEEDS_SCHEMA} from './listcache.js';
 import {DeviceColumns, DevicePools} from './device-columns.js';
 import {DeviceDecoder} from './device-decoder.js';
 import {salvage, salvageList, type SchemaIssue} from './validate.js';
+import {nextTurn, turnSpent} from '../common/turn-budget.js';
 
 export interface ClientOptions {
   /** Server root, e.g. `https://vpn.example.com` or `https://host/firezone/`; `/v0` is appended. */
@@ -414,7 +415,6 @@ export class FirezoneClient {
       const chunks: Buffer[] = [];
       const sink = status >= 200 && status <= 299 ? decoder : undefined;
       let keepWhole = true;
-      let sliceStart = performance.now();
       for await (const chunk of res.body) {
         bytes += chunk.length;
         if (bytes > this.maxBodyBytes) {
@@ -433,13 +433,12 @@ export class FirezoneClient {
         if (keepWhole) chunks.push(res.borrowed ? Buffer.from(chunk) : chunk);
         const piece = res.borrowed && sink?.keepsChunks ? Buffer.from(chunk) : chunk;
         // The stream hands over everything it buffered as one chunk (megabytes when decoding lags
-        // behind the network): decode it in pieces, and let keys and frames in every few ms.
+        // behind the network): decode it in pieces, and let keys and frames in every few ms. The
+        // four lists of a refresh arrive at once: their decoders share one budget per turn of the
+        // event loop with the rest of the refresh (src/common/turn-budget.ts).
         for (let at = 0; sink && at < piece.length; at += DECODE_PIECE_BYTES) {
+          if (turnSpent()) await nextTurn();
           sink.push(at === 0 && piece.length <= DECODE_PIECE_BYTES ? piece : piece.subarray(at, at + DECODE_PIECE_BYTES));
-          if (performance.now() - sliceStart > 8) {
-            await new Promise<void>((resolve) => setImmediate(resolve));
-            sliceStart = performance.now();
-          }
         }
         if (keepWhole && sink && bytes > KEEP_WHOLE_BYTES && !sink.gaveUp) {
           keepWhole = false;

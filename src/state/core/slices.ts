@@ -1,6 +1,8 @@
 // Long passes over a poll's rows, cut into slices of a few milliseconds with the thread yielded
 // in between (docs/architecture.md, "Refreshing 50k devices"). A key that arrives meanwhile is read
-// and drawn between two slices instead of waiting behind the whole pass.
+// and drawn between two slices instead of waiting behind the whole pass. Passes running at once
+// share one budget per turn of the event loop (src/common/turn-budget.ts).
+import {nextTurn, turnSpent} from '../../common/turn-budget.js';
 
 /** A pass over positions [0, total) that can stop after any position and go on from `next`. */
 export interface SlicedPass {
@@ -8,8 +10,6 @@ export interface SlicedPass {
   run(end: number): void;
 }
 
-/** About a third of a 60 fps frame: a key waits at most this long for the pass to let go. */
-export const SLICE_MS = 6;
 /** Positions between two looks at the clock. */
 const BATCH = 512;
 
@@ -18,12 +18,14 @@ export function runWhole(pass: SlicedPass, total: number): void {
   if (pass.next < total) pass.run(total);
 }
 
-/** Runs the pass to `total` in slices; setImmediate lets the I/O that arrived (keys) in between. */
+/**
+ * Runs the pass to `total` in slices, each within what is left of the turn's budget; between them
+ * the event loop goes round (timers, and the keys that arrived).
+ */
 export async function runSliced(pass: SlicedPass, total: number): Promise<void> {
-  for (;;) {
-    const started = performance.now();
-    while (pass.next < total && performance.now() - started < SLICE_MS) pass.run(Math.min(total, pass.next + BATCH));
-    if (pass.next >= total) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  while (pass.next < total) {
+    if (turnSpent()) await nextTurn();
+    do pass.run(Math.min(total, pass.next + BATCH));
+    while (pass.next < total && !turnSpent());
   }
 }
