@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {buildSnapshot, currentRate, deviceState, stateCounts, vpnStatus, type Snapshot} from '../../src/state/data/snapshot.js';
 import {ruleRank, sortRulesByPrecedence} from '../../src/state/data/rule-precedence.js';
@@ -57,6 +58,36 @@ describe('buildSnapshot', () => {
     expect(stateCounts(s.devices, T0)).toEqual({online: 2, idle: 1, never: 1});
     // 20 s later b's handshake is past the 3-minute window
     expect(stateCounts(s.devices, T0 + 20_000)).toEqual({online: 1, idle: 2, never: 1});
+  });
+
+  it('counts from the handshake column what the rows say, through polls that add, drop and reorder devices (property)', () => {
+    // Times the store packs, and forms it keeps as text (an offset, nanoseconds, a date that does not exist).
+    const handshake = fc.oneof(
+      fc.constant(null),
+      fc.integer({min: -400, max: 60}).map((s) => iso(T0 + s * 1000)),
+      fc.integer({min: -400, max: 60}).map((s) => new Date(T0 + s * 1000).toISOString().replace('Z', '+00:00')),
+      fc.integer({min: -400, max: 60}).map((s) => new Date(T0 + s * 1000).toISOString().replace('Z', '123456Z')),
+      fc.constant('2026-02-30T00:00:00Z'),
+    );
+    const poll = fc.array(fc.record({id: fc.integer({min: 0, max: 30}), hs: handshake}), {maxLength: 40});
+    fc.assert(
+      fc.property(fc.array(poll, {minLength: 1, maxLength: 4}), fc.integer({min: -200, max: 300}), (polls, at) => {
+        let last: Snapshot | null = null;
+        for (const p of polls) {
+          last = snap(
+            p.map((d) => device({id: `d-${d.id}`, latest_handshake: d.hs})),
+            last,
+          );
+          const now = T0 + at * 1000;
+          const expected = {online: 0, idle: 0, never: 0};
+          for (const row of last.devices) expected[deviceState({handshakeAt: row.handshakeAt}, now)]++;
+          expect(stateCounts(last.devices, now)).toEqual(expected);
+          // A copy is not a poll's array: counted row by row, the same.
+          expect(stateCounts([...last.devices], now)).toEqual(expected);
+        }
+      }),
+      {numRuns: 300},
+    );
   });
 
   it('an idle or never-connected device has no current rate, however fresh its last sample: its last rate is history', () => {

@@ -3,7 +3,7 @@
 import {DeviceColumns} from '../../api/device-columns.js';
 import type {Configuration, Device, Rule, SchemaIssue, User} from '../../api/index.js';
 import {parseTime} from './format.js';
-import {deriveDeviceRowsSliced, deriveDeviceRowsWhole, DeviceRow} from './device-rows.js';
+import {deriveDeviceRowsSliced, deriveDeviceRowsWhole, DeviceRow, handshakeCounts} from './device-rows.js';
 import {sortRulesByPrecedence} from './rule-precedence.js';
 
 export {DeviceRow, rowsOf} from './device-rows.js';
@@ -59,15 +59,22 @@ export interface StateCounts {
 const stateCountCache = new WeakMap<readonly DeviceRow[], {second: number; counts: StateCounts}>();
 
 /**
- * How many of `rows` are online, idle and never connected at `now`. A pass over every row, so it
- * is made once per list and clock second, not on every frame.
+ * How many of `rows` are online, idle and never connected at `now`. A pass over every device, so
+ * it is made once per list and clock second, not on every frame; over a poll's rows it reads the
+ * handshake column rather than the row objects (`handshakeCounts`).
  */
 export function stateCounts(rows: readonly DeviceRow[], nowMs: number): StateCounts {
   const second = Math.floor(nowMs / 1000);
   const cached = stateCountCache.get(rows);
   if (cached && cached.second === second) return cached.counts;
-  const counts: StateCounts = {online: 0, idle: 0, never: 0};
-  for (const row of rows) counts[deviceState(row, nowMs)]++;
+  let counts: StateCounts;
+  const fast = handshakeCounts(rows, nowMs, ONLINE_WINDOW_MS);
+  if (fast !== null) {
+    counts = {online: fast.within, idle: rows.length - fast.within - fast.never, never: fast.never};
+  } else {
+    counts = {online: 0, idle: 0, never: 0};
+    for (const row of rows) counts[deviceState(row, nowMs)]++;
+  }
   stateCountCache.set(rows, {second, counts});
   return counts;
 }
