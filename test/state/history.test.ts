@@ -124,6 +124,66 @@ describe('TrafficHistory', () => {
     expect(h.tracked).toBe(0);
   });
 
+  describe('slots reserved ahead by a pass that was not recorded (prepare() made for another poll)', () => {
+    const at = (k: number) => T0 + k * 10_000;
+    const x = (k: number, rx: number, sampleAt = at(k)) =>
+      device({id: 'x', rx_bytes: rx, tx_bytes: 0, updated_at: iso(sampleAt), latest_handshake: iso(at(k))});
+    const snap = (prev: Snapshot | null, k: number, ...devices: ReturnType<typeof device>[]) =>
+      buildSnapshot({devices, users: [user()], rules: [], configuration: null, issues: []}, prev, at(k));
+    const s0 = snap(null, 0, x(0, 0));
+    // x moves 100 B/s: a pass over this poll reserves x a slot.
+    const s1 = snap(s0, 1, x(1, 1000));
+
+    it('are no history for a device that does not move in the poll recorded', async () => {
+      // The same counters at a new handshake: x is listed, at 0 B/s.
+      const s2 = snap(s1, 2, x(2, 1000));
+      const plain = new TrafficHistory({samples: 8});
+      const ahead = new TrafficHistory({samples: 8});
+      plain.record(s0);
+      ahead.record(s0);
+      await ahead.prepare(s1);
+      plain.record(s2);
+      ahead.record(s2);
+      expect(ahead.tracked).toBe(plain.tracked);
+      expect(ahead.tracked).toBe(0);
+      expect(ahead.series('x', 'rx')).toEqual([]);
+    });
+
+    it('are taken by a device that moves, and a later row of the same id writes there', async () => {
+      // x listed twice: moving (2000 bytes), then at 0 B/s; the later row's sample is the one kept.
+      const s3 = snap(s1, 3, x(3, 2000), x(3, 1000));
+      const plain = new TrafficHistory({samples: 8});
+      const ahead = new TrafficHistory({samples: 8});
+      plain.record(s0);
+      ahead.record(s0);
+      await ahead.prepare(s1);
+      plain.record(s3);
+      ahead.record(s3);
+      expect(plain.series('x', 'rx')).toEqual([0]);
+      expect(ahead.series('x', 'rx')).toEqual(plain.series('x', 'rx'));
+      expect(ahead.tracked).toBe(1);
+    });
+
+    it('are freed by the next record, even one that lists an id twice', async () => {
+      const r = (k: number, rx: number) => device({id: 'r', rx_bytes: rx, tx_bytes: 0, updated_at: iso(at(k)), latest_handshake: iso(at(k))});
+      const p0 = snap(null, 0, x(0, 0), r(0, 0));
+      const p1 = snap(p0, 1, x(1, 1000), r(1, 1000));
+      // r is gone; x, moving, is listed twice (as many rows as slots held: x's and r's reservation).
+      const p2 = snap(p1, 2, x(2, 2000), x(2, 2000));
+      const plain = new TrafficHistory({samples: 8});
+      const ahead = new TrafficHistory({samples: 8});
+      plain.record(p0);
+      ahead.record(p0);
+      await ahead.prepare(p1);
+      expect(ahead.tracked).toBe(2);
+      plain.record(p2);
+      ahead.record(p2);
+      expect(plain.tracked).toBe(1);
+      expect(ahead.tracked).toBe(1);
+      expect(ahead.series('r', 'rx')).toEqual([]);
+    });
+  });
+
   it('at 50k devices × 120 samples the device buffers stay under 13 MB', () => {
     const h = new TrafficHistory();
     const rows = Array.from({length: 50_000}, (_, i) => ({

@@ -9,24 +9,28 @@
 import {currentRate, type Snapshot} from '../data/snapshot.js';
 import {runSliced, runWhole, type SlicedPass} from '../core/slices.js';
 
-/** In a RecordPass's slots: the device moves traffic and has no slot yet (record() allocates one). */
-const NEEDS_SLOT = -2;
-
 /**
- * The reading half of TrafficHistory.record(): each row's encoded rates and slot. It only reads
- * the history, so it can run in slices before record() writes what it found.
+ * The reading half of TrafficHistory.record(): each row's encoded rates and slot. It writes no
+ * sample, so it can run in slices before record() writes what it found. A device seen moving
+ * traffic for the first time has a slot reserved here (a reserved slot reads as no history until
+ * a record() writes it, and one no record() takes is freed by the next): in the first polls at 50k
+ * devices, giving ~16k devices their slots in record() itself took ~20 ms in one task.
  */
+let recordPasses = 0;
+
 class RecordPass implements SlicedPass {
   next = 0;
   readonly epoch: number;
   readonly ids: string[];
-  /** The device's slot, -1 for a device with no history that moves nothing, or NEEDS_SLOT. */
+  /** The device's slot, or -1 for a device with no history that moves nothing. */
   readonly slots: Int32Array;
   readonly rx: Uint8Array;
   readonly tx: Uint8Array;
   sumRx = 0;
   sumTx = 0;
   known = false;
+  /** Marks the slots this pass reserved. */
+  readonly stamp = ++recordPasses;
 
   constructor(
     private readonly history: TrafficHistory,
@@ -61,8 +65,13 @@ class RecordPass implements SlicedPass {
       this.rx[i] = encodeRate(rx);
       this.tx[i] = encodeRate(tx);
       const slot = history.slotAt(i, id);
-      // Devices that never moved a byte get no history: at 50k most are idle.
-      slots[i] = slot >= 0 ? slot : (rx !== null && rx > 0) || (tx !== null && tx > 0) ? NEEDS_SLOT : -1;
+      // Devices that never moved a byte get no history: at 50k most are idle. A slot reserved by
+      // another pass and not recorded since is history only for a device that moves now; one
+      // reserved by this pass is (an id listed twice: its later rows write there, as when reading
+      // and writing were one loop).
+      const moves = (rx !== null && rx > 0) || (tx !== null && tx > 0);
+      slots[i] =
+        slot >= 0 && (moves || history.heldFor(slot, this.stamp)) ? history.claim(slot, this.stamp) : moves ? history.reserve(id, rows.length, this.stamp) : -1;
     }
     this.next = end;
   }
@@ -143,8 +152,12 @@ export class TrafficHistory {
   private readonly slotOf = new Map<string, number>();
   private readonly free: number[] = [];
   private slotsUsed = 0;
-  /** The record() that last saw each slot's device, to free the slots of deleted devices. */
+  /** The record() that last saw each slot's device, to free the slots of deleted devices; 0 for a slot reserved and not recorded since. */
   private seenAt: Uint32Array;
+  /** The RecordPass that reserved a slot not recorded since (its stamp). */
+  private reservedBy: Uint32Array;
+  /** Slots reserved since the last record(). */
+  private reservations = 0;
   /** Polls recorded so far; the ring column of the next one is `records % samples`. */
   private records = 0;
   private lastRecordAt = 0;
@@ -164,6 +177,7 @@ export class TrafficHistory {
     const total = options.totalSamples ?? TOTAL_SAMPLES;
     this.slab = new Uint8Array(64 * 2 * this.samples);
     this.seenAt = new Uint32Array(64);
+    this.reservedBy = new Uint32Array(64);
     this.times = new NumberRing(total);
     this.totalRx = new NumberRing(total);
     this.totalTx = new NumberRing(total);
@@ -177,12 +191,22 @@ export class TrafficHistory {
   /** Bytes held by the buffers (not counting the map's keys, which the snapshot holds anyway). */
   get byteLength(): number {
     return (
-      this.slab.byteLength + this.seenAt.byteLength + this.lastSlots.byteLength + this.times.byteLength + this.totalRx.byteLength + this.totalTx.byteLength
+      this.slab.byteLength +
+      this.seenAt.byteLength +
+      this.reservedBy.byteLength +
+      this.lastSlots.byteLength +
+      this.times.byteLength +
+      this.totalRx.byteLength +
+      this.totalTx.byteLength
     );
   }
 
-  /** `devices`: how many the poll lists, which no slot count needs to exceed (doubling past it would waste up to half the slab). */
-  private allocate(id: string, devices: number): number {
+  /**
+   * @internal RecordPass: a slot for a device that moves traffic for the first time, its samples
+   * unknown and not yet recorded. `devices`: how many the poll lists, which no slot count needs
+   * to exceed (doubling past it would waste up to half the slab).
+   */
+  reserve(id: string, devices: number, pass: number): number {
     let slot = this.free.pop();
     if (slot === undefined) {
       slot = this.slotsUsed++;
@@ -195,11 +219,28 @@ export class TrafficHistory {
         const seen = new Uint32Array(slots);
         seen.set(this.seenAt);
         this.seenAt = seen;
+        const reserved = new Uint32Array(slots);
+        reserved.set(this.reservedBy);
+        this.reservedBy = reserved;
       }
     }
     const start = slot * 2 * this.samples;
     this.slab.fill(NO_SAMPLE, start, start + 2 * this.samples);
+    this.seenAt[slot] = 0;
+    this.reservedBy[slot] = pass;
+    this.reservations++;
     this.slotOf.set(id, slot);
+    return slot;
+  }
+
+  /** @internal RecordPass: whether the slot is history for pass `pass`: recorded, or reserved by it. */
+  heldFor(slot: number, pass: number): boolean {
+    return this.seenAt[slot] !== 0 || this.reservedBy[slot] === pass;
+  }
+
+  /** @internal RecordPass: the slot, now the reservation of pass `pass` if it was not recorded yet. */
+  claim(slot: number, pass: number): number {
+    if (this.seenAt[slot] === 0) this.reservedBy[slot] = pass;
     return slot;
   }
 
@@ -217,7 +258,12 @@ export class TrafficHistory {
 
   /** @internal RecordPass: the slot a device had in the last record(), or -1. */
   slotAt(i: number, id: string): number {
-    return this.lastIds[i] === id ? this.lastSlots[i]! : (this.slotOf.get(id) ?? -1);
+    if (this.lastIds[i] === id) {
+      // No slot at the last record is still none, unless one has been reserved since.
+      const slot = this.lastSlots[i]!;
+      if (slot >= 0 || this.reservations === 0) return slot;
+    }
+    return this.slotOf.get(id) ?? -1;
   }
 
   /** @internal RecordPass: whether a pass read the history as it still is. */
@@ -238,21 +284,9 @@ export class TrafficHistory {
     const epoch = ++this.records;
     const stride = this.samples;
     const {ids, slots, rx, tx} = pass;
-    // Ids given a slot by this record: a poll that lists an id twice (servers should not) has its
-    // later rows use that slot, as when reading and writing were one loop.
-    let allocated: Set<string> | null = null;
     for (let i = 0; i < n; i++) {
-      let slot = slots[i]!;
-      if (slot < 0 && allocated !== null && allocated.has(ids[i]!)) {
-        slot = this.slotOf.get(ids[i]!)!;
-        slots[i] = slot;
-      }
-      if (slot === -1) continue;
-      if (slot === NEEDS_SLOT) {
-        slot = this.allocate(ids[i]!, n);
-        slots[i] = slot;
-        (allocated ??= new Set()).add(ids[i]!);
-      }
+      const slot = slots[i]!;
+      if (slot < 0) continue;
       this.seenAt[slot] = epoch;
       const base = slot * 2 * stride;
       this.slab[base + column] = rx[i]!;
@@ -260,10 +294,12 @@ export class TrafficHistory {
     }
     this.lastIds = ids;
     this.lastSlots = slots;
+    // Free the slots of devices this poll does not list, and those reserved by passes that were
+    // not recorded. (`live` counts an id listed twice twice: reservations are looked for anyway.)
     if (this.slotOf.size > 0) {
       let live = 0;
       for (let i = 0; i < n; i++) if (slots[i]! >= 0) live++;
-      if (live < this.slotOf.size) {
+      if (live < this.slotOf.size || this.reservations > 0) {
         for (const [id, slot] of this.slotOf) {
           if (this.seenAt[slot] !== epoch) {
             this.slotOf.delete(id);
@@ -272,6 +308,7 @@ export class TrafficHistory {
         }
       }
     }
+    this.reservations = 0;
     this.lastRecordAt = now;
     this.times.push(now);
     this.totalRx.push(pass.known ? pass.sumRx : null);
