@@ -1,4 +1,5 @@
 import {fileURLToPath} from 'node:url';
+import {inkOutputRows} from './ink-output-rows.mjs';
 // Settings every esbuild bundle of the console shares (the CLI and the bench's in-process half).
 
 /**
@@ -72,8 +73,9 @@ export default function stringWidth(text, options) {
 
 /**
  * A plugin that edits one file of a dependency as it is bundled: each [from, to] replaces the
- * first `from`. The build fails if a `from` is missing, so that an upgrade of the dependency
- * cannot silently drop a patch (review it instead).
+ * first `from`, and an edit that is a function takes the text and returns it edited (it throws
+ * when the text is not what it was written for). The build fails if a `from` is missing, so that
+ * an upgrade of the dependency cannot silently drop a patch (review it instead).
  */
 function patchPlugin(name, filter, what, edits) {
   return {
@@ -82,7 +84,12 @@ function patchPlugin(name, filter, what, edits) {
       b.onLoad({filter}, async (args) => {
         const {readFile} = await import('node:fs/promises');
         let code = await readFile(args.path, 'utf8');
-        for (const [from, to] of edits) {
+        for (const edit of edits) {
+          if (typeof edit === 'function') {
+            code = edit(code);
+            continue;
+          }
+          const [from, to] = edit;
           if (!code.includes(from)) throw new Error(`${name}: ${what} changed ("${from}" not found); review the patch`);
           code = code.replace(from, to);
         }
@@ -93,14 +100,16 @@ function patchPlugin(name, filter, what, edits) {
 }
 
 /**
- * Ink 6.8 builds a fresh per-frame cache of each line's styled characters and widths
- * (ink/build/output.js). Sharing one bounded cache across frames lets the unchanged lines of
- * a frame skip ANSI tokenizing. The styled characters are one object per cell (~250 bytes each:
+ * Ink 6.8's output.js: frames are made row by row, and a row whose writes did not change is not
+ * made again (scripts/ink-output-rows.mjs). And Ink builds a fresh per-frame cache of each line's
+ * styled characters and widths; sharing one bounded cache across frames lets the new rows of a
+ * frame skip ANSI tokenizing for lines they share with earlier frames. The styled characters are one object per cell (~250 bytes each:
  * V8 keeps them in dictionary mode, a hidden class apiece), so their cache holds a few frames'
  * lines, not thousands: bounded at 8,192 lines it grew, with live updates, to ~160k cells and
  * ~40 MB at 50k devices (a heap snapshot of the bench), and could reach ten times that.
  */
 export const inkSharedOutputCache = patchPlugin('ink-shared-output-cache', /[\\/]ink[\\/]build[\\/]output\.js$/, 'ink/build/output.js', [
+  inkOutputRows,
   ['this.styledChars.set(line, cached);', 'if (this.styledChars.size >= 256) this.styledChars.clear();\n            this.styledChars.set(line, cached);'],
   ['this.widths.set(text, cached);', 'if (this.widths.size >= 8192) this.widths.clear();\n            this.widths.set(text, cached);'],
   ['this.blockWidths.set(text, cached);', 'if (this.blockWidths.size >= 8192) this.blockWidths.clear();\n            this.blockWidths.set(text, cached);'],
