@@ -126,28 +126,61 @@ export function parseFrame(text: string, columns: number, rows: number): Screen 
   const out: Row[] = [];
   let key = '';
   for (const line of lines) {
-    const chars: string[] = [];
-    const sgr: string[] = [];
-    let i = 0;
-    while (i < line.length) {
-      const esc = line.indexOf(ESC, i);
-      const end = esc === -1 ? line.length : esc;
-      if (end > i && !addText(line.slice(i, end), key, chars, sgr)) return null;
-      if (esc === -1) break;
-      // Only `ESC [ params m`; anything else is not ours to model.
-      // eslint-disable-next-line no-control-regex -- an escape sequence is what it reads
-      const m = /^\x1b\[([0-9;]*)m/.exec(line.slice(esc, esc + 64));
-      if (!m) return null;
-      const next = nextKey(key, m[1]!);
-      if (next === null) return null;
-      key = next;
-      i = esc + m[0].length;
-    }
-    if (chars.length > columns) return null;
-    trimRow(chars, sgr);
-    out.push({chars, sgr});
+    const parsed = parseLine(line, key);
+    // Wider than the terminal (trailing blanks included: the terminal would wrap them).
+    if (parsed === null || parsed.cells > columns) return null;
+    out.push(parsed.row);
+    key = parsed.endKey;
   }
   return {rows: out, trailingNewline};
+}
+
+/**
+ * Lines parsed recently, by the SGR state they start in and their text. Most lines of a frame are
+ * the last frame's (a cursor move changes two of forty): their rows are taken from here, the same
+ * objects, which diffScreens then passes over at once. Rows are never changed once made. Bounded:
+ * a few screens of lines; cleared when full.
+ */
+let parsedLines = new Map<string, ParsedLine>();
+const PARSED_LINES_MAX = 512;
+
+interface ParsedLine {
+  /** Trailing blanks trimmed. */
+  row: Row;
+  /** The cells the line covers, trailing blanks included. */
+  cells: number;
+  /** The SGR state after it. */
+  endKey: string;
+}
+
+/** One line of a frame, drawn from SGR state `key`; null as parseFrame. */
+function parseLine(line: string, key: string): ParsedLine | null {
+  const memoKey = `${key}\u0000${line}`;
+  const known = parsedLines.get(memoKey);
+  if (known !== undefined) return known;
+  const chars: string[] = [];
+  const sgr: string[] = [];
+  let i = 0;
+  while (i < line.length) {
+    const esc = line.indexOf(ESC, i);
+    const end = esc === -1 ? line.length : esc;
+    if (end > i && !addText(line.slice(i, end), key, chars, sgr)) return null;
+    if (esc === -1) break;
+    // Only `ESC [ params m`; anything else is not ours to model.
+    // eslint-disable-next-line no-control-regex -- an escape sequence is what it reads
+    const m = /^\x1b\[([0-9;]*)m/.exec(line.slice(esc, esc + 64));
+    if (!m) return null;
+    const next = nextKey(key, m[1]!);
+    if (next === null) return null;
+    key = next;
+    i = esc + m[0].length;
+  }
+  const cells = chars.length;
+  trimRow(chars, sgr);
+  const parsed = {row: {chars, sgr}, cells, endKey: key};
+  if (parsedLines.size >= PARSED_LINES_MAX) parsedLines = new Map();
+  parsedLines.set(memoKey, parsed);
+  return parsed;
 }
 
 /** Appends the cells of `text` (no escapes) drawn in `key`; false on a control character or an orphan zero-width one. */
@@ -295,6 +328,8 @@ export function diffScreens(prev: Screen, next: Screen, columns: number): string
 const EMPTY: Row = {chars: [], sgr: []};
 
 function diffRow(out: Out, r: number, prev: Row, next: Row): void {
+  // A line parsed once is one row object (parseLine): the same row, nothing to send.
+  if (prev === next) return;
   const pl = prev.chars.length;
   const nl = next.chars.length;
   const width = Math.max(pl, nl);

@@ -189,6 +189,9 @@ describe('frame diff against a virtual terminal', () => {
     expect(parseFrame(`${ESC}[6mx\n`, 20, 5)).toBeNull(); // an SGR code it does not know
     expect(parseFrame('abcdef\n', 5, 5)).toBeNull(); // wider than the terminal
     expect(parseFrame('漢字漢\n', 5, 5)).toBeNull();
+    // Trailing blanks count (the terminal would wrap them), also for a line parsed before at a wider size.
+    expect(parseFrame('abc   \n', 8, 5)).not.toBeNull();
+    expect(parseFrame('abc   \n', 5, 5)).toBeNull();
     expect(parseFrame('1\n2\n3\n4\n5\n', 20, 5)).toBeNull(); // would scroll
     expect(parseFrame('1\n2\n3\n4\n5', 20, 5)).not.toBeNull(); // fills it exactly
     expect(parseFrame('\u0301x\n', 20, 5)).toBeNull(); // a combining mark with nothing to join
