@@ -8,3 +8,4 @@ export const styledCharsSameStyles: Plugin;
 export const requireShim: string;
 export const commonOptions: BuildOptions;
 export const tokenizeNarrowLines: Plugin;
+export const yogaWasmWithoutFetch: Plugin;

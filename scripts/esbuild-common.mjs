@@ -216,6 +216,20 @@ export function tokenize(`,
   ],
 );
 
+/**
+ * yoga-layout's Emscripten loader gets its WebAssembly, a base64 data: URL, with the global
+ * fetch() when there is one (yoga-wasm-base64-esm.js, `ya`): in Node that loads Node's own undici
+ * for fetch — ~40 ms of compiling before the console's first frame (a start-up profile at 10k
+ * devices) — to decode a string already in memory. The patch hands the loader the bytes instead
+ * (its `wasmBinary`, which it takes when set), decoded with Buffer.
+ */
+export const yogaWasmWithoutFetch = patchPlugin(
+  'yoga-wasm-without-fetch',
+  /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
+  "yoga-layout's wasm loader",
+  [['function ya(){return w||"function"!=typeof fetch?', 'function ya(){w||(w=Buffer.from(H.slice(37),"base64"));return w||"function"!=typeof fetch?']],
+);
+
 /** Bundled CommonJS dependencies call require(); ESM output needs one. */
 export const requireShim = "import {createRequire as __fzCreateRequire} from 'node:module';\nconst require = __fzCreateRequire(import.meta.url);";
 
@@ -226,6 +240,6 @@ export const commonOptions = {
   target: 'node20',
   jsx: 'automatic',
   legalComments: 'none',
-  plugins: [noReactDevtools, noInkCiMode, memoStringWidth, inkSharedOutputCache, styledCharsSameStyles, tokenizeNarrowLines],
+  plugins: [noReactDevtools, noInkCiMode, memoStringWidth, inkSharedOutputCache, styledCharsSameStyles, tokenizeNarrowLines, yogaWasmWithoutFetch],
   logLevel: 'warning',
 };

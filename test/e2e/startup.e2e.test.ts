@@ -169,6 +169,23 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
     await term.waitFor(`exit=0 run=${n}`);
   });
 
+  it("start-up loads nothing it does not use: yoga's WebAssembly comes without Node's fetch (and its undici)", async () => {
+    // Node's fetch() loads Node's own copy of undici (~40 ms before the first frame); yoga's loader
+    // called it on its data: URL (scripts/esbuild-common.mjs, yogaWasmWithoutFetch).
+    const preload = join(dir, 'modules.cjs');
+    const out = join(dir, 'modules.json');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));`);
+    const n = ++run;
+    term.run(`clear; ${connect()} node --require ${preload} ${BIN}; echo "exit=$? run=${n}"`);
+    await term.waitFor(/1 Devices \d+/);
+    term.keys('q');
+    await term.waitFor(`exit=0 run=${n}`);
+    const modules = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    // The console ran: its own sockets were loaded.
+    expect(modules).toContain('NativeModule net');
+    expect(modules.filter((m) => m.includes('undici'))).toEqual([]);
+  });
+
   it("a profile's working tokenCommand runs once", async () => {
     const counter = join(dir, 'count-ok');
     writeProfile({url: sandbox.url, tokenCommand: `echo ran >> ${counter}; echo ${sandbox.adminToken}`});
