@@ -1,11 +1,13 @@
 // Sorting ahead of time (docs/architecture.md, "Sorting 50k rows"): when new items are on screen (a
 // poll, another list, the stale view), a long list's columns are ordered one per timer step, so the
 // sort key the admin presses next finds its order made; then the rows' filter text. A timer, not a
-// loop: keys that arrive meanwhile are handled between two steps.
+// loop: keys that arrive meanwhile are handled between two steps, and a step spends from the turn's
+// budget that sliced passes share (src/common/turn-budget.ts).
 import type {ListScreenId} from '../core/state.js';
 import type {ResourceColumn} from '../screens/display.js';
 import type {ListViewCache} from './view-state.js';
 import {warmSearch} from './search.js';
+import {turnBudgetLeft, turnSpent} from '../../common/turn-budget.js';
 
 /** Lists this long have their columns ordered ahead of time; shorter ones sort well within a frame. */
 export const WARM_SORT_MIN_ITEMS = 5000;
@@ -56,8 +58,13 @@ export class WarmSorter {
       this.timer = null;
       const t = this.target;
       if (!t || t.items.length < WARM_SORT_MIN_ITEMS) return;
+      // Sliced work under way (a refresh) has this turn's budget: a step waits for the next turn.
+      if (turnSpent()) {
+        this.schedule();
+        return;
+      }
       if (!t.sorted) {
-        t.sorted = this.cacheOf(t.screen).warm(t.items, t.columns, WARM_SORT_STEP_MS);
+        t.sorted = this.cacheOf(t.screen).warm(t.items, t.columns, Math.min(WARM_SORT_STEP_MS, turnBudgetLeft()));
         this.schedule();
         return;
       }
