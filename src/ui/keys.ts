@@ -10,11 +10,11 @@ import {InputDecoder, type InputEvent} from '../state/input/decoder.js';
 /** How long a lone ESC waits for the rest of a sequence (over SSH a sequence can arrive in two reads). */
 export const ESCAPE_DELAY_MS = 50;
 /**
- * How long a sequence begun (`ESC [ 1 ;`) waits for the rest. Longer than a lone ESC: Esc must
- * answer at once, but a sequence's halves can come apart by more than 50 ms on a slow or jittery
- * link, and a sequence given up on too soon has its tail read as keys. Half a second, tmux's
- * default escape-time; the cost is only that a key typed within it after a broken sequence is
- * taken as that sequence's end.
+ * How long a key's sequence begun (`ESC [ 1 ;`) waits for the rest. Longer than a lone ESC: Esc
+ * must answer at once, but a sequence's halves can come apart by more than 50 ms on a slow or
+ * jittery link, and a sequence given up on too soon has its tail read as keys. Half a second,
+ * tmux's default escape-time; the cost is that a key typed within it after a broken sequence (or
+ * after Alt+[ or Alt+O, bound to nothing) is taken as that sequence's end (docs/terminal-notes.md).
  */
 export const SEQUENCE_DELAY_MS = 500;
 

@@ -90,11 +90,18 @@ describe('InputDecoder', () => {
     d.feed('\x1b');
     expect(d.held).toBe('esc');
     expect(d.flush().map((e) => (e.type === 'key' ? e.name : e.type))).toEqual(['esc', 'esc']);
-    for (const begun of ['\x1b[', '\x1b[1;', '\x1b[3', '\x1bO', '\x1b]0;title', '\x1b\x1b[', '\x1b\ud83d']) {
+    for (const begun of ['\x1b[', '\x1b[1;', '\x1b[3', '\x1bO', '\x1b\x1b[']) {
       d.feed(begun);
       expect([begun, d.held]).toEqual([begun, 'sequence']);
       expect(d.flush()).toEqual([{type: 'unknown', sequence: begun}]);
       expect(d.held).toBe(null);
+    }
+    // Alt+] and its kind, or Alt with half a character: the short delay (a string sequence would
+    // take every key after it until its terminator).
+    for (const begun of ['\x1b]', '\x1b]0;title', '\x1bP', '\x1b_', '\x1b\ud83d']) {
+      d.feed(begun);
+      expect([begun, d.held]).toEqual([begun, 'esc']);
+      expect(d.flush()).toEqual([{type: 'unknown', sequence: begun}]);
     }
     d.feed('\x1b[200~abc\x1b[20');
     expect(d.held).toBe('paste');

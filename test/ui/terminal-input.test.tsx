@@ -66,6 +66,17 @@ describe('useTerminalInput', () => {
     expect(events).toEqual(['esc', 'text:j']);
   });
 
+  it('Alt+] (the start of a string sequence) is given up on after the short delay: the keys typed after it are keys', async () => {
+    const {events, write} = start();
+    write('\x1b]');
+    await pause(ESCAPE_DELAY_MS * 2);
+    write('j');
+    await pause(ESCAPE_DELAY_MS);
+    write('\r');
+    await until(events, 3);
+    expect(events).toEqual(['unknown', 'text:j', 'enter']);
+  });
+
   it('a broken sequence is dropped once the longer delay passes, and what comes after is read as keys', async () => {
     const {events, write} = start();
     const at = Date.now();

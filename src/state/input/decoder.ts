@@ -7,8 +7,8 @@
 //   `unknown` event that is ignored, never its bytes typed as text;
 // - OSC, DCS, APC, PM and SOS strings are swallowed to their terminator;
 // - ESC followed by a key is that key with Alt; a lone ESC is the Esc key once nothing follows it
-//   for `escapeDelayMs` (the caller's timer calls `flush()`); a sequence begun (ESC [ 1 ;) waits
-//   longer for its end (`held` says which), since over a slow link its halves can come apart.
+//   for `escapeDelayMs` (the caller's timer calls `flush()`); a key's sequence begun (ESC [ 1 ;)
+//   waits longer for its end (`held` says which), since over a slow link its halves can come apart.
 // Pure: no timers, no I/O. Key names are the normalised ones of the keymap (`j`, `G`, `enter`,
 // `ctrl+s`, `shift+tab`, `alt+b`, `ctrl+left`).
 
@@ -96,16 +96,21 @@ export class InputDecoder {
   private pasting: string | null = null;
 
   /**
-   * What is held, for the caller's timer: `esc` — a lone ESC (or two), which is the Esc key once
-   * the short escape delay passes; `sequence` — a sequence begun and not ended (`ESC [ 1 ;`, an
-   * OSC, Alt with half a character), worth waiting longer for: once it is flushed, the rest that
-   * arrives late would be read as keys (`ESC [ 3` … `~`: the `3` of Delete would switch tabs);
-   * `paste` — a bracketed paste still open (no timer: flushing does not end it); null — nothing.
+   * What is held, for the caller's timer: `sequence` — a key's CSI or SS3 sequence begun and not
+   * ended (`ESC [`, `ESC [ 1 ;`, `ESC O`), worth waiting longer for: once it is flushed, the rest
+   * that arrives late would be read as keys (`ESC [ 3` … `~`: the `3` of Delete would switch tabs);
+   * `esc` — anything else begun, flushed after the short escape delay: a lone ESC (or two) is the
+   * Esc key, and `ESC ]`, `ESC P`, `ESC X`, `ESC _`, `ESC ^` are far more often Alt with that key
+   * than the start of a string a terminal sends unasked (a string runs to its terminator, so a long
+   * wait would take every key typed after Alt+] into it); `paste` — a bracketed paste still open
+   * (no timer: flushing does not end it); null — nothing.
    */
   get held(): 'esc' | 'sequence' | 'paste' | null {
     if (this.pasting !== null) return 'paste';
     if (this.pending === '') return null;
-    return this.pending === ESC || this.pending === `${ESC}${ESC}` ? 'esc' : 'sequence';
+    const at = this.pending.startsWith(`${ESC}${ESC}`) ? 2 : 1;
+    const next = this.pending[at];
+    return next === '[' || next === 'O' ? 'sequence' : 'esc';
   }
 
   /** Decodes one read. What ends mid-sequence is held for the next read or for `flush()`. */
