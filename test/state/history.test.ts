@@ -164,6 +164,25 @@ describe('TrafficHistory', () => {
       expect(ahead.tracked).toBe(1);
     });
 
+    it('an id listed twice keeps one slot when its place without history moves next poll', () => {
+      // Poll 1: d idle, then d at 100 B/s (the slot is the second place's); poll 2: d moves at
+      // both places. The first place knew no slot: it must find the one d has, not take another.
+      const d = (k: number, rx: number) => device({id: 'd', rx_bytes: rx, tx_bytes: 0, updated_at: iso(at(k)), latest_handshake: iso(at(k))});
+      const q0 = snap(null, 0, device({id: 'd', rx_bytes: 0, tx_bytes: 0, updated_at: iso(at(0))}), d(0, 0));
+      const q1 = snap(q0, 1, device({id: 'd', rx_bytes: 0, tx_bytes: 0, updated_at: iso(at(0))}), d(1, 1000));
+      const q2 = snap(q1, 2, d(2, 3000), d(2, 2000));
+      const history = new TrafficHistory({samples: 8});
+      for (const s of [q0, q1, q2]) history.record(s);
+      expect(history.tracked).toBe(1);
+      // Both polls that moved, in one series; the later place's rate is the one kept (100 B/s).
+      const series = history.series('d', 'rx');
+      expect(series.length).toBe(2);
+      for (const rate of series) expect(rate).toBeCloseTo(100, -1);
+      // Gone from the next poll: its slot is freed.
+      history.record(snap(q2, 3));
+      expect(history.tracked).toBe(0);
+    });
+
     it('are freed by the next record, even one that lists an id twice', async () => {
       const r = (k: number, rx: number) => device({id: 'r', rx_bytes: rx, tx_bytes: 0, updated_at: iso(at(k)), latest_handshake: iso(at(k))});
       const p0 = snap(null, 0, x(0, 0), r(0, 0));

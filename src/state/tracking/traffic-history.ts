@@ -207,6 +207,11 @@ export class TrafficHistory {
    * to exceed (doubling past it would waste up to half the slab).
    */
   reserve(id: string, devices: number, pass: number): number {
+    // An id the last poll listed twice can have a slot that its other place says nothing of (the
+    // pass reads slots by position first): that slot, not a second one (which would leave the
+    // first held for good, and the history split between them).
+    const held = this.slotOf.get(id);
+    if (held !== undefined) return this.claim(held, pass);
     let slot = this.free.pop();
     if (slot === undefined) {
       slot = this.slotsUsed++;
