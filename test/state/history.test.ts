@@ -134,16 +134,22 @@ describe('TrafficHistory', () => {
     // x moves 100 B/s: a pass over this poll reserves x a slot.
     const s1 = snap(s0, 1, x(1, 1000));
 
-    it('are no history for a device that does not move in the poll recorded', async () => {
-      // The same counters at a new handshake: x is listed, at 0 B/s.
-      const s2 = snap(s1, 2, x(2, 1000));
+    /** `first` recorded by both; `ahead` prepares `passed` (a pass not recorded); then both record `last`. */
+    async function plainAndAhead(first: Snapshot, passed: Snapshot, last: Snapshot, whilePrepared?: (ahead: TrafficHistory) => void) {
       const plain = new TrafficHistory({samples: 8});
       const ahead = new TrafficHistory({samples: 8});
-      plain.record(s0);
-      ahead.record(s0);
-      await ahead.prepare(s1);
-      plain.record(s2);
-      ahead.record(s2);
+      plain.record(first);
+      ahead.record(first);
+      await ahead.prepare(passed);
+      whilePrepared?.(ahead);
+      plain.record(last);
+      ahead.record(last);
+      return {plain, ahead};
+    }
+
+    it('are no history for a device that does not move in the poll recorded', async () => {
+      // The same counters at a new handshake: x is listed, at 0 B/s.
+      const {plain, ahead} = await plainAndAhead(s0, s1, snap(s1, 2, x(2, 1000)));
       expect(ahead.tracked).toBe(plain.tracked);
       expect(ahead.tracked).toBe(0);
       expect(ahead.series('x', 'rx')).toEqual([]);
@@ -151,14 +157,7 @@ describe('TrafficHistory', () => {
 
     it('are taken by a device that moves, and a later row of the same id writes there', async () => {
       // x listed twice: moving (2000 bytes), then at 0 B/s; the later row's sample is the one kept.
-      const s3 = snap(s1, 3, x(3, 2000), x(3, 1000));
-      const plain = new TrafficHistory({samples: 8});
-      const ahead = new TrafficHistory({samples: 8});
-      plain.record(s0);
-      ahead.record(s0);
-      await ahead.prepare(s1);
-      plain.record(s3);
-      ahead.record(s3);
+      const {plain, ahead} = await plainAndAhead(s0, s1, snap(s1, 3, x(3, 2000), x(3, 1000)));
       expect(plain.series('x', 'rx')).toEqual([0]);
       expect(ahead.series('x', 'rx')).toEqual(plain.series('x', 'rx'));
       expect(ahead.tracked).toBe(1);
@@ -189,14 +188,7 @@ describe('TrafficHistory', () => {
       const p1 = snap(p0, 1, x(1, 1000), r(1, 1000));
       // r is gone; x, moving, is listed twice (as many rows as slots held: x's and r's reservation).
       const p2 = snap(p1, 2, x(2, 2000), x(2, 2000));
-      const plain = new TrafficHistory({samples: 8});
-      const ahead = new TrafficHistory({samples: 8});
-      plain.record(p0);
-      ahead.record(p0);
-      await ahead.prepare(p1);
-      expect(ahead.tracked).toBe(2);
-      plain.record(p2);
-      ahead.record(p2);
+      const {plain, ahead} = await plainAndAhead(p0, p1, p2, (h) => expect(h.tracked).toBe(2));
       expect(plain.tracked).toBe(1);
       expect(ahead.tracked).toBe(1);
       expect(ahead.series('r', 'rx')).toEqual([]);

@@ -11,7 +11,7 @@
 // slot when a poll is derived: that slot holds exactly the values the row read before (same
 // digest or same fields, same owner, copied derived values), so nothing that holds the row can
 // tell, and the old table is let go once no changed or deleted row points into it.
-import {DeviceColumns, sameSettings, timeMs, type DeviceSettings} from '../../api/device-columns.js';
+import {DeviceColumns, sameSettings, timeMs, type DeviceSettings, type TimeColumn} from '../../api/device-columns.js';
 import type {Device, User} from '../../api/index.js';
 import {ipSortKey} from '../../common/ip-literal.js';
 import {numberColumn, type NumberColumn} from '../../common/number-column.js';
@@ -138,11 +138,7 @@ export class DeviceRow {
    * the small integers V8 keeps unboxed, and states are counted for every row every second).
    */
   handshakeWithin(nowMs: number, windowMs: number): boolean | null {
-    const column = this.t.raw.latestHandshake;
-    const us = column.us[this.i]!;
-    if (us === us) return nowMs - Math.floor(us / 1000) <= windowMs;
-    const ms = timeMs(column, this.i);
-    return ms === null ? null : nowMs - ms <= windowMs;
+    return handshakeWithinAt(this.t.raw.latestHandshake, this.i, nowMs, windowMs);
   }
   /** `inserted_at` (ms). */
   get createdAt(): number {
@@ -385,26 +381,28 @@ const tableOfRows = new WeakMap<readonly DeviceRow[], DeviceTable>();
  * with none; null for an array that is not a derivation's. The header counts states every clock
  * second: read from the handshake column (a run of packed doubles) instead of from every row
  * object, whose reads are cache misses over a large heap (~5 ms at 10k devices, every second).
- * Exactly `DeviceRow.handshakeWithin` per slot.
+ * The same test as `DeviceRow.handshakeWithin`, per slot.
  */
 export function handshakeCounts(rows: readonly DeviceRow[], nowMs: number, windowMs: number): {within: number; never: number} | null {
   const table = tableOfRows.get(rows);
   if (table === undefined) return null;
   const column = table.raw.latestHandshake;
-  const us = column.us;
   let within = 0;
   let never = 0;
   for (let i = 0; i < rows.length; i++) {
-    const v = us[i]!;
-    if (v === v) {
-      if (nowMs - Math.floor(v / 1000) <= windowMs) within++;
-      continue;
-    }
-    const ms = timeMs(column, i);
-    if (ms === null) never++;
-    else if (nowMs - ms <= windowMs) within++;
+    const w = handshakeWithinAt(column, i, nowMs, windowMs);
+    if (w === null) never++;
+    else if (w) within++;
   }
   return {within, never};
+}
+
+/** Whether slot `i`'s handshake is within `windowMs` of `nowMs`; null for none. Packed times read without boxing a number. */
+function handshakeWithinAt(column: TimeColumn, i: number, nowMs: number, windowMs: number): boolean | null {
+  const us = column.us[i]!;
+  if (us === us) return nowMs - Math.floor(us / 1000) <= windowMs;
+  const ms = timeMs(column, i);
+  return ms === null ? null : nowMs - ms <= windowMs;
 }
 
 /** A poll's device rows, in one pass (tests, and a snapshot built without its rows made ahead). */
