@@ -102,7 +102,7 @@ export class Controller implements ConsoleContext {
     this.warmSorter = new WarmSorter((screen) => this.lists.cache(screen));
     this.refreshPipeline = new RefreshPipeline(
       this.client,
-      {tracker: this.tracker, history: this.history, deviceIndex: this.lists.cache('devices')},
+      {tracker: this.tracker, history: this.history, shownList: {prepare: (next) => this.lists.prepare(this.state.screen, next, this.state)}},
       firstData,
     );
     this.tokens = new TokenRecovery(this);

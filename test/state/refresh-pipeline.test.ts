@@ -5,7 +5,7 @@
 import {DeviceColumns} from '../../src/api/device-columns.js';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {ApiError} from '../../src/api/index.js';
-import type {FetchedData} from '../../src/state/data/snapshot.js';
+import type {FetchedData, Snapshot} from '../../src/state/data/snapshot.js';
 import {RefreshPipeline} from '../../src/state/data/refresh-pipeline.js';
 import type {ListViewCache} from '../../src/state/lists/view-state.js';
 import {WARM_SEARCH_STEP_ROWS, WARM_SORT_MIN_ITEMS, WarmSorter} from '../../src/state/lists/warm-sort.js';
@@ -41,7 +41,7 @@ function recordingPasses(log: string[]) {
       prepare: async (s: {fetchedAt: number}) => void log.push(`history.prepare ${s.fetchedAt}`),
       record: (s: {fetchedAt: number}) => void log.push(`history.record ${s.fetchedAt}`),
     },
-    deviceIndex: {prepareIndex: async (rows: readonly unknown[]) => void log.push(`index ${rows.length}`)},
+    shownList: {prepare: async (next: Snapshot) => void log.push(`list ${next.devices.length}`)},
   };
 }
 
@@ -57,7 +57,7 @@ describe('the refresh pipeline', () => {
     expect(first.devices.map((r) => r.ownerEmail)).toEqual(['ann@example.com']);
     // the configuration failed: an issue, not a failed poll
     expect(first.issues.map((i) => i.path)).toEqual(['/v0/configuration']);
-    expect(log).toEqual([`tracker.prepare ${T0} ${T0}`, `history.prepare ${T0}`, 'index 1']);
+    expect(log).toEqual([`tracker.prepare ${T0} ${T0}`, `history.prepare ${T0}`, 'list 1']);
     // applying writes what the passes found, for the same snapshot and time
     pipeline.observe(first);
     expect(log.slice(3)).toEqual([`tracker.observe ${T0} ${T0}`, `history.record ${T0}`]);
@@ -80,15 +80,15 @@ describe('the refresh pipeline', () => {
   it('changes nothing the screen reads until the poll is observed', async () => {
     const tracker = new ActivityTracker();
     const history = new TrafficHistory();
-    const deviceIndex = {prepareIndex: async () => {}};
+    const shownList = {prepare: async () => {}};
     const rows = [device({id: 'd-1', user_id: 'u-1', rx_bytes: 0, tx_bytes: 0, latest_handshake: new Date(T0).toISOString()})];
     let now = T0;
-    const pipeline = new RefreshPipeline(lists(rows).client, {tracker, history, deviceIndex}, null, () => now);
+    const pipeline = new RefreshPipeline(lists(rows).client, {tracker, history, shownList}, null, () => now);
     const a = await pipeline.poll(null);
     pipeline.observe(a);
     const moved = [{...rows[0]!, name: 'renamed', rx_bytes: 5_000_000, tx_bytes: 1_000}];
     now = T0 + 2000;
-    const b = await new RefreshPipeline(lists(moved).client, {tracker, history, deviceIndex}, null, () => now).poll(a);
+    const b = await new RefreshPipeline(lists(moved).client, {tracker, history, shownList}, null, () => now).poll(a);
     const events = tracker.events.version;
     const traffic = history.version;
     expect(tracker.events.list()).toHaveLength(0);

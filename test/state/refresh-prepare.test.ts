@@ -8,7 +8,13 @@ import {describe, expect, it} from 'vitest';
 import {ActivityTracker} from '../../src/state/tracking/tracker.js';
 import {type ActivityEvent} from '../../src/state/tracking/events.js';
 import {TrafficHistory} from '../../src/state/tracking/traffic-history.js';
-import {buildListView, prepareIdIndex} from '../../src/state/lists/list-view.js';
+import {buildListView, prepareIdIndex, prepareListView} from '../../src/state/lists/list-view.js';
+import type {ColumnSpec} from '../../src/state/lists/columns.js';
+import {SCREEN_SPECS} from '../../src/state/screens/index.js';
+import type {DeviceRow} from '../../src/state/data/snapshot.js';
+import {ScreenLists} from '../../src/state/lists/screen-lists.js';
+import {initialListState} from '../../src/state/lists/view-state.js';
+import type {ConsoleState} from '../../src/state/core/state.js';
 import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
 import type {Device} from '../../src/api/schemas.js';
 import {device, iso, user} from '../fixtures/data.js';
@@ -119,6 +125,116 @@ describe('passes made ahead of a poll', () => {
       }),
       {numRuns: 400},
     );
+  });
+
+  describe('the list on screen, made ahead of the frame that shows the poll', () => {
+    /** The Devices list's own columns for a snapshot, with their sort values and filter text counted. */
+    function countedColumns(snap: Snapshot): {columns: ColumnSpec<DeviceRow>[]; reads: {sort: number; search: number}} {
+      const reads = {sort: 0, search: 0};
+      const columns = (SCREEN_SPECS.devices.columns(snap, () => snap.fetchedAt) as ColumnSpec<DeviceRow>[]).map((c) => ({
+        ...c,
+        ...(c.sortValue ? {sortValue: (r: DeviceRow) => (reads.sort++, c.sortValue!(r))} : {}),
+        ...(c.searchText ? {searchText: (r: DeviceRow) => (reads.search++, c.searchText!(r))} : {}),
+      }));
+      return {columns, reads};
+    }
+    const sortKeys = (SCREEN_SPECS.devices.columns(snapshots([], [])[0]!.snap, () => T0) as ColumnSpec<DeviceRow>[])
+      .filter((c) => c.sortValue)
+      .map((c) => c.key);
+    const viewArb = fc.record({
+      sort: fc.option(fc.record({key: fc.constantFrom(...sortKeys), desc: fc.boolean()}), {nil: null}),
+      filter: fc.constantFrom('', 'a', 'dev', 'fd00', '10.', 'state:online', 'state:idle a', '-a', '  '),
+    });
+
+    it('the same rows, in the same order, with the same cursor positions as a frame that made them itself (property)', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(deviceArb, {maxLength: 12}),
+          pollsArb,
+          fc.array(fc.tuple(viewArb, viewArb), {minLength: 9, maxLength: 9}),
+          async (initial, polls, views) => {
+            // A getId each: the orders and indexes of one must not serve the other.
+            const plainId = (r: DeviceRow) => r.id;
+            const aheadId = (r: DeviceRow) => r.id;
+            const fields = SCREEN_SPECS.devices.filters!(snapshots([], [])[0]!.snap, {staleDays: 30}) as never;
+            for (const [k, {snap, mode}] of snapshots(initial, polls).entries()) {
+              const [shown, other] = views[k % views.length]!;
+              const {columns, reads} = countedColumns(snap);
+              const opts = {filter: shown.filter, sort: shown.sort, columns, fields, now: snap.fetchedAt};
+              // Made for the view shown; for another filter and sort (changed while the poll was in
+              // flight); or not at all.
+              if (mode === 'ahead' || mode === 'late') await prepareListView(snap.devices, {...opts, getId: aheadId});
+              if (mode === 'stale') await prepareListView(snap.devices, {...opts, ...other, getId: aheadId});
+              const before = {...reads};
+              const ahead = buildListView(snap.devices, {...opts, getId: aheadId});
+              if (mode === 'ahead' || mode === 'late') {
+                // The frame placed the rows and matched the filter: it read no value to sort by and made no filter text.
+                expect(reads.sort - before.sort).toBe(0);
+                expect(reads.search - before.search).toBe(0);
+              }
+              const plain = buildListView(snap.devices, {...opts, columns: countedColumns(snap).columns, getId: plainId});
+              expect(ahead.rows.map(aheadId)).toEqual(plain.rows.map(plainId));
+              expect(ahead.filterError).toBe(plain.filterError);
+              for (const row of snap.devices) expect(ahead.indexOf(row.id)).toBe(plain.indexOf(row.id));
+            }
+          },
+        ),
+        {numRuns: 300},
+      );
+    });
+  });
+
+  describe('the console prepares the list on screen, with its filter and sort as they are now', () => {
+    const reads = {sort: 0, search: 0};
+    const counting = <T>(c: ColumnSpec<T>): ColumnSpec<T> => ({
+      ...c,
+      ...(c.sortValue ? {sortValue: (r: T) => (reads.sort++, c.sortValue!(r))} : {}),
+      ...(c.searchText ? {searchText: (r: T) => (reads.search++, c.searchText!(r))} : {}),
+    });
+    const specs = {
+      ...SCREEN_SPECS,
+      devices: {...SCREEN_SPECS.devices, columns: (s: Snapshot, clock: () => number) => SCREEN_SPECS.devices.columns(s, clock).map(counting)},
+      users: {...SCREEN_SPECS.users, columns: (s: Snapshot, clock: () => number) => SCREEN_SPECS.users.columns(s, clock).map(counting)},
+    } as typeof SCREEN_SPECS;
+    const list = Array.from({length: 50}, (_, i) => device({id: `p-${i}`, name: `dev-${i}`, rx_bytes: (i * 7919) % 1000, updated_at: iso(T0)}));
+    const first = buildSnapshot({devices: list, users, rules: [], configuration: null, issues: []}, null, T0);
+    const moved = list.map((d, i) => (i % 2 ? {...d, rx_bytes: d.rx_bytes! + 3000 - i * 60, updated_at: iso(T0 + 10_000)} : d));
+    const second = buildSnapshot({devices: moved, users, rules: [], configuration: null, issues: []}, first, T0 + 10_000);
+    const state = (snapshot: Snapshot, screen: string, staleView = false) =>
+      ({
+        snapshot,
+        screen,
+        staleView,
+        clock: snapshot.fetchedAt,
+        lists: {
+          devices: {...initialListState({key: 'rx', desc: true}), filter: 'dev-1'},
+          users: {...initialListState({key: 'email', desc: false}), filter: 'ann'},
+          rules: initialListState(null),
+          activity: initialListState(null),
+        },
+      }) as unknown as ConsoleState;
+
+    for (const [screen, staleView, made] of [
+      ['devices', false, true],
+      ['users', false, true],
+      // The stale view lists other rows than the poll's: the frame makes them.
+      ['devices', true, false],
+    ] as const) {
+      it(`${screen}${staleView ? ' (the stale view)' : ''}: ${made ? 'the frame reads no value to sort by and makes no filter text' : 'nothing is made ahead'}`, async () => {
+        const lists = new ScreenLists(specs, new ActivityTracker(), () => T0);
+        lists.list(screen, state(first, screen, staleView));
+        reads.sort = reads.search = 0;
+        await lists.prepare(screen, second, state(second, screen, staleView));
+        const ahead = {...reads};
+        lists.list(screen, state(second, screen, staleView));
+        if (made) {
+          expect(ahead.sort + ahead.search).toBeGreaterThan(0);
+          expect(reads).toEqual(ahead);
+        } else {
+          expect(ahead).toEqual({sort: 0, search: 0});
+        }
+      });
+    }
   });
 
   it('traffic history: a device listed twice in one poll keeps one history that later polls extend', () => {

@@ -2,20 +2,20 @@
 // "From an HTTP response to a frame" and "Refreshing 50k devices"). The poller calls `poll()`: the
 // lists are fetched (the first poll's may have been fetched before the console loaded), derived
 // once into a Snapshot, and every pass over every row that applying them needs — change detection,
-// traffic history, the device list's id index — is made ahead, in slices, while the poll is still
+// traffic history, the list on screen's id index, sort order and filter text — is made ahead, in slices, while the poll is still
 // in flight. `observe()` then only writes what those passes found, just before the store changes,
 // so the frame that shows the new data shows its highlights too.
 import type {ActivityTracker} from '../tracking/tracker.js';
 import type {TrafficHistory} from '../tracking/traffic-history.js';
 import {fetchAll, type ListingClient} from './fetch.js';
-import {buildSnapshot, type DeviceRow, type FetchedData, type Snapshot} from './snapshot.js';
+import {buildSnapshot, type FetchedData, type Snapshot} from './snapshot.js';
 
 /** What is read ahead of applying a poll, and written when it is applied. */
 export interface RefreshPasses {
   tracker: Pick<ActivityTracker, 'prepare' | 'observe'>;
   history: Pick<TrafficHistory, 'prepare' | 'record'>;
-  /** The Devices list's id index, taken over from the last poll where the ids did not move. */
-  deviceIndex: {prepareIndex(items: readonly DeviceRow[]): Promise<void>};
+  /** The list on screen as the frame that shows the poll will: its id index, sorted rows and filter text (ScreenLists.prepare). */
+  shownList: {prepare(next: Snapshot): Promise<void>};
 }
 
 export class RefreshPipeline {
@@ -36,7 +36,7 @@ export class RefreshPipeline {
     const next = buildSnapshot(data, previous, this.now());
     await this.passes.tracker.prepare(next, next.fetchedAt);
     await this.passes.history.prepare(next, next.fetchedAt);
-    await this.passes.deviceIndex.prepareIndex(next.devices);
+    await this.passes.shownList.prepare(next);
     return next;
   }
 

@@ -5,8 +5,8 @@
 import {runSliced, runWhole, type SlicedPass} from '../core/slices.js';
 import type {ColumnSpec, SortSpec} from './columns.js';
 import {compileFilter, impliesQuery, type CompiledFilter, type FilterFields} from './filter-query.js';
-import {buildHaystacks, searchSignature} from './search.js';
-import {permutations, sortedItems} from './column-order.js';
+import {buildHaystacks, HaystackPass, searchSignature} from './search.js';
+import {permutations, prepareSortedItems, sortedItems} from './column-order.js';
 
 interface ListViewOptions<T> {
   getId: (t: T) => string;
@@ -161,6 +161,33 @@ export async function prepareIdIndex<T>(items: readonly T[], getId: (t: T) => st
     st.idIndex = last.index;
     lastIndexes.set(getId, {ordered: items, index: last.index});
   }
+}
+
+/**
+ * What the frame that shows a poll's items would make in one task, made ahead in slices while the
+ * poll is in flight (the refresh pipeline calls it for the list on screen): the id index taken
+ * over, the rows in the list's sort order (prepareSortedItems), and the rows' filter text when the
+ * filter has words. The frame is left placing the cursor and matching the filter. Nothing here
+ * changes what buildListView returns for `items`, only how much of it is made already.
+ */
+export async function prepareListView<T>(items: readonly T[], opts: ListViewOptions<T>): Promise<void> {
+  await prepareIdIndex(items, opts.getId);
+  await prepareSortedItems(items, opts.sort, opts.columns, opts.getId);
+  if (opts.filter === '') return;
+  const query = compileFilter(opts.filter, opts.fields ?? null, opts.now ?? 0);
+  if (query.key === '' || query.texts.length === 0) return;
+  const ordered = sortedItems(items, opts.sort, opts.columns, opts.getId);
+  const st = orderedState(ordered, opts.getId);
+  const signature = searchSignature(opts.columns);
+  if (st.signature === signature && st.haystacks !== null) return;
+  const pass = new HaystackPass(ordered, opts.columns, signature);
+  await runSliced(pass, ordered.length);
+  if (st.signature !== signature) {
+    st.signature = signature;
+    st.haystacks = null;
+    st.recent = [];
+  }
+  st.haystacks ??= pass.out;
 }
 
 function haystacksOf<T>(st: OrderedState<T>, ordered: readonly T[], columns: readonly ColumnSpec<T>[]): string[] {

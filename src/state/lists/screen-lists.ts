@@ -3,7 +3,7 @@
 // marked, until they fade), and the filtered, sorted view with its selection, memoised per
 // (items, filter, sort).
 import type {ListDerived} from '../core/context.js';
-import type {ConsoleState, ListScreenId} from '../core/state.js';
+import type {ConsoleState, ListScreenId, ScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
 import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
 import {DEFAULT_STALE_DAYS} from '../data/stale.js';
@@ -71,6 +71,18 @@ export class ScreenLists {
     const version = this.tracker.events.version;
     if (this.eventsCache.version !== version) this.eventsCache = {version, events: this.tracker.events.list()};
     return this.eventsCache.events;
+  }
+
+  /**
+   * The list of a poll not shown yet, made ahead as far as it can be (src/state/lists/list-view.ts,
+   * prepareListView) with the list's filter and sort as they are now. The stale view lists other
+   * rows, and rows deleted a moment ago are appended to the items when shown: those are left to
+   * the frame, as a filter or sort changed meanwhile is.
+   */
+  prepare(screen: ScreenId, snapshot: Snapshot, state: ConsoleState): Promise<void> {
+    if (screen === 'configuration' || screen === 'activity' || (screen === 'devices' && state.staleView)) return Promise.resolve();
+    const items = this.screens[screen].items(snapshot, {events: []});
+    return this.caches[screen].prepare(items, state.lists[screen], this.columns(screen, snapshot), this.filterFields(screen, snapshot), snapshot.fetchedAt);
   }
 
   /** A list's items: the stale devices in the stale view, and rows deleted a moment ago, marked, until they fade. */

@@ -1,4 +1,5 @@
 // The `/` filter's haystacks: the lowercase search text of a row's columns, cached per row object.
+import {runWhole, type SlicedPass} from '../core/slices.js';
 import type {ColumnSpec} from './columns.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -41,23 +42,45 @@ export function searchSignature<T>(columns: readonly ColumnSpec<T>[]): string {
 }
 
 export function buildHaystacks<T>(rows: readonly T[], columns: readonly ColumnSpec<T>[], signature: string): string[] {
-  const searchers = columns.filter((c) => c.searchText !== undefined).map((c) => c.searchText!);
-  const cache = haystackCacheFor(signature);
-  const out = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const item = rows[i]!;
-    if (typeof item === 'object' && item !== null) {
-      let hay = cache.get(item);
-      if (hay === undefined) {
-        hay = searchers.length === 0 ? '' : buildHaystack(item, searchers);
-        cache.set(item, hay);
-      }
-      out[i] = hay;
-    } else {
-      out[i] = searchers.length === 0 ? '' : buildHaystack(item, searchers);
-    }
+  const pass = new HaystackPass(rows, columns, signature);
+  runWhole(pass, rows.length);
+  return pass.out;
+}
+
+/** The haystacks of `rows`, made in a pass that can stop after any row (see prepareFilterText in list-view.ts). */
+export class HaystackPass<T> implements SlicedPass {
+  next = 0;
+  readonly out: string[];
+  private readonly searchers: ReadonlyArray<(row: T) => string>;
+  private readonly cache: WeakMap<object, string>;
+
+  constructor(
+    private readonly rows: readonly T[],
+    columns: readonly ColumnSpec<T>[],
+    signature: string,
+  ) {
+    this.searchers = columns.filter((c) => c.searchText !== undefined).map((c) => c.searchText!);
+    this.cache = haystackCacheFor(signature);
+    this.out = new Array<string>(rows.length);
   }
-  return out;
+
+  run(end: number): void {
+    const {rows, searchers, cache, out} = this;
+    for (let i = this.next; i < end; i++) {
+      const item = rows[i]!;
+      if (typeof item === 'object' && item !== null) {
+        let hay = cache.get(item);
+        if (hay === undefined) {
+          hay = searchers.length === 0 ? '' : buildHaystack(item, searchers);
+          cache.set(item, hay);
+        }
+        out[i] = hay;
+      } else {
+        out[i] = searchers.length === 0 ? '' : buildHaystack(item, searchers);
+      }
+    }
+    this.next = end;
+  }
 }
 
 /**

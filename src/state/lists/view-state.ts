@@ -1,5 +1,5 @@
 // Per-screen view state (filter, sort, selection by id, detail) and its pure transitions.
-import {buildListView, prepareIdIndex, moveSelection, reconcileSelection, type ListView} from './list-view.js';
+import {buildListView, prepareListView, moveSelection, reconcileSelection, type ListView} from './list-view.js';
 import {warmSortOrder} from './column-order.js';
 import type {ColumnSpec, SortSpec} from './columns.js';
 import type {FilterFields} from './filter-query.js';
@@ -87,9 +87,15 @@ export class ListViewCache<T> {
     return view;
   }
 
-  /** The id index of a poll's items, taken over from the last poll's ahead of the render where it can be (see prepareIdIndex). */
-  prepareIndex(items: readonly T[]): Promise<void> {
-    return prepareIdIndex(items, this.getId);
+  /** Makes ahead, in slices, what `get` would make for a poll's items not shown yet (see prepareListView). */
+  prepare(
+    items: readonly T[],
+    state: Pick<ListUiState, 'filter' | 'sort'>,
+    columns: ColumnSpec<T>[],
+    fields: FilterFields<T> | null = null,
+    now = 0,
+  ): Promise<void> {
+    return prepareListView(items, {getId: this.getId, filter: state.filter, sort: state.sort, columns, fields, now});
   }
 
   /** One step of ordering these items by every sortable column ahead of time; true when all are (see warmSortOrder). */
