@@ -34,7 +34,7 @@ export const noInkCiMode = {
  * string-width is a pure function that Ink calls for every line of every frame, and it takes
  * its slow path (Intl.Segmenter plus several Unicode regexes per grapheme) for any line with
  * a non-ASCII character — every table row has one (● ○ · – …). Text made only of characters
- * that are one cell each is answered by src/ui/narrow-width.ts without it; most other lines are
+ * that are one cell each, coloured or not, is answered by src/ui/narrow-width.ts without it; most other lines are
  * the same from one frame to the next, so a bounded memo in front of it removes most of the rest
  * (npm run bench, keystroke → frame). Options-less calls only; the memo is cleared when full.
  */
@@ -51,11 +51,11 @@ export const memoStringWidth = {
     });
     b.onLoad({filter: /.*/, namespace: 'memo-string-width'}, (args) => ({
       contents: `import realStringWidth from ${JSON.stringify(args.path)};
-import {narrowWidth} from ${JSON.stringify(NARROW_WIDTH)};
+import {narrowWidthStyled} from ${JSON.stringify(NARROW_WIDTH)};
 const memo = new Map();
 export default function stringWidth(text, options) {
   if (options !== undefined || typeof text !== 'string') return realStringWidth(text, options);
-  const narrow = narrowWidth(text);
+  const narrow = narrowWidthStyled(text);
   if (narrow !== null) return narrow;
   let width = memo.get(text);
   if (width === undefined) {

@@ -1,6 +1,7 @@
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {narrowWidth} from '../../src/ui/narrow-width.js';
+import fc from 'fast-check';
+import {narrowWidth, narrowWidthStyled} from '../../src/ui/narrow-width.js';
 
 describe('narrowWidth', () => {
   it('agrees with string-width on every BMP character it answers for, alone and between others', () => {
@@ -21,5 +22,36 @@ describe('narrowWidth', () => {
       expect(narrowWidth(s), JSON.stringify(s)).toBeNull();
     expect(narrowWidth('● laptop  hana@example.com  10.3.2.1 – 3m ↑ ✓ ▁▂▃')).toBe(stringWidth('● laptop  hana@example.com  10.3.2.1 – 3m ↑ ✓ ▁▂▃'));
     expect(narrowWidth('')).toBe(0);
+  });
+});
+
+describe('narrowWidthStyled', () => {
+  const sgr = fc.array(fc.constantFrom('0', '1', '31', '38', '5', '2', '255', '39', ''), {maxLength: 5}).map((ps) => `\x1b[${ps.join(';')}m`);
+  const narrow = fc.constantFrom('a', 'm', ' ', '~', '●', '○', '·', '–', '…', '↑', '✓', '▁', '│', 'é', 'x');
+  const other = fc.constantFrom('日', '\u0301', '\u200b', '👍', '\ufe0f', '\x1b]8;;x\x07', '\x1b[1 ', '\x1b[2K', '\x1bc', '\x1b', '\t', '\x9b31m', '◽');
+
+  it('agrees with string-width on narrow text with SGR sequences anywhere (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(narrow, sgr), {maxLength: 30}), (parts) => {
+        const text = parts.join('');
+        expect(narrowWidthStyled(text)).toBe(stringWidth(text));
+      }),
+      {numRuns: 2000},
+    );
+  });
+
+  it('leaves anything else to string-width: other escapes, cut sequences, wide, zero-width and combining text (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(narrow, sgr), {maxLength: 10}), other, fc.array(fc.oneof(narrow, sgr), {maxLength: 10}), (before, odd, after) => {
+        expect(narrowWidthStyled(before.join('') + odd + after.join(''))).toBeNull();
+      }),
+      {numRuns: 2000},
+    );
+  });
+
+  it('a coloured table row as Ink measures it', () => {
+    const row = '\x1b[32m   ●\x1b[39m vault  mei.coelho@example…  \x1b[2m–\x1b[22m';
+    expect(narrowWidthStyled(row)).toBe(stringWidth(row));
+    expect(narrowWidthStyled(row)).toBe(34);
   });
 });
