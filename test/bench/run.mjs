@@ -18,8 +18,8 @@
 // - sort: `>` steps the sort column round all 11 positions twice (22 keys); key → frame p95 and
 //   the slowest key. After the refresh cycles (paused), once more round: the slowest key (the
 //   volatile columns are not ordered ahead, src/state/lists/column-order.ts).
-// - keys while live: 80 cursor moves 73 ms apart while `r` refreshes every second, p99, against
-//   40 moves with nothing refreshing (paused).
+// - keys while live: 200 cursor moves 73 ms apart while `r` refreshes every second, p99 (the third
+//   slowest), against 200 moves with nothing refreshing (paused).
 // - VmRSS and VmHWM from /proc/self/status after 10+ refresh cycles, no forced GC (what the system
 //   sees), and process.memoryUsage() at the same moment (rss, heapUsed, external, arrayBuffers);
 //   RSS after a forced GC for comparison; idle CPU over 3 s with updates paused, from 2 s after
