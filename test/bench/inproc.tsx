@@ -229,7 +229,8 @@ async function main() {
 
   // Keys while live: a refresh every second (as --refresh 1 does) and cursor moves at their own
   // pace; the same moves with nothing refreshing are the paused figure. 200 of each, so that the
-  // 99th percentile is the third slowest key, not the slowest (one collection decided it).
+  // 99th percentile is the third slowest key, not the slowest (with 40, whether one key landed on
+  // the 1 s clock's frame and waited for Ink's throttle decided it).
   const paused = await keyLatency(
     stdin,
     stdout,

@@ -27,8 +27,26 @@ describe('narrowWidth', () => {
 
 describe('narrowWidthStyled', () => {
   const sgr = fc.array(fc.constantFrom('0', '1', '31', '38', '5', '2', '255', '39', ''), {maxLength: 5}).map((ps) => `\x1b[${ps.join(';')}m`);
-  const narrow = fc.constantFrom('a', 'm', ' ', '~', '●', '○', '·', '–', '…', '↑', '✓', '▁', '│', 'é', 'x');
-  const other = fc.constantFrom('日', '\u0301', '\u200b', '👍', '\ufe0f', '\x1b]8;;x\x07', '\x1b[1 ', '\x1b[2K', '\x1bc', '\x1b', '\t', '\x9b31m', '◽');
+  const plain = ['a', 'm', ' ', '~', '●', '○', '·', '–', '…', '↑', '✓', '▁', '│', 'é', 'x'];
+  // With the characters of an SGR sequence on their own, after an SGR sequence or before one.
+  const narrow = fc.constantFrom(...plain, '[', '1', ';');
+  const other = fc.constantFrom(
+    '日',
+    '\u0301',
+    '\u200b',
+    '👍',
+    '\ufe0f',
+    '\x1b]8;;x\x07',
+    '\x1b[1 ',
+    '\x1b[2K',
+    '\x1b[?25l',
+    '\x1b[38:5:1m',
+    '\x1bc',
+    '\x1b',
+    '\t',
+    '\x9b31m',
+    '◽',
+  );
 
   it('agrees with string-width on narrow text with SGR sequences anywhere (property)', () => {
     fc.assert(
@@ -42,11 +60,21 @@ describe('narrowWidthStyled', () => {
 
   it('leaves anything else to string-width: other escapes, cut sequences, wide, zero-width and combining text (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(narrow, sgr), {maxLength: 10}), other, fc.array(fc.oneof(narrow, sgr), {maxLength: 10}), (before, odd, after) => {
-        expect(narrowWidthStyled(before.join('') + odd + after.join(''))).toBeNull();
-      }),
+      // No `[` after the odd one out: a lone ESC and `[1m` make an SGR sequence.
+      fc.property(
+        fc.array(fc.oneof(narrow, sgr), {maxLength: 10}),
+        other,
+        fc.array(fc.oneof(fc.constantFrom(...plain), sgr), {maxLength: 10}),
+        (before, odd, after) => {
+          expect(narrowWidthStyled(before.join('') + odd + after.join(''))).toBeNull();
+        },
+      ),
       {numRuns: 2000},
     );
+  });
+
+  it('a sequence cut off at the end of the text', () => {
+    for (const cut of ['\x1b', '\x1b[', '\x1b[1', '\x1b[1;']) expect(narrowWidthStyled(`abc${cut}`), JSON.stringify(cut)).toBeNull();
   });
 
   it('a coloured table row as Ink measures it', () => {

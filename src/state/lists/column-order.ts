@@ -280,6 +280,8 @@ export async function prepareSortedItems<T>(
   if (!made(perList.get(column.key))) {
     const pass = valuesPass(items, column, perList.get(column.key));
     await runSliced(pass, items.length);
+    // Ordering them (a radix sort or a merge) starts a turn, placing the rows the next.
+    await nextTurn();
     // Something else may have ordered these items meanwhile: that order stands.
     if (!made(perList.get(column.key))) keepOrder(perList, column, pass);
     await nextTurn();

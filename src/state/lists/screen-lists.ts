@@ -32,7 +32,7 @@ export class ScreenLists {
     this.caches = {devices: cache(screens.devices), users: cache(screens.users), rules: cache(screens.rules), activity: cache(screens.activity)};
   }
 
-  /** The view cache of a screen: the refresh pipeline prepares its id index, sorting ahead warms its orders. */
+  /** The view cache of a screen: sorting ahead warms its orders. */
   cache(screen: ListScreenId): ListViewCache<unknown> {
     return this.caches[screen];
   }
@@ -74,15 +74,20 @@ export class ScreenLists {
   }
 
   /**
-   * The list of a poll not shown yet, made ahead as far as it can be (src/state/lists/list-view.ts,
-   * prepareListView) with the list's filter and sort as they are now. The stale view lists other
-   * rows, and rows deleted a moment ago are appended to the items when shown: those are left to
-   * the frame, as a filter or sort changed meanwhile is.
+   * The list on screen for a poll not shown yet, made ahead as far as it can be
+   * (src/state/lists/list-view.ts, prepareListView) with its filter and sort as they are now. The
+   * stale view lists other rows, and while rows deleted a moment ago are shown the items are
+   * another array: those are left to the frame, as a filter or sort changed meanwhile is (a poll
+   * that deletes a row shown makes its list once for nothing). The Devices list's id index is
+   * taken over whatever the screen, so that switching to it after polls elsewhere finds it.
    */
-  prepare(screen: ScreenId, snapshot: Snapshot, state: ConsoleState): Promise<void> {
-    if (screen === 'configuration' || screen === 'activity' || (screen === 'devices' && state.staleView)) return Promise.resolve();
-    const items = this.screens[screen].items(snapshot, {events: []});
-    return this.caches[screen].prepare(items, state.lists[screen], this.columns(screen, snapshot), this.filterFields(screen, snapshot), snapshot.fetchedAt);
+  async prepare(screen: ScreenId, snapshot: Snapshot, state: ConsoleState): Promise<void> {
+    const whole = screen !== 'configuration' && screen !== 'activity' && !(screen === 'devices' && state.staleView) && this.ghosts.count(screen) === 0;
+    if (whole) {
+      const items = this.screens[screen].items(snapshot, {events: []});
+      await this.caches[screen].prepare(items, state.lists[screen], this.columns(screen, snapshot), this.filterFields(screen, snapshot), snapshot.fetchedAt);
+    }
+    if (!whole || screen !== 'devices') await this.caches.devices.prepareIndex(snapshot.devices);
   }
 
   /** A list's items: the stale devices in the stale view, and rows deleted a moment ago, marked, until they fade. */

@@ -47,7 +47,7 @@ export function buildHaystacks<T>(rows: readonly T[], columns: readonly ColumnSp
   return pass.out;
 }
 
-/** The haystacks of `rows`, made in a pass that can stop after any row (see prepareFilterText in list-view.ts). */
+/** The haystacks of `rows`, made in a pass that can stop after any row (prepareListView in list-view.ts makes them in slices). */
 export class HaystackPass<T> implements SlicedPass {
   next = 0;
   readonly out: string[];

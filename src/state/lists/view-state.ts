@@ -1,5 +1,5 @@
 // Per-screen view state (filter, sort, selection by id, detail) and its pure transitions.
-import {buildListView, prepareListView, moveSelection, reconcileSelection, type ListView} from './list-view.js';
+import {buildListView, prepareIdIndex, prepareListView, moveSelection, reconcileSelection, type ListView} from './list-view.js';
 import {warmSortOrder} from './column-order.js';
 import type {ColumnSpec, SortSpec} from './columns.js';
 import type {FilterFields} from './filter-query.js';
@@ -85,6 +85,11 @@ export class ListViewCache<T> {
     const view = buildListView(items, {getId: this.getId, filter: state.filter, sort: state.sort, columns, fields, now});
     this.entry = {items, filter: state.filter, sortKey, sortDesc, fields, now, view};
     return view;
+  }
+
+  /** The id index of a poll's items, taken over from the last poll's ahead of the render where it can be (see prepareIdIndex). */
+  prepareIndex(items: readonly T[]): Promise<void> {
+    return prepareIdIndex(items, this.getId);
   }
 
   /** Makes ahead, in slices, what `get` would make for a poll's items not shown yet (see prepareListView). */
