@@ -36,11 +36,11 @@ export const noInkCiMode = {
  * a non-ASCII character — every table row has one (● ○ · – …). Text made only of characters
  * that are one cell each, coloured or not, is answered by src/ui/narrow-width.ts without it;
  * most other lines are the same from one frame to the next, so a bounded memo in front of it
- * removes most of the rest (npm run bench, keystroke → frame). Options-less calls only; the memo is cleared when full.
- * Every copy is wrapped, wrap-ansi's own (string-width 7.2) too: that one counts 18 of the
- * characters narrow-width answers for as two cells (© ® ‼ ⁉ ↔–↙ ↩ ↪ ▪ ▫ ▶ ◀ ◻ ◼, text
- * presentation, one cell in terminals), which Ink's measure (string-width 8.3) counts as one, so
- * answering both the same way keeps wrapping in step with layout.
+ * removes most of the rest (npm run bench, keystroke → frame). Options-less calls only; the memo
+ * is cleared when full. Every copy is wrapped, wrap-ansi's own (string-width 7.2) too: that one
+ * counts 18 of the characters narrow-width answers for as two cells (© ® ‼ ⁉ ↔–↙ ↩ ↪ ▪ ▫ ▶ ◀ ◻ ◼,
+ * text presentation, one cell in terminals), which Ink's measure (string-width 8.3) counts as
+ * one, so answering both the same way keeps wrapping in step with layout.
  */
 const NARROW_WIDTH = fileURLToPath(new URL('../src/ui/narrow-width.ts', import.meta.url));
 

@@ -29,7 +29,7 @@ export function narrowWidth(text: string): number | null {
 /**
  * As narrowWidth, for text with colours in it: Ink measures a line of nested coloured <Text> with
  * its SGR sequences (`ESC [` digits and semicolons `m`), which string-width strips and counts as
- * nothing. Without this every coloured table row took string-width's slow path, ~40 ms over the
+ * nothing. Without this every coloured table row took string-width's slow path, ~30 ms over the
  * first frame (code not yet optimised) and again for each row a poll changed. Any other escape,
  * or an SGR sequence cut short, is left to string-width (null).
  */

@@ -2,9 +2,9 @@
 // "From an HTTP response to a frame" and "Refreshing 50k devices"). The poller calls `poll()`: the
 // lists are fetched (the first poll's may have been fetched before the console loaded), derived
 // once into a Snapshot, and every pass over every row that applying them needs — change detection,
-// traffic history, the list on screen's id index, sort order and filter text — is made ahead, in slices, while the poll is still
-// in flight. `observe()` then only writes what those passes found, just before the store changes,
-// so the frame that shows the new data shows its highlights too.
+// traffic history, the list on screen's id index, sort order and filter text — is made ahead, in
+// slices, while the poll is still in flight. `observe()` then only writes what those passes found,
+// just before the store changes, so the frame that shows the new data shows its highlights too.
 import type {ActivityTracker} from '../tracking/tracker.js';
 import type {TrafficHistory} from '../tracking/traffic-history.js';
 import {fetchAll, type ListingClient} from './fetch.js';
