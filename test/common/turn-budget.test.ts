@@ -61,17 +61,25 @@ describe('one budget per turn of the event loop', () => {
 
   it('passes take the budget in turn: when the first is done, the others are well under way', async () => {
     const {work} = await fourPasses();
-    const done = new Map<number, number>();
+    // Counted in turns (a run of one pass's batches), not batches: how many batches fit a turn
+    // depends on the machine's load, whose turn it is does not.
+    const batches = new Map<number, number>();
+    const turns = new Map<number, number>();
     let firstDone = -1;
-    for (const {pass} of work) {
-      done.set(pass, (done.get(pass) ?? 0) + 1);
-      if (done.get(pass) === BATCHES) {
+    for (let k = 0; k < work.length; k++) {
+      const {pass} = work[k]!;
+      if (k === 0 || work[k - 1]!.pass !== pass) turns.set(pass, (turns.get(pass) ?? 0) + 1);
+      batches.set(pass, (batches.get(pass) ?? 0) + 1);
+      if (batches.get(pass) === BATCHES) {
         firstDone = pass;
         break;
       }
     }
-    // First come first served: the others had a turn each time it had one (one stretch at most
-    // apart), where a pass that asked again ahead of them ran to its end before they began.
-    for (const pass of [0, 1, 2, 3].filter((p) => p !== firstDone)) expect(done.get(pass) ?? 0).toBeGreaterThanOrEqual(BATCHES / 2);
+    const own = turns.get(firstDone)!;
+    expect(own).toBeGreaterThanOrEqual(3);
+    // First come first served: the others had a turn each time it had one (the first pass began
+    // before the others asked, so it may be two ahead), where a pass that asked again ahead of
+    // them ran to its end before they began.
+    for (const pass of [0, 1, 2, 3].filter((p) => p !== firstDone)) expect(turns.get(pass) ?? 0).toBeGreaterThanOrEqual(own - 2);
   });
 });
