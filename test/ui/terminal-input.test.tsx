@@ -54,18 +54,6 @@ describe('useTerminalInput', () => {
     expect(events).toEqual(['delete', 'ctrl+down']);
   });
 
-  it('a lone ESC is Esc after the short delay, and a key after it is a key, not Alt', async () => {
-    const {events, write} = start();
-    const at = Date.now();
-    write('\x1b');
-    await until(events, 1);
-    expect(events).toEqual(['esc']);
-    expect(Date.now() - at).toBeLessThan(SEQUENCE_DELAY_MS);
-    write('j');
-    await until(events, 2);
-    expect(events).toEqual(['esc', 'text:j']);
-  });
-
   it('Alt+] (the start of a string sequence) is given up on after the short delay: the keys typed after it are keys', async () => {
     const {events, write} = start();
     write('\x1b]');
@@ -77,15 +65,27 @@ describe('useTerminalInput', () => {
     expect(events).toEqual(['unknown', 'text:j', 'enter']);
   });
 
-  it('a broken sequence is dropped once the longer delay passes, and what comes after is read as keys', async () => {
-    const {events, write} = start();
-    const at = Date.now();
-    write('\x1b[12');
-    await until(events, 1);
-    expect(events).toEqual(['unknown']);
-    expect(Date.now() - at).toBeGreaterThanOrEqual(SEQUENCE_DELAY_MS - 20);
-    write('j');
-    await until(events, 2);
-    expect(events).toEqual(['unknown', 'text:j']);
-  });
+  // What comes after a lone ESC or a sequence left unfinished is read as keys, once the delay for
+  // what was begun has passed: the short one for ESC, the longer one for a CSI sequence.
+  for (const {what, sent, event, waited} of [
+    {what: 'a lone ESC is Esc after the short delay', sent: '\x1b', event: 'esc', waited: (ms: number) => expect(ms).toBeLessThan(SEQUENCE_DELAY_MS)},
+    {
+      what: 'a broken sequence is dropped once the longer delay passes',
+      sent: '\x1b[12',
+      event: 'unknown',
+      waited: (ms: number) => expect(ms).toBeGreaterThanOrEqual(SEQUENCE_DELAY_MS - 20),
+    },
+  ]) {
+    it(`${what}, and a key after it is a key (not Alt, not the sequence's end)`, async () => {
+      const {events, write} = start();
+      const at = Date.now();
+      write(sent);
+      await until(events, 1);
+      expect(events).toEqual([event]);
+      waited(Date.now() - at);
+      write('j');
+      await until(events, 2);
+      expect(events).toEqual([event, 'text:j']);
+    });
+  }
 });
