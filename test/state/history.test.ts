@@ -182,6 +182,26 @@ describe('TrafficHistory', () => {
       expect(history.tracked).toBe(0);
     });
 
+    it('an id listed twice keeps its history when only its place without a slot is listed next', async () => {
+      // Poll 1: d idle at the first place, moving at the second (the slot is the second place's).
+      // Poll 2: only the first row is listed, idle: d is still listed, so its history goes on (an
+      // unknown sample), made ahead or not. The first place had said "no slot": d was dropped.
+      const idle = () => device({id: 'd', rx_bytes: 0, tx_bytes: 0, updated_at: iso(at(0))});
+      const d = (k: number, rx: number) => device({id: 'd', rx_bytes: rx, tx_bytes: 0, updated_at: iso(at(k)), latest_handshake: iso(at(k))});
+      const q0 = snap(null, 0, idle(), d(0, 0));
+      const q1 = snap(q0, 1, idle(), d(1, 1000));
+      const q2 = snap(q1, 2, idle());
+      for (const prepared of [false, true]) {
+        const history = new TrafficHistory({samples: 8});
+        for (const s of [q0, q1, q2]) {
+          if (prepared) await history.prepare(s);
+          history.record(s);
+        }
+        expect(history.tracked).toBe(1);
+        expect(history.series('d', 'rx')).toEqual([expect.closeTo(100, -1), null]);
+      }
+    });
+
     it('are freed by the next record, even one that lists an id twice', async () => {
       const r = (k: number, rx: number) => device({id: 'r', rx_bytes: rx, tx_bytes: 0, updated_at: iso(at(k)), latest_handshake: iso(at(k))});
       const p0 = snap(null, 0, x(0, 0), r(0, 0));

@@ -31,6 +31,8 @@ class RecordPass implements SlicedPass {
   known = false;
   /** Marks the slots this pass reserved. */
   readonly stamp = ++recordPasses;
+  /** Ids given a slot that their place in the last poll did not say (see `places`). */
+  readonly found = new Map<string, number>();
 
   constructor(
     private readonly history: TrafficHistory,
@@ -64,18 +66,44 @@ class RecordPass implements SlicedPass {
       }
       this.rx[i] = encodeRate(rx);
       this.tx[i] = encodeRate(tx);
-      const slot = history.slotAt(i, id);
+      const atPlace = history.slotAtPlace(i, id);
+      const slot = atPlace === UNKNOWN ? history.slotOfId(id) : atPlace;
       // Devices that never moved a byte get no history: at 50k most are idle. A slot reserved by
       // another pass and not recorded since is history only for a device that moves now; one
       // reserved by this pass is (an id listed twice: its later rows write there, as when reading
       // and writing were one loop).
       const moves = (rx !== null && rx > 0) || (tx !== null && tx > 0);
-      slots[i] =
+      const given =
         slot >= 0 && (moves || history.heldFor(slot, this.stamp)) ? history.claim(slot, this.stamp) : moves ? history.reserve(id, rows.length, this.stamp) : -1;
+      slots[i] = given;
+      if (given >= 0 && (atPlace === UNKNOWN || given !== atPlace)) this.found.set(id, given);
     }
     this.next = end;
   }
+
+  /**
+   * The slot of each place's device after this poll, for the next poll to read by place: `slots`,
+   * except where an id listed twice has no slot at one place (a row that moves nothing) and one at
+   * another. Every place must say the device's slot, or that it has none: slotAtPlace believes it,
+   * and a place that said "none" for a device with history would drop it once that row is listed
+   * alone.
+   */
+  places(): Int32Array {
+    if (this.placesMade) return this.placesMade;
+    const {found, ids, slots} = this;
+    let out = slots;
+    if (found.size > 0) {
+      out = slots.slice();
+      for (let i = 0; i < out.length; i++) if (out[i]! < 0) out[i] = found.get(ids[i]!) ?? -1;
+    }
+    return (this.placesMade = out);
+  }
+
+  private placesMade: Int32Array | null = null;
 }
+
+/** What slotAtPlace answers when the device was not at this place in the last poll. */
+const UNKNOWN = -2;
 
 /** Samples kept per device and direction: two minutes at one poll a second, two hours at one a minute. */
 export const DEVICE_SAMPLES = 120;
@@ -256,18 +284,22 @@ export class TrafficHistory {
   async prepare(snapshot: Snapshot, now: number = snapshot.fetchedAt): Promise<void> {
     const pass = new RecordPass(this, snapshot, now);
     await runSliced(pass, snapshot.devices.length);
+    pass.places();
     this.prepared = pass;
   }
 
   private prepared: RecordPass | null = null;
 
-  /** @internal RecordPass: the slot a device had in the last record(), or -1. */
-  slotAt(i: number, id: string): number {
-    if (this.lastIds[i] === id) {
-      // No slot at the last record is still none, unless one has been reserved since.
-      const slot = this.lastSlots[i]!;
-      if (slot >= 0 || this.reservations === 0) return slot;
-    }
+  /** @internal RecordPass: the slot of the device at place `i` of the last record(), -1 for none, UNKNOWN when another device was there (ask slotOfId). */
+  slotAtPlace(i: number, id: string): number {
+    if (this.lastIds[i] !== id) return UNKNOWN;
+    // No slot at the last record is still none, unless one has been reserved since.
+    const slot = this.lastSlots[i]!;
+    return slot >= 0 || this.reservations === 0 ? slot : UNKNOWN;
+  }
+
+  /** @internal RecordPass: the device's slot, or -1. */
+  slotOfId(id: string): number {
     return this.slotOf.get(id) ?? -1;
   }
 
@@ -298,7 +330,7 @@ export class TrafficHistory {
       this.slab[base + stride + column] = tx[i]!;
     }
     this.lastIds = ids;
-    this.lastSlots = slots;
+    this.lastSlots = pass.places();
     // Free the slots of devices this poll does not list, and those reserved by passes that were
     // not recorded. (`live` counts an id listed twice twice: reservations are looked for anyway.)
     if (this.slotOf.size > 0) {
