@@ -458,6 +458,66 @@ describe('the compact device store', () => {
     expect(table.materialiseAll()).toEqual(stats);
   });
 
+  // Each stats key written twice in an item, the other one before all stats keys or after the
+  // last (a full parse takes the last); polls change the other one, the item's own, and another
+  // stats value (so that every poll is a change of stats).
+  const STATS_VALUES: Record<string, unknown[]> = {
+    latest_handshake: [iso(1), iso(2), iso(3)],
+    remote_ip: ['1.1.1.1', '2.2.2.2', '3.3.3.3'],
+    rx_bytes: [1, 2, 3],
+    tx_bytes: [1, 2, 3],
+    updated_at: [iso(1), iso(2), iso(3)],
+  };
+  it.each(Object.keys(STATS_VALUES).flatMap((key) => [[key, 'before'] as const, [key, 'after'] as const]))(
+    'reads stats as a full parse does when an item writes %s twice (%s its own)',
+    (key, where) => {
+      const pools = new DevicePools();
+      const values = STATS_VALUES[key]!;
+      const ticker = key === 'rx_bytes' ? 'tx_bytes' : 'rx_bytes';
+      const body = ([own, other]: readonly [number, number], tick: number) => {
+        const items = [0, 1].map((i) => JSON.stringify(device({id: `k-${i}`, [key]: values[own], [ticker]: tick})));
+        const odd = `"${key}":${JSON.stringify(values[other])}`;
+        items[0] = where === 'after' ? items[0]!.replace(/}$/, `,${odd}}`) : items[0]!.replace('"description":null,', `$&${odd},`);
+        return `{"data":[${items.join(',')}]}`;
+      };
+      const steps = [[0, 0], [0, 1], [0, 1], [1, 1], [2, 1], [2, 2], [2, 0]] as const;
+      const polls = steps.map((step, tick) => body(step, tick));
+      // From the first poll on (its first change parsed), and from the second (a static digest first).
+      for (let from = 0; from < 2; from++) {
+        let table = DeviceColumns.EMPTY;
+        for (const [n, b] of polls.entries()) {
+          if (n < from) continue;
+          table = poll(table, pools, Buffer.from(b), [], isDeviceFast).table;
+          expect(table.materialiseAll(), `${from}: poll ${n}`).toEqual(fullParse(b).data);
+        }
+      }
+    },
+  );
+
+  it.each([
+    ['inside a key the schema does not have', (item: string) => item.replace(/("remote_ip":[^,]*,)/, '$1"x":{"rx_bytes":1},')],
+    // The item's own key with a space before its colon: the nested one is the only one found.
+    ['inside a key the schema does not have, and its own spaced', (item: string) => item.replace('"rx_bytes":', '"rx_bytes" :').replace(/("remote_ip":[^,]*,)/, '$1"x":{"rx_bytes":1},')],
+  ])('reads stats as a full parse does when a stats key is %s', (_, edit) => {
+    const pools = new DevicePools();
+    // Item 0 has the odd key, at first with the value of the item's own; the next polls change
+    // the odd one, then the stats.
+    const body = (rx: number, tx: number, odd: number) => {
+      const items = [0, 1].map((i) => JSON.stringify(device({id: `k-${i}`, rx_bytes: rx, tx_bytes: tx})));
+      items[0] = edit(items[0]!).replace(/"rx_bytes":1\b/, `"rx_bytes":${odd}`);
+      return `{"data":[${items.join(',')}]}`;
+    };
+    const polls = [body(2, 2, 2), body(2, 3, 5), body(2, 4, 5), body(3, 5, 6), body(3, 5, 8)];
+    for (let from = 0; from < 2; from++) {
+      let table = DeviceColumns.EMPTY;
+      for (const [n, b] of polls.entries()) {
+        if (n < from) continue;
+        table = poll(table, pools, Buffer.from(b), [], isDeviceFast).table;
+        expect(table.materialiseAll(), `${from}: poll ${n}`).toEqual(fullParse(b).data);
+      }
+    }
+  });
+
   it('derives again only the columns whose source changed: a poll of traffic shares owners, names and addresses', () => {
     const pools = new DevicePools();
     const list = Array.from({length: 30}, (_, i) => device({id: `s-${i}`, name: `Dev-${i}`, user_id: i % 2 ? 'u-1' : 'u-2', rx_bytes: i}));
