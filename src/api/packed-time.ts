@@ -18,20 +18,26 @@ function digits(src: Uint8Array, from: number, to: number): number {
   return n;
 }
 
-// `-`, `-`, `T`, `:`, `:`, `.` and `Z` at their places in `YYYY-MM-DDTHH:MM:SS.ffffffZ`.
-const TIME_PUNCTUATION: readonly (readonly [number, number])[] = [
-  [4, 0x2d],
-  [7, 0x2d],
-  [10, 0x54],
-  [13, 0x3a],
-  [16, 0x3a],
-  [19, 0x2e],
-  [26, 0x5a],
-];
+// `-`, `-`, `T`, `:`, `:`, `.` and `Z` at their places in `YYYY-MM-DDTHH:MM:SS.ffffffZ`. Written
+// out, not a table of pairs: destructuring each pair took half of packCodes's time.
+const hasTimePunctuation = (src: Uint8Array, at: number): boolean =>
+  src[at + 4] === 0x2d && src[at + 7] === 0x2d && src[at + 10] === 0x54 && src[at + 13] === 0x3a && src[at + 16] === 0x3a && src[at + 19] === 0x2e && src[at + 26] === 0x5a;
+
+/**
+ * Days since 1970-01-01 of a date of the proleptic Gregorian calendar, by H. Hinnant's
+ * days-from-civil arithmetic (Date.UTC took a third of packCodes's time).
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
 
 /** packTime of the 27 bytes of `src` from `at` (the caller knows there are 27). */
 function packCodes(src: Uint8Array, at: number): number {
-  for (const [offset, code] of TIME_PUNCTUATION) if (src[at + offset] !== code) return NaN;
+  if (!hasTimePunctuation(src, at)) return NaN;
   const y = digits(src, at, at + 4);
   const mo = digits(src, at + 5, at + 7);
   const d = digits(src, at + 8, at + 10);
@@ -42,7 +48,7 @@ function packCodes(src: Uint8Array, at: number): number {
   if (y < 1970 || y > LAST_EXACT_YEAR || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || frac < 0) return NaN;
   const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   if (d > DAYS_IN_MONTH[mo - 1]! + (leap ? 1 : 0)) return NaN;
-  return Date.UTC(y, mo - 1, d, h, mi, sec) * 1000 + frac;
+  return (daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + sec) * 1_000_000 + frac;
 }
 
 /**
