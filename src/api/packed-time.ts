@@ -21,7 +21,13 @@ function digits(src: Uint8Array, from: number, to: number): number {
 // `-`, `-`, `T`, `:`, `:`, `.` and `Z` at their places in `YYYY-MM-DDTHH:MM:SS.ffffffZ`. Written
 // out, not a table of pairs: destructuring each pair took half of packCodes's time.
 const hasTimePunctuation = (src: Uint8Array, at: number): boolean =>
-  src[at + 4] === 0x2d && src[at + 7] === 0x2d && src[at + 10] === 0x54 && src[at + 13] === 0x3a && src[at + 16] === 0x3a && src[at + 19] === 0x2e && src[at + 26] === 0x5a;
+  src[at + 4] === 0x2d &&
+  src[at + 7] === 0x2d &&
+  src[at + 10] === 0x54 &&
+  src[at + 13] === 0x3a &&
+  src[at + 16] === 0x3a &&
+  src[at + 19] === 0x2e &&
+  src[at + 26] === 0x5a;
 
 /**
  * Days since 1970-01-01 of a date of the proleptic Gregorian calendar, by H. Hinnant's

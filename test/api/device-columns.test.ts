@@ -480,7 +480,15 @@ describe('the compact device store', () => {
         items[0] = where === 'after' ? items[0]!.replace(/}$/, `,${odd}}`) : items[0]!.replace('"description":null,', `$&${odd},`);
         return `{"data":[${items.join(',')}]}`;
       };
-      const steps = [[0, 0], [0, 1], [0, 1], [1, 1], [2, 1], [2, 2], [2, 0]] as const;
+      const steps = [
+        [0, 0],
+        [0, 1],
+        [0, 1],
+        [1, 1],
+        [2, 1],
+        [2, 2],
+        [2, 0],
+      ] as const;
       const polls = steps.map((step, tick) => body(step, tick));
       // From the first poll on (its first change parsed), and from the second (a static digest first).
       for (let from = 0; from < 2; from++) {
@@ -497,7 +505,10 @@ describe('the compact device store', () => {
   it.each([
     ['inside a key the schema does not have', (item: string) => item.replace(/("remote_ip":[^,]*,)/, '$1"x":{"rx_bytes":1},')],
     // The item's own key with a space before its colon: the nested one is the only one found.
-    ['inside a key the schema does not have, and its own spaced', (item: string) => item.replace('"rx_bytes":', '"rx_bytes" :').replace(/("remote_ip":[^,]*,)/, '$1"x":{"rx_bytes":1},')],
+    [
+      'inside a key the schema does not have, and its own spaced',
+      (item: string) => item.replace('"rx_bytes":', '"rx_bytes" :').replace(/("remote_ip":[^,]*,)/, '$1"x":{"rx_bytes":1},'),
+    ],
   ])('reads stats as a full parse does when a stats key is %s', (_, edit) => {
     const pools = new DevicePools();
     // Item 0 has the odd key, at first with the value of the item's own; the next polls change
