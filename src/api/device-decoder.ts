@@ -215,26 +215,36 @@ function readStats(view: DataView, buf: Buffer, start: number, end: number, out:
  * No stats key occurs again in the item after the place readStats read it. A full parse takes the
  * last of a key written twice, and the stats path reads the one it finds first after the last
  * value; one written before it is part of the bytes around the values, which the static digest
- * covers. The values in the grammar hold no quote, so no key can start inside one: what is
- * checked here holds for every later item with the same bytes around its values. One pass over
- * the bytes after the first value, in JavaScript: a native search per key would go on into the
- * next item (~3 µs an item).
+ * covers. A key is also the same key to a parse with spaces before its colon or with an escape in
+ * its name: any backslash after the first value refuses the item (0.7.36 writes none there but in
+ * a device name with a quote or a backslash, whose changes are then parsed). The values in the
+ * grammar hold no quote, so no key can start inside one: what is checked here holds for every
+ * later item with the same bytes around its values. One pass over the bytes after the first
+ * value, in JavaScript: a native search per key would go on into the next item (~3 µs an item).
  */
 function statsKeysLast(buf: Buffer, end: number): boolean {
   for (let i = spanTo[spanOrder[0]!]!; i < end; i++) {
-    if (buf[i] !== 0x22) continue;
+    const b = buf[i];
+    if (b === 0x5c) return false;
+    if (b !== 0x22) continue;
     // The five keys by their first letters: l, r (e or x), t, u.
     const c = buf[i + 1];
     const k = c === 0x6c ? 0 : c === 0x72 ? (buf[i + 2] === 0x65 ? 1 : 2) : c === 0x74 ? 3 : c === 0x75 ? 4 : -1;
     if (k < 0 || i < spanTo[k]!) continue;
+    // The needle without its colon: the key's name and closing quote, then JSON whitespace, then
+    // the colon. Nothing here runs past the item, which ends with `}` (and whitespace).
     const needle = STATS_NEEDLES[k]!;
-    // The item parsed, so it ends with `}`, which no needle holds: none runs past its end.
     let j = 1;
-    while (j < needle.length && buf[i + j] === needle[j]) j++;
-    if (j === needle.length) return false;
+    while (j < needle.length - 1 && buf[i + j] === needle[j]) j++;
+    if (j < needle.length - 1) continue;
+    let colon = i + j;
+    while (colon < end && isJsonSpace(buf[colon]!)) colon++;
+    if (buf[colon] === 0x3a) return false;
   }
   return true;
 }
+
+const isJsonSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 export interface DecodedDevices {
   data: DeviceColumns;
