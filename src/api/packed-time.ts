@@ -5,7 +5,7 @@
 import {cutColumn, numberColumn, type NumberColumn} from '../common/number-column.js';
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-/** Microseconds stay exact in a double (2^53) until 2255. */
+/** Microseconds stay exact in a double (2^53) until 2255-06-05T23:47:34.740991Z: checked exactly below. */
 const LAST_EXACT_YEAR = 2255;
 
 function digits(src: Uint8Array, from: number, to: number): number {
@@ -54,7 +54,9 @@ function packCodes(src: Uint8Array, at: number): number {
   if (y < 1970 || y > LAST_EXACT_YEAR || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || frac < 0) return NaN;
   const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   if (d > DAYS_IN_MONTH[mo - 1]! + (leap ? 1 : 0)) return NaN;
-  return (daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + sec) * 1_000_000 + frac;
+  const us = (daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + sec) * 1_000_000 + frac;
+  // Past 2^53 a double no longer holds every microsecond: such a time is kept as text.
+  return us <= Number.MAX_SAFE_INTEGER ? us : NaN;
 }
 
 /**

@@ -459,8 +459,9 @@ describe('the compact device store', () => {
   });
 
   // Each stats key written twice in an item, the other one before all stats keys or after the
-  // last (a full parse takes the last); polls change the other one, the item's own, and another
-  // stats value (so that every poll is a change of stats).
+  // last (a full parse takes the last), there also spelt otherwise (a space before its colon, an
+  // escape in its name: the same key to a parse); polls change the other one, the item's own, and
+  // another stats value (so that every poll is a change of stats).
   const STATS_VALUES: Record<string, unknown[]> = {
     latest_handshake: [iso(1), iso(2), iso(3)],
     remote_ip: ['1.1.1.1', '2.2.2.2', '3.3.3.3'],
@@ -468,7 +469,8 @@ describe('the compact device store', () => {
     tx_bytes: [1, 2, 3],
     updated_at: [iso(1), iso(2), iso(3)],
   };
-  it.each(Object.keys(STATS_VALUES).flatMap((key) => [[key, 'before'] as const, [key, 'after'] as const]))(
+  const PLACES = ['before', 'after', 'after, spaced,', 'after, escaped,'] as const;
+  it.each(Object.keys(STATS_VALUES).flatMap((key) => PLACES.map((where) => [key, where] as const)))(
     'reads stats as a full parse does when an item writes %s twice (%s its own)',
     (key, where) => {
       const pools = new DevicePools();
@@ -476,8 +478,9 @@ describe('the compact device store', () => {
       const ticker = key === 'rx_bytes' ? 'tx_bytes' : 'rx_bytes';
       const body = ([own, other]: readonly [number, number], tick: number) => {
         const items = [0, 1].map((i) => JSON.stringify(device({id: `k-${i}`, [key]: values[own], [ticker]: tick})));
-        const odd = `"${key}":${JSON.stringify(values[other])}`;
-        items[0] = where === 'after' ? items[0]!.replace(/}$/, `,${odd}}`) : items[0]!.replace('"description":null,', `$&${odd},`);
+        const name = where === 'after, escaped,' ? key.replace('_', '\\u005f') : key;
+        const odd = `"${name}"${where === 'after, spaced,' ? ' ' : ''}:${JSON.stringify(values[other])}`;
+        items[0] = where === 'before' ? items[0]!.replace('"description":null,', `$&${odd},`) : items[0]!.replace(/}$/, `,${odd}}`);
         return `{"data":[${items.join(',')}]}`;
       };
       const steps = [
@@ -684,6 +687,9 @@ describe('times packed as microseconds', () => {
       '2026-01-01T24:00:00.000000Z',
       '1969-12-31T23:59:59.000000Z',
       '2256-01-01T00:00:00.000000Z',
+      // Past 2^53 microseconds a double holds no longer every one of them.
+      '2255-06-05T23:47:34.740992Z',
+      '2255-12-31T23:59:59.999999Z',
       '2026-01-01T00:00:00.00000aZ',
       '2026-01-01 00:00:00.000000Z',
       // U+0130 and U+0132 are '0' and '2' in their low byte: no digit for all that.
@@ -699,6 +705,8 @@ describe('times packed as microseconds', () => {
     expect(packTime('2000-02-29T00:00:00.000000Z')).toBe(Date.UTC(2000, 1, 29) * 1000);
     expect(packTime('1970-01-01T00:00:00.000000Z')).toBe(0);
     expect(packTime('2026-12-31T23:59:59.000000Z')).toBe(Date.UTC(2026, 11, 31, 23, 59, 59) * 1000);
-    expect(packTime('2255-12-31T23:59:59.999999Z')).toBe(Date.UTC(2255, 11, 31, 23, 59, 59) * 1000 + 999_999);
+    // The last microsecond a double holds exactly, and back.
+    expect(packTime('2255-06-05T23:47:34.740991Z')).toBe(Number.MAX_SAFE_INTEGER);
+    expect(unpackTime(Number.MAX_SAFE_INTEGER)).toBe('2255-06-05T23:47:34.740991Z');
   });
 });
