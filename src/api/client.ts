@@ -86,9 +86,12 @@ interface RawResponse {
   chunks: Buffer[];
   bytes: number;
   location?: string;
-  /** What the list decoder made of the body, or null when it gave up (the chunks are kept then). */
+  /** What the list decoder made of the body, or null when it gave up (the chunks are kept then, unless `again`). */
   decoded?: {data: unknown; issues: SchemaIssue[]} | null;
-  /** The decoder gave up after the body's start had been let go (KEEP_WHOLE_BYTES): ask again without one. */
+  /**
+   * The decoder gave up after the body's start had been let go (past KEEP_WHOLE_BYTES, or from the
+   * start when the list's last body was decoded): ask again without one.
+   */
   again?: boolean;
 }
 
@@ -469,7 +472,8 @@ export class FirezoneClient {
         // The schema getter had it by now; should it not, the body is parsed and salvaged whole.
         if (decoded === NEEDS_SCHEMA) decoded = null;
       }
-      // A decoded body is not needed again; one the decoder gave up on is parsed whole.
+      // A decoded body is not needed again; one the decoder gave up on is parsed whole, from the
+      // chunks when they were kept, else asked for again.
       if (sink && decoded) this.decodedLast.add(path);
       else if (sink) this.decodedLast.delete(path);
       const kept = decoded ? [] : chunks;

@@ -81,6 +81,20 @@ describe('a long list body', () => {
     await client.close();
   });
 
+  it('after one decoded as it came, one that is no JSON at all is reported from the answer asked for again', async () => {
+    const page = '<html><body>maintenance</body></html>';
+    const s = await serve([GOOD, page]);
+    const client = new FirezoneClient({baseUrl: s.url, token: 't'});
+    await client.pollDevices();
+    const err = await client.pollDevices().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((err as ApiError).message).toBe(`Malformed JSON from GET /v0/devices (HTTP 200, ${page.length} bytes)`);
+    expect(s.requests()).toBe(3);
+    await client.close();
+  });
+
   it('that breaks early is parsed whole from the bytes it came in, without asking again', async () => {
     // Whitespace between items: the decoder gives up within its first megabyte.
     const pretty = JSON.stringify({data: DEVICES}, null, 1);
