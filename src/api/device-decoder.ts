@@ -223,13 +223,17 @@ function readStats(view: DataView, buf: Buffer, start: number, end: number, out:
  * value, in JavaScript: a native search per key would go on into the next item (~3 µs an item).
  */
 function statsKeysLast(buf: Buffer, end: number): boolean {
+  // Stryker disable next-line EqualityOperator: the byte at `end` is the comma before the next item (or past the body)
   for (let i = spanTo[spanOrder[0]!]!; i < end; i++) {
     const b = buf[i];
     if (b === 0x5c) return false;
+    // Stryker disable next-line ConditionalExpression: a filter; the name and the colon compared below decide
     if (b !== 0x22) continue;
     // The five keys by their first letters: l, r (e or x), t, u.
     const c = buf[i + 1];
+    // Stryker disable next-line ConditionalExpression,UnaryOperator: another letter compared with a key's name misses
     const k = c === 0x6c ? 0 : c === 0x72 ? (buf[i + 2] === 0x65 ? 1 : 2) : c === 0x74 ? 3 : c === 0x75 ? 4 : -1;
+    // Stryker disable next-line EqualityOperator: the byte at spanTo[k] ends the value: a comma or a brace
     if (k < 0 || i < spanTo[k]!) continue;
     // The needle without its colon: the key's name and closing quote, then JSON whitespace, then
     // the colon. Nothing here runs past the item, which ends with `}` (and whitespace).
@@ -238,6 +242,7 @@ function statsKeysLast(buf: Buffer, end: number): boolean {
     while (j < needle.length - 1 && buf[i + j] === needle[j]) j++;
     if (j < needle.length - 1) continue;
     let colon = i + j;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: past the item only `,{"` or `]}` can follow
     while (colon < end && isJsonSpace(buf[colon]!)) colon++;
     if (buf[colon] === 0x3a) return false;
   }

@@ -479,7 +479,8 @@ describe('the compact device store', () => {
       const body = ([own, other]: readonly [number, number], tick: number) => {
         const items = [0, 1].map((i) => JSON.stringify(device({id: `k-${i}`, [key]: values[own], [ticker]: tick})));
         const name = where === 'after, escaped,' ? key.replace('_', '\\u005f') : key;
-        const odd = `"${name}"${where === 'after, spaced,' ? ' ' : ''}:${JSON.stringify(values[other])}`;
+        // Each of JSON's four spaces, so that leaving one out lets the key through.
+        const odd = `"${name}"${where === 'after, spaced,' ? ' \t\r\n' : ''}:${JSON.stringify(values[other])}`;
         items[0] = where === 'before' ? items[0]!.replace('"description":null,', `$&${odd},`) : items[0]!.replace(/}$/, `,${odd}}`);
         return `{"data":[${items.join(',')}]}`;
       };
@@ -504,6 +505,28 @@ describe('the compact device store', () => {
       }
     },
   );
+
+  it('reads stats alone when text after the first value only looks like a stats key', () => {
+    let parsed = 0;
+    const counting = (v: unknown): v is Device => {
+      parsed++;
+      return isDeviceFast(v);
+    };
+    const pools = new DevicePools();
+    // Keys in 0.7.36's order (sorted), so user_id comes last, after every stats value: owners
+    // named like a stats key (no colon after the name), starting like one with a colon after, or
+    // nearly like one.
+    const owners = ['rx_bytes', 'u :x', 'updated', 'tx_bytes :', 'remote_ipx'];
+    const sorted = (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const text = (rx: number) =>
+      JSON.stringify({data: owners.map((owner, i) => sorted(device({id: `n-${i}`, user_id: owner, rx_bytes: rx + i, updated_at: iso(rx)})))});
+    let table = poll(DeviceColumns.EMPTY, pools, Buffer.from(text(1)), [], counting).table;
+    table = poll(table, pools, Buffer.from(text(2)), [], counting).table;
+    parsed = 0;
+    table = poll(table, pools, Buffer.from(text(3)), [], counting).table;
+    expect(parsed).toBe(0);
+    expect(table.materialiseAll()).toEqual(fullParse(text(3)).data);
+  });
 
   it.each([
     ['inside a key the schema does not have', (item: string) => item.replace(/("remote_ip":[^,]*,)/, '$1"x":{"rx_bytes":1},')],
