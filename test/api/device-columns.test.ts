@@ -530,6 +530,18 @@ describe('the compact device store', () => {
 
   it.each([
     ['inside a key the schema does not have', (item: string) => item.replace(/("remote_ip":[^,]*,)/, '$1"x":{"rx_bytes":1},')],
+    // The item's own key written before the stats keys: the nested one is found after remote_ip,
+    // and nothing after it is a stats key (only the key count refuses the item).
+    [
+      'inside a key the schema does not have, its own written before',
+      (item: string) => {
+        const own = /"rx_bytes":\d+,/.exec(item)![0];
+        return item
+          .replace(own, '')
+          .replace('"description":null,', `$&${own}`)
+          .replace(/("remote_ip":[^,]*,)/, '$1"x":{"rx_bytes":1},');
+      },
+    ],
     // The item's own key with a space before its colon: the nested one is the only one found.
     [
       'inside a key the schema does not have, and its own spaced',
