@@ -47,6 +47,21 @@ function poll(
   return {table: DeviceColumns.from(full.data as unknown as Device[], pools), issues: full.issues, incremental: false};
 }
 
+/**
+ * Each body decoded poll after poll equals a full parse of it, from the first poll on (a device's
+ * first change parsed) and from the second (a static digest made first).
+ */
+function expectFullParseEachPoll(pools: DevicePools, polls: string[]): void {
+  for (let from = 0; from < 2; from++) {
+    let table = DeviceColumns.EMPTY;
+    for (const [n, b] of polls.entries()) {
+      if (n < from) continue;
+      table = poll(table, pools, Buffer.from(b), [], isDeviceFast).table;
+      expect(table.materialiseAll(), `${from}: poll ${n}`).toEqual(fullParse(b).data);
+    }
+  }
+}
+
 // Times in 0.7.36's form (packed), and in others a server might send (kept as text).
 const timeArb = fc.oneof(
   fc.integer({min: 0, max: 8_000_000_000_000}).map((ms) => iso(ms)),
@@ -494,15 +509,7 @@ describe('the compact device store', () => {
         [2, 0],
       ] as const;
       const polls = steps.map((step, tick) => body(step, tick));
-      // From the first poll on (its first change parsed), and from the second (a static digest first).
-      for (let from = 0; from < 2; from++) {
-        let table = DeviceColumns.EMPTY;
-        for (const [n, b] of polls.entries()) {
-          if (n < from) continue;
-          table = poll(table, pools, Buffer.from(b), [], isDeviceFast).table;
-          expect(table.materialiseAll(), `${from}: poll ${n}`).toEqual(fullParse(b).data);
-        }
-      }
+      expectFullParseEachPoll(pools, polls);
     },
   );
 
@@ -557,14 +564,7 @@ describe('the compact device store', () => {
       return `{"data":[${items.join(',')}]}`;
     };
     const polls = [body(2, 2, 2), body(2, 3, 5), body(2, 4, 5), body(3, 5, 6), body(3, 5, 8)];
-    for (let from = 0; from < 2; from++) {
-      let table = DeviceColumns.EMPTY;
-      for (const [n, b] of polls.entries()) {
-        if (n < from) continue;
-        table = poll(table, pools, Buffer.from(b), [], isDeviceFast).table;
-        expect(table.materialiseAll(), `${from}: poll ${n}`).toEqual(fullParse(b).data);
-      }
-    }
+    expectFullParseEachPoll(pools, polls);
   });
 
   it('derives again only the columns whose source changed: a poll of traffic shares owners, names and addresses', () => {
