@@ -147,6 +147,52 @@ describe('Poller', () => {
     poller.stop();
   });
 
+  it('a refresh asked for while a cycle is in flight runs once that cycle ends (a write is never shown only by a poll that began before it)', async () => {
+    const releases: Array<() => void> = [];
+    let calls = 0;
+    const {poller, data, last} = setup(0, () => {
+      const n = ++calls;
+      return new Promise<number>((resolve) => releases.push(() => resolve(n)));
+    });
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(1);
+    // Two writes land while the first cycle is in flight: one more cycle serves both.
+    poller.refreshNow();
+    poller.refreshNow();
+    expect(calls).toBe(1);
+    releases[0]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(data).toEqual([1]);
+    expect(calls).toBe(2);
+    expect(last().inFlight).toBe(true);
+    releases[1]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(data).toEqual([1, 2]);
+    expect(calls).toBe(2);
+    expect(last()).toMatchObject({inFlight: false, mode: 'manual'});
+    expect(vi.getTimerCount()).toBe(0);
+    poller.stop();
+  });
+
+  it('a refresh asked for while a failing cycle is in flight still runs', async () => {
+    let calls = 0;
+    const rejects: Array<() => void> = [];
+    const {poller, data} = setup(0, () => {
+      calls++;
+      if (calls === 1) return new Promise<number>((_, reject) => rejects.push(() => reject(new Error('down'))));
+      return Promise.resolve(calls);
+    });
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    poller.refreshNow();
+    rejects[0]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(2);
+    expect(data).toEqual([2]);
+    poller.stop();
+  });
+
   it('back-off caps at 60 s', () => {
     expect([1, 2, 3, 7, 8, 50].map(backoffDelay)).toEqual([1000, 2000, 4000, 60000, 60000, 60000]);
   });

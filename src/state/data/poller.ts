@@ -48,6 +48,8 @@ export class Poller<T> {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private generation = 0;
   private stopped = false;
+  /** `refreshNow` came while a cycle was in flight: one more cycle follows it at once. */
+  private again = false;
   private status: PollStatus;
 
   constructor(opts: PollerOptions<T>) {
@@ -80,8 +82,18 @@ export class Poller<T> {
     this.clearTimer();
   }
 
-  /** `r`: fetch now, even while paused or held; a cycle already in flight is not duplicated. */
+  /**
+   * `r`, or a write's refresh: fetch now, even while paused or held. A cycle in flight may have
+   * fetched before the write it follows, so one more cycle runs as soon as it ends (requests made
+   * meanwhile share that one; no two cycles run at once).
+   */
   refreshNow(): void {
+    if (this.status.inFlight) this.again = true;
+    else this.cycleNow();
+  }
+
+  /** A cycle now unless one is in flight (that one brings data as fresh as asked for here). */
+  private cycleNow(): void {
     if (this.status.inFlight) return;
     this.clearTimer();
     void this.cycle();
@@ -90,7 +102,7 @@ export class Poller<T> {
   setPaused(paused: boolean): void {
     if (paused === this.status.paused) return;
     this.update({paused});
-    if (!paused && this.stale()) this.refreshNow();
+    if (!paused && this.stale()) this.cycleNow();
     else this.reschedule();
   }
 
@@ -107,7 +119,7 @@ export class Poller<T> {
   setHeld(held: boolean): void {
     if (held === this.status.held) return;
     this.update({held});
-    if (!held && !this.status.paused && this.stale()) this.refreshNow();
+    if (!held && !this.status.paused && this.stale()) this.cycleNow();
     else this.reschedule();
   }
 
@@ -120,11 +132,15 @@ export class Poller<T> {
       if (this.stopped || generation !== this.generation) return;
       this.status = {...this.status, inFlight: false, failures: 0, lastError: null, lastOkAt: this.now(), retryStopped: false};
       this.opts.onData(data);
-      this.reschedule();
     } catch (err) {
       if (this.stopped || generation !== this.generation) return;
       const retryStopped = !(this.opts.retryable?.(err) ?? true);
       this.status = {...this.status, inFlight: false, failures: this.status.failures + 1, lastError: err, retryStopped};
+    }
+    if (this.again) {
+      this.again = false;
+      this.cycleNow();
+    } else {
       this.reschedule();
     }
   }
