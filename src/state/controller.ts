@@ -3,7 +3,7 @@
 // and hands key presses to the dispatch (src/state/input/dispatch.ts). It holds no behaviour of a
 // screen or a modal of its own; nothing in src/state imports it (lint enforces both: see
 // docs/architecture.md, "The console context"). Plain TypeScript: tests drive it without Ink.
-import {ApiError} from '../api/index.js';
+import {ApiError, type Configuration} from '../api/index.js';
 import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, ListDerived} from './core/context.js';
 import {Layout} from './core/layout.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './core/modals.js';
@@ -12,6 +12,7 @@ import {Store} from './core/store.js';
 import {UndoLog} from './undo/undo-log.js';
 import {needsClock, Poller, type PollStatus} from './data/poller.js';
 import {RefreshPipeline} from './data/refresh-pipeline.js';
+import {SavedConfiguration} from './data/saved-configuration.js';
 import type {FetchedData, Snapshot} from './data/snapshot.js';
 import {keyPress, paste} from './input/dispatch.js';
 import {acceptsText, hints} from './input/scopes.js';
@@ -80,7 +81,8 @@ export class Controller implements ConsoleContext {
   private readonly warmSorter: WarmSorter;
   private readonly refreshPipeline: RefreshPipeline;
   private readonly tokens: TokenRecovery;
-  private poller: Poller<Snapshot> | null = null;
+  private poller: Poller<{snapshot: Snapshot; began: number}> | null = null;
+  private readonly savedConfiguration = new SavedConfiguration();
   private unsubscribe: Array<() => void> = [];
   private fadeTimer: ReturnType<typeof setTimeout> | null = null;
   private clockTimer: ReturnType<typeof setInterval> | null = null;
@@ -189,6 +191,11 @@ export class Controller implements ConsoleContext {
     return this.poller.current.paused;
   }
 
+  configurationSaved(saved: Configuration): void {
+    this.savedConfiguration.saved(saved);
+    this.set((s) => (s.snapshot ? {...s, snapshot: {...s.snapshot, configuration: saved}} : s));
+  }
+
   afterWrite(text: string, select?: {screen: ListScreenId; id: string}): void {
     this.message({tone: 'ok', text});
     if (select) this.updateList(select.screen, (st) => ({...st, selectedId: select.id}));
@@ -268,12 +275,15 @@ export class Controller implements ConsoleContext {
   // ---- live updates -----------------------------------------------------------------------------
 
   start(): void {
-    const poller = new Poller<Snapshot>({
+    const poller = new Poller<{snapshot: Snapshot; began: number}>({
       intervalMs: this.settings.refreshSeconds * 1000,
-      fetch: () => this.refreshPipeline.poll(this.state.snapshot),
+      fetch: async () => {
+        const began = this.savedConfiguration.mark;
+        return {snapshot: await this.refreshPipeline.poll(this.state.snapshot), began};
+      },
       // A list over the body limit would be downloaded again, up to the limit, on every retry.
       retryable: (err) => !(err instanceof ApiError && err.kind === 'too_large'),
-      onData: (next) => this.applyPoll(next),
+      onData: ({snapshot, began}) => this.applyPoll(snapshot, began),
       onStatus: (status) => {
         this.set((s) => ({
           ...s,
@@ -313,8 +323,10 @@ export class Controller implements ConsoleContext {
   }
 
   /** A poll's snapshot into the store, with what the admin should be told about it. */
-  private applyPoll(next: Snapshot): void {
+  private applyPoll(next: Snapshot, began: number): void {
     this.tokens.accepted();
+    // Not shown yet, so set in place: the passes made ahead for this snapshot stay valid.
+    next.configuration = this.savedConfiguration.over(next.configuration, began);
     const before = this.state.message;
     let message = before;
     if (next.issues.length > 0) {

@@ -1,8 +1,9 @@
 // The configuration panel against a real sandbox: defaults reach devices, providers round-trip,
 // nested and env-override errors land on their fields, and no update is ever lost silently.
 import {generateKeyPairSync} from 'node:crypto';
-import {describe, expect, it} from 'vitest';
+import {describe, expect, it, vi} from 'vitest';
 import {renderApp, startTestSandbox, useSandbox, type Rig} from '../helpers/rig.js';
+import type {ConsoleClient} from '../../src/ui/App.js';
 
 function publicKey(): string {
   // Encoded by the key-generation job itself: a JWK export of a generated key can hang Node 20 (src/wireguard/keys.ts).
@@ -193,6 +194,76 @@ describe('configuration panel', () => {
       await app.waitFor('Configuration saved');
       expect((await h.client.getConfiguration()).data.openid_connect_providers.map((p) => p.id)).toEqual(['corp']);
     } finally {
+      await h.client.updateConfiguration({openid_connect_providers: []});
+    }
+  });
+
+  it('right after a save the screen shows the saved record, and an edit made before the refresh lands starts from it', async () => {
+    await h.client.updateConfiguration({
+      openid_connect_providers: [
+        {
+          id: 'google',
+          label: 'Google',
+          scope: 'openid email profile',
+          response_type: 'code',
+          client_id: 'client-1',
+          client_secret: 'secret-value',
+          discovery_document_uri: 'https://accounts.google.com/.well-known/openid-configuration',
+          auto_create_users: false,
+        },
+      ],
+    });
+    // A slow refresh (50k devices over SSH): the device list waits at a gate the test opens.
+    let gate: Promise<void> | null = null;
+    let open = () => {};
+    let served = 0;
+    const client = new Proxy(h.client, {
+      get(target, prop) {
+        if (prop === 'pollDevices')
+          return async () => {
+            if (gate) await gate;
+            const listed = await target.pollDevices();
+            served++;
+            return listed;
+          };
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    }) as ConsoleClient;
+    try {
+      const app = await renderApp({client});
+      await app.press('screen4');
+      await app.waitFor('Google · client client-1');
+      // cursor: defaults → security → google
+      await app.press('down', 'configuration', 2);
+      await app.press('edit', 'configuration');
+      await app.waitFor('OIDC provider google');
+      await app.press('nextField', 'form');
+      await app.named('ctrl+u');
+      await app.type('Google Workspace');
+      await app.press('save');
+      await app.waitFor('label: Google → Google Workspace');
+      gate = new Promise((resolve) => (open = resolve));
+      await app.press('confirm', 'dialog');
+      // The refresh after the save is held at the gate, yet the screen already shows what was saved.
+      await app.waitFor('Google Workspace · client client-1');
+      expect(served).toBe(1);
+      // Deleting now is built on the saved record: not refused as a change on the server.
+      await app.press('delete', 'configuration');
+      await app.waitFor('Delete OIDC provider google?');
+      await app.press('confirm', 'dialog');
+      let frame = await app.waitFor('OpenID Connect providers (0)');
+      expect(frame).not.toContain('changed on the server');
+      expect((await h.client.getConfiguration()).data.openid_connect_providers).toEqual([]);
+      const afterDelete = app.frames.length;
+      // The held refresh began before the delete and read the provider; it must not bring it back.
+      // The delete's own refresh follows it (asked for while it was in flight).
+      open();
+      await vi.waitFor(() => expect(served).toBe(3), {timeout: 5000});
+      frame = await app.waitFor('OpenID Connect providers (0)');
+      expect(app.frames.slice(afterDelete).some((f) => f.includes('Google Workspace'))).toBe(false);
+    } finally {
+      open();
       await h.client.updateConfiguration({openid_connect_providers: []});
     }
   });

@@ -1,7 +1,7 @@
 // What handlers may use of the console: the narrow interface every key handler, resource action
 // and interaction depends on instead of the Controller. The Controller (the composition root)
 // implements it; nothing here imports a handler (docs/architecture.md, "The console context").
-import type {FirezoneClient} from '../../api/index.js';
+import type {Configuration, FirezoneClient} from '../../api/index.js';
 import type {Snapshot} from '../data/snapshot.js';
 import type {ListView} from '../lists/list-view.js';
 import type {ListUiState} from '../lists/view-state.js';
@@ -163,6 +163,8 @@ export interface ConsoleContext {
   refresh(): void;
   /** `p`: pauses or resumes live updates; returns whether they are paused now (null before they started). */
   togglePause(): boolean | null;
+  /** The server's record after a configuration save: shown at once, and not taken back by a poll that began before it. */
+  configurationSaved(saved: Configuration): void;
   /** After a successful write: the message, a refresh, and (for a new item) the cursor on it. */
   afterWrite(text: string, select?: {screen: ListScreenId; id: string}): void;
 
