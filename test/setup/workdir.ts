@@ -1,7 +1,9 @@
 // Every test file runs in a fresh temporary working directory with its own HOME and XDG
 // directories, so nothing a test (or the console under test) writes can land in the checkout or
 // in the developer's home: a config file written with `w` on the device result screen, a saved
-// profile, a debug log. The directory and everything in it is removed when the file's tests end.
+// profile, a debug log. The system's temporary directory is moved inside it too (TMPDIR, which
+// os.tmpdir() and child processes read), so the folders tests make with mkdtemp go with it. The
+// directory and everything in it is removed when the file's tests end.
 // `.ci/run` checks that `git status --porcelain` is still empty after the suite.
 import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -11,7 +13,8 @@ import {afterAll} from 'vitest';
 
 const original = process.cwd();
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'fzc-test-')));
-for (const dir of ['home', 'config', 'state', 'cwd']) mkdirSync(join(work, dir), {mode: 0o700});
+for (const dir of ['home', 'config', 'state', 'cwd', 'tmp']) mkdirSync(join(work, dir), {mode: 0o700});
+process.env.TMPDIR = join(work, 'tmp');
 process.env.HOME = join(work, 'home');
 process.env.XDG_CONFIG_HOME = join(work, 'config');
 process.env.XDG_STATE_HOME = join(work, 'state');
