@@ -3,7 +3,7 @@
 import {generateKeyPairSync} from 'node:crypto';
 import {describe, expect, it, vi} from 'vitest';
 import {renderApp, startTestSandbox, useSandbox, type Rig} from '../helpers/rig.js';
-import type {ConsoleClient} from '../../src/ui/App.js';
+import {clientWith} from '../helpers/client-with.js';
 
 function publicKey(): string {
   // Encoded by the key-generation job itself: a JWK export of a generated key can hang Node 20 (src/wireguard/keys.ts).
@@ -217,19 +217,14 @@ describe('configuration panel', () => {
     let gate: Promise<void> | null = null;
     let open = () => {};
     let served = 0;
-    const client = new Proxy(h.client, {
-      get(target, prop) {
-        if (prop === 'pollDevices')
-          return async () => {
-            if (gate) await gate;
-            const listed = await target.pollDevices();
-            served++;
-            return listed;
-          };
-        const value: unknown = Reflect.get(target, prop, target);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    const client = clientWith(h.client, {
+      pollDevices: async () => {
+        if (gate) await gate;
+        const listed = await h.client.pollDevices();
+        served++;
+        return listed;
       },
-    }) as ConsoleClient;
+    });
     try {
       const app = await renderApp({client});
       await app.press('screen4');

@@ -5,6 +5,7 @@ import {generateKeyPairSync} from 'node:crypto';
 import {beforeAll, describe, expect, it} from 'vitest';
 import type {UserCreate} from '../../src/api/index.js';
 import type {ConsoleClient} from '../../src/ui/App.js';
+import {clientWith} from '../helpers/client-with.js';
 import {renderApp, useSandbox, type TestSandbox} from '../helpers/rig.js';
 
 const fx = useSandbox({seed: 'empty'});
@@ -21,16 +22,10 @@ function publicKey(): string {
 /** The sandbox's admin client, with every createUser body recorded (the password never reaches the screen). */
 function recordingClient(sandbox: TestSandbox, bodies: UserCreate[]): ConsoleClient {
   const client = sandbox.client;
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop === 'createUser') {
-        return (body: UserCreate) => {
-          bodies.push(body);
-          return target.createUser(body);
-        };
-      }
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  return clientWith(client, {
+    createUser: (body: UserCreate) => {
+      bodies.push(body);
+      return client.createUser(body);
     },
   });
 }

@@ -2,6 +2,7 @@
 // the public key sent; the result screen shows the client config once).
 import {generateDeviceName} from '../../../common/names.js';
 import {configWarnings, generateKeyPair, renderClientConfig} from '../../../wireguard/index.js';
+import type {DeviceUpdate} from '../../../api/index.js';
 import type {Tone} from '../../core/tone.js';
 import {glyphs} from '../../core/glyphs.js';
 import {createForm, str} from '../../interactions/form.js';
@@ -318,11 +319,22 @@ function openDeviceEdit(ctx: ConsoleContext, row: DeviceRow): void {
     form: createForm(deviceEditSpecs(), deviceEditInitial(row.toDevice())),
     errorAliases: DEVICE_ERROR_ALIASES,
     save: async (form) => {
-      const name = str(form.values, 'name').trim();
-      const description = str(form.values, 'description').trim();
-      await ctx.client.updateDevice(row.id, {name, description});
+      // Only what the admin changed is sent: the form holds the row as the last poll showed it, and
+      // a field sent unchanged would put back a change made since (by another admin, or by this
+      // console's own save whose refresh has not landed yet).
+      const body: DeviceUpdate = {};
+      for (const field of ['name', 'description'] as const) {
+        const value = str(form.values, field).trim();
+        if (value !== str(form.initial, field).trim()) body[field] = value;
+      }
+      if (body.name === undefined && body.description === undefined) {
+        ctx.close();
+        ctx.message({tone: 'info', text: 'Nothing changed'});
+        return;
+      }
+      await ctx.client.updateDevice(row.id, body);
       ctx.close();
-      ctx.afterWrite(`Device updated: ${name}`);
+      ctx.afterWrite(`Device updated: ${body.name ?? row.name}`);
     },
   });
 }
