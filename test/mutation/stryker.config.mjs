@@ -78,7 +78,13 @@ export const GROUPS = [
     name: 'device store',
     gate: false,
     mutate: ['src/api/device-columns.ts', 'src/api/device-decoder.ts', 'src/api/packed-time.ts', 'src/state/data/device-rows.ts'],
-    tests: ['test/api/device-columns.test.ts', 'test/state/resources.test.ts'],
+    tests: [
+      'test/api/device-columns.test.ts',
+      'test/api/device-stats-path.test.ts',
+      'test/api/packed-time.test.ts',
+      'test/state/device-rows-objects.test.ts',
+      'test/state/resources.test.ts',
+    ],
   },
   {
     // The GET transport: the HTTP/1.1 response reader (framing, limits, refusals) and the
