@@ -123,9 +123,18 @@ describe('keys', () => {
     type('correct horse battery');
     press('ctrl+s');
     await until(() => (topModal(c.state) as {form?: {submitting: boolean}})?.form?.submitting === true, 'the save to start');
-    press('x', 'backspace');
-    expect(c.state.message?.text).toBe('Saving… the server has not answered yet; typing waits (Esc cancels the save)');
+    const focusBefore = (topModal(c.state) as {form: {focus: number}}).form.focus;
+    press('x');
+    expect(c.state.message?.text).toBe('Saving… the server has not answered yet: "x" was not taken (Esc cancels the save)');
+    press('backspace');
+    expect(c.state.message?.text).toBe('Saving… the server has not answered yet: Backspace was not taken (Esc cancels the save)');
+    // A bound key of the form (Tab) and one of the screen behind it (`e`, after the form closes) alike.
+    press('tab');
+    expect(c.state.message?.text).toBe('Saving… the server has not answered yet: Tab was not taken (Esc cancels the save)');
+    c.paste('pasted');
+    expect(c.state.message?.text).toBe('Paste ignored: saving… the server has not answered yet; nothing was inserted (Esc cancels the save)');
     expect(formValue(c, 'email')).toBe('new@example.com');
+    expect((topModal(c.state) as {form: {focus: number}}).form.focus).toBe(focusBefore);
     answer();
     await until(() => c.state.modals.length === 0, 'the save to finish');
   });

@@ -27,7 +27,7 @@ describe('a hung save', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     await app.type('x');
-    await app.waitFor('typing waits (Esc cancels the save)');
+    await app.waitFor('"x" was not taken (Esc cancels the save)');
     await app.press('cancel', 'form');
     const frame = await app.waitFor('Save cancelled; the outcome is unknown');
     expect(frame).toContain('Add user');

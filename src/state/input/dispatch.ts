@@ -65,6 +65,15 @@ export function keyPress(c: ConsoleContext, name: string, input: string): void {
     if (name === 'q' && topModal(c.state) === null) c.io.exit();
     return;
   }
+  // While a form's save is in flight only Esc acts (it cancels the save). A key typed then would
+  // land on a form about to close, or on the screen behind it once it has (`e` or `d` typed after
+  // Ctrl-S), so it is not queued; it is refused by name, so that nothing is lost unsaid.
+  const top = topModal(c.state);
+  if (!c.state.help.open && top?.kind === 'form' && top.form.submitting && bindingFor(['form'], name)?.action !== 'cancel') {
+    const key = typed(name, input) ? `"${input}"` : displayKey(name);
+    c.message({tone: 'info', text: `Saving… the server has not answered yet: ${key} was not taken (Esc cancels the save)`});
+    return;
+  }
   // Where text goes, a printable key is text even if a binding uses it elsewhere (Space toggles
   // a yes/no field, but types a space into a text field), and a line-editing key edits (← moves
   // the caret in a text field; on a choice field it picks the previous value).
@@ -115,6 +124,11 @@ function pasteInto(c: ConsoleContext, text: string): void {
   // A paste copied from a terminal or a password manager often ends in a line break: it is not
   // part of a one-line value (a trailing space in a client secret would break sign-in).
   const oneLine = text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/[\r\n\t]+/g, ' ');
+  if (m?.kind === 'form' && m.form.submitting) {
+    // The values being saved are not edited under the request (see keyPress).
+    c.message({tone: 'warning', text: 'Paste ignored: saving… the server has not answered yet; nothing was inserted (Esc cancels the save)'});
+    return;
+  }
   if (m?.kind === 'form') {
     const spec = focusedSpec(m.form);
     if (spec?.kind === 'picker') {
@@ -169,10 +183,6 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
   if (s.help.open) return s.help.searching && typeIntoHelpSearch(c, name, input);
   const m = topModal(s);
   if (m?.kind === 'form') {
-    if (m.form.submitting) {
-      c.message({tone: 'info', text: 'Saving… the server has not answered yet; typing waits (Esc cancels the save)'});
-      return true;
-    }
     const spec = focusedSpec(m.form);
     if (!spec) return false;
     if (spec.kind === 'picker' && typed(name, input)) {

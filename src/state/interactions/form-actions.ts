@@ -40,9 +40,9 @@ export function askClose(c: ConsoleContext, m: FormModal, why: 'discard' | 'quit
 export function formAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
   if (m?.kind !== 'form') return;
+  // Every other key is refused before it gets here while a save is in flight (keyPress).
   if (m.form.submitting) {
     if (action === 'cancel') cancelSave(c, m);
-    else c.message({tone: 'info', text: 'Saving… the server has not answered yet (Esc cancels the save)'});
     return;
   }
   const spec = focusedSpec(m.form);
