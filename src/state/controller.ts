@@ -191,8 +191,9 @@ export class Controller implements ConsoleContext {
     return this.poller.current.paused;
   }
 
-  configurationSaved(saved: Configuration): void {
+  configurationSaved(saved: Configuration, base: Configuration): void {
     this.savedConfiguration.saved(saved);
+    this.tracker.noteConfigurationSave({base, saved});
     this.set((s) => (s.snapshot ? {...s, snapshot: {...s.snapshot, configuration: saved}} : s));
   }
 

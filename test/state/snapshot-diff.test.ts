@@ -396,6 +396,32 @@ describe('"by you"', () => {
     expect(local.size).toBe(0);
   });
 
+  it("a configuration save is credited with its own change only: another admin's before it (re-applied over) or after it is not", () => {
+    const at = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, '0')}.000000Z`;
+    const prev = configuration({updated_at: at(1), default_client_mtu: 1420});
+    // Another admin set the MTU; this console, shown that conflict, re-applied its DNS edit over it.
+    const base = configuration({updated_at: at(2), default_client_mtu: 1300});
+    const saved = configuration({updated_at: at(3), default_client_mtu: 1300, default_client_dns: ['9.9.9.9']});
+    const credited = (next: ReturnType<typeof configuration>) => {
+      const local = new LocalWrites();
+      local.note({type: 'configuration', id: 'configuration', action: 'updated'}, T0 - 1000);
+      local.noteConfigurationSave({base, saved}, T0 - 900);
+      const r = diff({config: prev}, {config: next}, T0, local);
+      return {
+        events: r.events.map((e) => `${e.by ?? 'other'}: ${e.detail.join('; ')}`),
+        pending: local.size,
+        saves: local.configurationSaves(saved)?.included.length ?? 0,
+      };
+    };
+    expect(credited(saved)).toEqual({events: ['other: MTU: 1420 → 1300', 'you: DNS servers: 1.1.1.1, 1.0.0.1 → 9.9.9.9'], pending: 0, saves: 0});
+    // And a change made after the save, shown by the same poll: someone else's too.
+    const later = configuration({updated_at: at(4), default_client_mtu: 1500, default_client_dns: ['9.9.9.9']});
+    expect(credited(later).events).toEqual(['other: MTU: 1420 → 1300', 'you: DNS servers: 1.1.1.1, 1.0.0.1 → 9.9.9.9', 'other: MTU: 1300 → 1500']);
+    // A poll older than the save shows only the other admin's change; the save waits for the poll that shows it.
+    const older = configuration({updated_at: at(2), default_client_mtu: 1300});
+    expect(credited(older)).toEqual({events: ['other: MTU: 1420 → 1300'], pending: 1, saves: 1});
+  });
+
   it('after a user deleted here, only its deletions are ours: a device created for the id meanwhile, and a global rule removed, are not', () => {
     const local = new LocalWrites();
     local.note({type: 'user', id: 'u-2', action: 'deleted'}, T0 - 1000);

@@ -262,4 +262,36 @@ describe('configuration panel', () => {
       await h.client.updateConfiguration({openid_connect_providers: []});
     }
   });
+
+  it("Activity credits a save re-applied over another admin's change with its own change only", async () => {
+    const app = await configScreen();
+    await app.press('edit', 'configuration');
+    await app.waitFor('Comma-separated IPs/CIDRs');
+    await app.press('nextField', 'form', 3);
+    await app.named('ctrl+u');
+    await app.type('1400');
+    await app.press('save');
+    await app.waitFor('MTU: 1280 → 1400');
+    // Meanwhile another admin changes the DNS defaults; the save is refused, then re-applied over it.
+    await h.client.updateConfiguration({default_client_dns: ['9.9.9.9']});
+    await app.press('confirm', 'dialog');
+    await app.waitFor('Nothing was saved');
+    await app.press('reapply', 'dialog');
+    await app.waitFor('Save these changes to the configuration?');
+    await app.press('confirm', 'dialog');
+    await app.waitFor(/Configuration saved \(1 change\)/);
+    try {
+      await app.press('refresh');
+      await app.press('screen5');
+      const frame = await app.waitFor(/(config changed.*\n.*){2}/);
+      const rows = frame.split('\n').filter((l) => l.includes('config changed'));
+      expect(rows).toHaveLength(2);
+      // Newest first: this console's MTU, then the other admin's DNS (shown by the same poll).
+      expect(rows.map((l) => /you\s*$/.test(l))).toEqual([true, false]);
+      await app.press('open', 'list');
+      expect(await app.waitFor('MTU: 1280 → 1400')).not.toContain('9.9.9.9');
+    } finally {
+      await h.client.updateConfiguration({default_client_mtu: 1280, default_client_dns: ['1.1.1.1', '1.0.0.1']});
+    }
+  });
 });

@@ -163,8 +163,12 @@ export interface ConsoleContext {
   refresh(): void;
   /** `p`: pauses or resumes live updates; returns whether they are paused now (null before they started). */
   togglePause(): boolean | null;
-  /** The server's record after a configuration save: shown at once, and not taken back by a poll that began before it. */
-  configurationSaved(saved: Configuration): void;
+  /**
+   * A configuration save that succeeded: `saved` is the server's answer, `base` the record the
+   * update was built on. The record is shown at once, not taken back by a poll that began before
+   * it, and Activity credits this console with the change from `base` to `saved` only.
+   */
+  configurationSaved(saved: Configuration, base: Configuration): void;
   /** After a successful write: the message, a refresh, and (for a new item) the cursor on it. */
   afterWrite(text: string, select?: {screen: ListScreenId; id: string}): void;
 

@@ -1,5 +1,7 @@
 // "By you": the writes this console sent, remembered for a while so the poll that shows their
 // effect reports it as this console's doing.
+import type {Configuration} from '../../api/index.js';
+import {parseTime} from '../data/format.js';
 import type {ActivityKind, ObjectType} from './events.js';
 
 // ---- "by you" ----------------------------------------------------------------------------------
@@ -23,9 +25,47 @@ const LOCAL_KINDS: Record<ObjectType, Record<LocalAction, readonly ActivityKind[
 /** A write this console made is matched by the next poll that shows it; one the poll never shows (undone meanwhile) is forgotten after this. */
 export const LOCAL_WRITE_TTL_MS = 120_000;
 
+/**
+ * A configuration save of this console: the record it was built on (read just before it was sent)
+ * and the record the server answered with. Between the two lies exactly this console's change;
+ * anything before `base` or after `saved` is someone else's, even when one poll shows them all.
+ */
+export interface ConfigurationSave {
+  base: Configuration;
+  saved: Configuration;
+}
+
 /** Writes this console made and the polls have not shown yet. */
 export class LocalWrites {
   private readonly pending = new Map<string, {kinds: Set<ActivityKind>; at: number}>();
+  private saves: Array<ConfigurationSave & {at: number}> = [];
+
+  /** A configuration save that succeeded, with the record it was built on. */
+  noteConfigurationSave(save: ConfigurationSave, now: number): void {
+    this.saves.push({...save, at: now});
+  }
+
+  /**
+   * Which of this console's saves a poll showing `next` includes (by the records' times: each
+   * save's record is older than the next write's), and how many it does not; null when that cannot
+   * be told (no save known, or a time that cannot be read).
+   */
+  configurationSaves(next: Configuration): {included: readonly ConfigurationSave[]; waiting: number} | null {
+    const nextAt = parseTime(next.updated_at);
+    if (this.saves.length === 0 || nextAt === null) return null;
+    const included: ConfigurationSave[] = [];
+    for (const save of this.saves) {
+      const at = parseTime(save.saved.updated_at);
+      if (at === null) return null;
+      if (at <= nextAt) included.push(save);
+    }
+    return {included, waiting: this.saves.length - included.length};
+  }
+
+  /** The first `count` saves were reported. */
+  reportedConfigurationSaves(count: number): void {
+    this.saves = this.saves.slice(count);
+  }
 
   note(write: LocalWrite, now: number): void {
     const key = write.type === 'configuration' ? 'configuration' : `${write.type}:${write.id}`;
@@ -53,6 +93,7 @@ export class LocalWrites {
   /** After a diff: drops the writes it attributed, and writes older than the TTL. */
   settle(matched: ReadonlySet<string>, now: number): void {
     for (const key of matched) this.pending.delete(key);
+    this.saves = this.saves.filter((save) => now - save.at <= LOCAL_WRITE_TTL_MS);
     for (const [key, entry] of this.pending) if (now - entry.at > LOCAL_WRITE_TTL_MS) this.pending.delete(key);
   }
 

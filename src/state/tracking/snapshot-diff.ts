@@ -72,9 +72,19 @@ class Diff {
     readonly hl: Highlights | undefined,
   ) {}
 
-  emit(kind: ActivityKind, object: ActivityObject, owner: string | null, text: string, detail: readonly string[] = [], ownerId = ''): void {
+  emit(
+    kind: ActivityKind,
+    object: ActivityObject,
+    owner: string | null,
+    text: string,
+    detail: readonly string[] = [],
+    ownerId = '',
+    known?: 'you' | 'other',
+  ): void {
     let by: 'you' | null = null;
-    if (this.local?.matches(object.type, object.id, kind)) {
+    if (known) {
+      by = known === 'you' ? 'you' : null;
+    } else if (this.local?.matches(object.type, object.id, kind)) {
       by = 'you';
       this.matched.add(object.type === 'configuration' ? 'configuration' : `${object.type}:${object.id}`);
       if (kind === 'user.deleted') this.deletedByYou.add(object.id);
@@ -460,18 +470,43 @@ export function configurationChanges(before: Configuration, after: Configuration
   return lines.map((line) => secrets.reduce((l, s) => l.split(s).join('•••'), line));
 }
 
-function diffConfiguration(d: Diff, prev: Configuration, next: Configuration): void {
-  // Stryker disable next-line ConditionalExpression: a shortcut; the same record has no changes
-  if (prev === next) return;
-  const lines = configurationChanges(prev, next);
+function configurationEvent(d: Diff, before: Configuration, after: Configuration, by?: 'you' | 'other'): void {
+  const lines = configurationChanges(before, after);
   if (lines.length === 0) return;
   d.emit(
     'configuration.changed',
-    {type: 'configuration', id: next.id, label: 'Configuration'},
+    {type: 'configuration', id: after.id, label: 'Configuration'},
     null,
     `Configuration changed (${lines.length} change${lines.length === 1 ? '' : 's'})`,
     lines,
+    '',
+    by,
   );
+}
+
+function diffConfiguration(d: Diff, prev: Configuration, next: Configuration): void {
+  // Stryker disable next-line ConditionalExpression: a shortcut; the same record has no changes
+  if (prev === next) return;
+  const saves = d.local?.configurationSaves(next) ?? null;
+  if (saves === null || saves.included.length === 0) {
+    // With saves of this console known and none of them in this record (it is older than each),
+    // the change is someone else's; with none known (a save still in flight), the note made before
+    // sending decides, so that a poll overtaking the save's answer does not call it someone else's.
+    configurationEvent(d, prev, next, saves === null ? undefined : 'other');
+    return;
+  }
+  // This console's saves, each between the record it was built on and the server's answer; what
+  // lies around them (another admin's change that a conflict was re-applied over, or one made
+  // after) is someone else's, though one poll shows it all.
+  d.local!.reportedConfigurationSaves(saves.included.length);
+  if (saves.waiting === 0) d.matched.add('configuration');
+  let at = prev;
+  for (const save of saves.included) {
+    configurationEvent(d, at, save.base, 'other');
+    configurationEvent(d, save.base, save.saved, 'you');
+    at = save.saved;
+  }
+  configurationEvent(d, at, next, 'other');
 }
 
 /**

@@ -5,7 +5,7 @@
 import {type Snapshot} from '../data/snapshot.js';
 import {runSliced} from '../core/slices.js';
 import type {ActivityEvent} from './events.js';
-import type {LocalWrite} from './local-writes.js';
+import type {ConfigurationSave, LocalWrite} from './local-writes.js';
 import {LocalWrites} from './local-writes.js';
 import {Highlights} from './highlights.js';
 import {DeviceScan, diffSnapshots} from './snapshot-diff.js';
@@ -74,6 +74,11 @@ export class ActivityTracker {
    */
   noteLocalWrite(write: LocalWrite, now: number = Date.now()): void {
     this.local.note(write, now);
+  }
+
+  /** A configuration save that succeeded: what it was built on and what it made, so that a poll tells this console's change from others'. */
+  noteConfigurationSave(save: ConfigurationSave, now: number = Date.now()): void {
+    this.local.noteConfigurationSave(save, now);
   }
 
   forgetLocalWrite(write: LocalWrite): void {

@@ -170,7 +170,7 @@ async function save(host: ConsoleContext, opened: Configuration, build: (base: C
   const update = build(current);
   try {
     const saved = await host.client.updateConfiguration(update);
-    host.configurationSaved(saved.data);
+    host.configurationSaved(saved.data, current);
     if (form) host.removeModal(form);
     const n = diffUpdate(current, update).length;
     host.afterWrite(`Configuration saved (${n} change${n === 1 ? '' : 's'}) at ${formatTimestamp(parseTime(saved.data.updated_at))}`);
