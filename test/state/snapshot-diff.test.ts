@@ -422,6 +422,47 @@ describe('"by you"', () => {
     expect(credited(older)).toEqual({events: ['other: MTU: 1420 → 1300'], pending: 1, saves: 1});
   });
 
+  it('two saves before one poll: each is credited with its own change; a poll between them credits the first and keeps the second', () => {
+    const at = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, '0')}.000000Z`;
+    const prev = configuration({updated_at: at(1)});
+    const first = configuration({updated_at: at(2), default_client_mtu: 1300});
+    const other = configuration({updated_at: at(3), default_client_mtu: 1300, default_client_dns: ['9.9.9.9']});
+    const second = configuration({updated_at: at(4), default_client_mtu: 1300, default_client_dns: ['9.9.9.9'], default_client_persistent_keepalive: 15});
+    const local = () => {
+      const l = new LocalWrites();
+      l.note({type: 'configuration', id: 'configuration', action: 'updated'}, T0 - 1000);
+      l.noteConfigurationSave({base: prev, saved: first}, T0 - 900);
+      l.noteConfigurationSave({base: other, saved: second}, T0 - 800);
+      return l;
+    };
+    const by = (r: Run) => r.events.map((e) => `${e.by ?? 'other'}: ${e.detail.join('; ')}`);
+    const both = local();
+    expect(by(diff({config: prev}, {config: second}, T0, both))).toEqual([
+      'you: MTU: 1280 → 1300',
+      'other: DNS servers: 1.1.1.1, 1.0.0.1 → 9.9.9.9',
+      'you: Persistent keepalive: 25 → 15',
+    ]);
+    expect([both.size, both.configurationSaves(second)]).toEqual([0, null]);
+    // A poll that shows the first save and the other admin's change, not the second save yet.
+    const between = local();
+    expect(by(diff({config: prev}, {config: other}, T0, between))).toEqual(['you: MTU: 1280 → 1300', 'other: DNS servers: 1.1.1.1, 1.0.0.1 → 9.9.9.9']);
+    expect([between.size, between.configurationSaves(second)?.included.length]).toEqual([1, 1]);
+  });
+
+  it('a time that cannot be read leaves the attribution to the note made before sending', () => {
+    const saved = configuration({updated_at: 'not a time', default_client_mtu: 1300});
+    for (const [save, next] of [
+      [saved, configuration({default_client_mtu: 1300})],
+      [configuration({default_client_mtu: 1300}), configuration({updated_at: 'not a time', default_client_mtu: 1300})],
+    ] as const) {
+      const local = new LocalWrites();
+      local.note({type: 'configuration', id: 'configuration', action: 'updated'}, T0 - 1000);
+      local.noteConfigurationSave({base: configuration(), saved: save}, T0 - 900);
+      expect(local.configurationSaves(next)).toBeNull();
+      expect(diff({}, {config: next}, T0, local).events.map((e) => e.by)).toEqual(['you']);
+    }
+  });
+
   it('after a user deleted here, only its deletions are ours: a device created for the id meanwhile, and a global rule removed, are not', () => {
     const local = new LocalWrites();
     local.note({type: 'user', id: 'u-2', action: 'deleted'}, T0 - 1000);

@@ -488,16 +488,16 @@ function diffConfiguration(d: Diff, prev: Configuration, next: Configuration): v
   // Stryker disable next-line ConditionalExpression: a shortcut; the same record has no changes
   if (prev === next) return;
   const saves = d.local?.configurationSaves(next) ?? null;
-  if (saves === null || saves.included.length === 0) {
-    // With saves of this console known and none of them in this record (it is older than each),
-    // the change is someone else's; with none known (a save still in flight), the note made before
-    // sending decides, so that a poll overtaking the save's answer does not call it someone else's.
-    configurationEvent(d, prev, next, saves === null ? undefined : 'other');
+  if (saves === null) {
+    // No save of this console known (one may be in flight): the note made before sending decides,
+    // so that a poll overtaking the save's answer does not call the change someone else's.
+    configurationEvent(d, prev, next);
     return;
   }
-  // This console's saves, each between the record it was built on and the server's answer; what
-  // lies around them (another admin's change that a conflict was re-applied over, or one made
-  // after) is someone else's, though one poll shows it all.
+  // This console's saves in this record, each between the record it was built on and the server's
+  // answer; what lies around them (another admin's change that a conflict was re-applied over, or
+  // one made after) is someone else's, though one poll shows it all. A record older than every
+  // save holds someone else's change only.
   d.local!.reportedConfigurationSaves(saves.included.length);
   if (saves.waiting === 0) d.matched.add('configuration');
   let at = prev;
