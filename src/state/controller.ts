@@ -198,6 +198,7 @@ export class Controller implements ConsoleContext {
   }
 
   afterWrite(text: string, select?: {screen: ListScreenId; id: string}): void {
+    this.undo.noteWrite(text);
     this.message({tone: 'ok', text});
     if (select) this.updateList(select.screen, (st) => ({...st, selectedId: select.id}));
     this.refresh();

@@ -84,6 +84,42 @@ describe('undo', () => {
     await app.waitFor('Nothing to undo: no delete of this session is left to take back');
   });
 
+  it('after a change u cannot take back, u names it and asks before bringing back the older delete', async () => {
+    const dee = await freshUser('dee-undo@example.com');
+    const {device: gone} = await freshDevice(dee, 'dee-gone');
+    await freshDevice(dee, 'dee-kept');
+    const app = await renderApp({fixture: fx, settings});
+    await openOn(app, 'screen1', 'dee-gone');
+    await app.waitFor(/1\/1( of \d+)? devices/);
+    await app.press('delete', 'list');
+    await app.press('confirm', 'dialog');
+    await app.waitFor('Deleted device dee-gone (u takes it back)');
+    // Then a change u cannot take back: another device's description.
+    await app.press('filter', 'list');
+    await app.named('ctrl+u');
+    await app.type('dee-kept');
+    await app.press('filterAccept', 'filter');
+    await app.waitFor(/1\/1( of \d+)? devices/);
+    await app.press('edit', 'list');
+    await app.waitFor('Edit device dee-kept');
+    await app.press('nextField', 'form');
+    await app.type(' edited');
+    await app.press('save');
+    await app.waitFor('Device updated: dee-kept');
+    const present = async () => (await get<Device[]>('/v0/devices')).some((d) => d.public_key === gone.public_key);
+    await app.press('undo', 'global');
+    let frame = await app.waitFor('Take back device dee-gone (dee-undo@example.com), deleted');
+    expect(frame).toContain('Your latest change cannot be taken back with u: Device updated: dee-kept');
+    await app.press('cancel', 'dialog');
+    await app.waitFor(/1\/1( of \d+)? devices/);
+    expect(await present()).toBe(false);
+    await app.press('undo', 'global');
+    await app.waitFor('Take back device dee-gone');
+    await app.press('confirm', 'dialog');
+    frame = await app.waitFor('Took back device dee-gone (dee-undo@example.com): 1 item restored.');
+    expect(await present()).toBe(true);
+  });
+
   it('a bulk delete of five comes back with one u', async () => {
     const bo = await freshUser('bo-undo@example.com');
     const made = [];

@@ -4,7 +4,7 @@ import {errorText, topModal, type ListScreenId} from '../core/state.js';
 import type {DialogLine, DialogModal, Modal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
 import type {Action} from '../input/keymap.js';
-import type {UndoItems} from '../undo/undo-log.js';
+import {countOf, type UndoItems} from '../undo/undo-log.js';
 
 export function dialogAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
@@ -53,9 +53,11 @@ export function confirmDelete(
         label: 'delete',
         run: async () => {
           await question.send();
-          const kept = question.kept ? c.undo.add(question.kept.label, question.kept.items, Date.now()) : null;
+          const kept = question.kept && countOf(question.kept.items) > 0 ? question.kept : null;
           c.leaveDetail(question.screen);
           c.afterWrite(kept ? `${question.done} (u takes it back)` : question.done);
+          // After afterWrite, which notes every write: this one is the delete `u` takes back.
+          if (kept) c.undo.add(kept.label, kept.items, Date.now());
         },
       },
       {action: 'cancel', label: 'cancel'},

@@ -3,7 +3,7 @@
 // came back, what did not and why; what did not stays undoable.
 import type {ConsoleContext} from '../core/context.js';
 import type {DialogLine} from '../core/modals.js';
-import {plural} from '../data/format.js';
+import {formatAge, plural} from '../data/format.js';
 import {restore} from './restore.js';
 import {countOf, type UndoEntry} from './undo-log.js';
 
@@ -22,11 +22,33 @@ function describe(entry: UndoEntry): string {
 
 export function undoLast(c: ConsoleContext): void {
   const entry = c.undo.last();
+  const later = c.undo.laterWrite();
   if (!entry) {
-    c.message({tone: 'info', text: 'Nothing to undo: no delete of this session is left to take back'});
+    c.message({
+      tone: 'info',
+      text: later
+        ? `Nothing to undo: u takes back deletes of devices, users and rules, and none is left (not "${later}")`
+        : 'Nothing to undo: no delete of this session is left to take back',
+    });
     return;
   }
-  void undoEntry(c, entry);
+  if (later === null) {
+    void undoEntry(c, entry);
+    return;
+  }
+  // The admin's latest change is not the delete `u` would take back (a provider deleted, a device
+  // renamed): say so, and ask, instead of bringing back something older unasked.
+  c.openDialog({
+    title: `Take back ${entry.label}, deleted ${formatAge(entry.at, Date.now())} ago?`,
+    lines: [
+      {text: `Your latest change cannot be taken back with u: ${later}`, tone: 'warning'},
+      {text: 'u takes back the newest delete of devices, users or rules; :undo lists them all.', tone: 'muted'},
+    ],
+    choices: [
+      {action: 'confirm', label: 'take it back', run: () => undoEntry(c, entry)},
+      {action: 'cancel', label: 'cancel'},
+    ],
+  });
 }
 
 /** `:undo` (the list) and `:undo N`. */
@@ -94,6 +116,8 @@ async function undoEntry(c: ConsoleContext, entry: UndoEntry): Promise<void> {
     const current = c.current(report);
     if (current) c.replaceModal(current, {...current, phase: 'finished', lines});
     c.afterWrite(head.text);
+    // A restore is undo's own write: `u` again goes on to the next delete without asking.
+    c.undo.noteWrite(null);
   } finally {
     busy.delete(entry);
   }

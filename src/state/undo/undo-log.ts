@@ -42,6 +42,21 @@ export function merge(all: readonly UndoItems[]): UndoItems {
 export class UndoLog {
   private entries: UndoEntry[] = [];
   private next = 1;
+  /** The console's latest write when it is not a delete kept here (nor a restore): `u` cannot take it back. */
+  private later: string | null = null;
+
+  /**
+   * A write of this console succeeded, by its status text; null for a restore made by undo itself
+   * (`u` again goes on down the list). A delete kept here is noted by `add`, after this.
+   */
+  noteWrite(text: string | null): void {
+    this.later = text;
+  }
+
+  /** A write made after the newest delete that `u` would take back, which `u` cannot take back itself. */
+  laterWrite(): string | null {
+    return this.later;
+  }
 
   /** Remembers a delete that succeeded; nothing when it removed nothing. */
   add(label: string, items: UndoItems, at: number): UndoEntry | null {
@@ -53,6 +68,7 @@ export class UndoLog {
           ]
         : [];
     const entry: UndoEntry = {number: this.next++, at, label, items, caveats, restored: false};
+    this.later = null;
     this.entries.push(entry);
     if (this.entries.length > UNDO_DEPTH) this.entries.shift();
     return entry;

@@ -300,7 +300,7 @@ function entryAction(host: ConsoleContext, c: Configuration, key: string, action
     const op: ProviderOp = {kind: providerKind, op: 'delete', id};
     review(
       host,
-      `Delete ${providerKind === 'oidc' ? 'OIDC' : 'SAML'} provider ${id}? Users signing in through it lose that way in.`,
+      `Delete ${providerKind === 'oidc' ? 'OIDC' : 'SAML'} provider ${id}? Users signing in through it lose that way in; u cannot bring it back.`,
       c,
       (base) => providerUpdate(base, op),
       null,
