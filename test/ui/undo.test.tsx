@@ -134,6 +134,13 @@ describe('undo', () => {
     await app.press('confirm', 'dialog');
     await app.waitFor('Deleted 5 of 5 devices; 0 failed. u takes them back.');
     await app.press('cancel', 'report');
+    // :undo names the bulk delete by its count, once.
+    await app.press('command', 'global');
+    await app.type('undo');
+    await app.named('enter');
+    const list = await app.waitFor('Deletes of this session');
+    expect(list).toMatch(/\d\d:\d\d:\d\d {2}5 devices\s*\n/);
+    await app.press('cancel', 'report');
     await app.press('undo', 'global');
     await app.waitFor('Took back 5 devices: 5 items restored.');
     const now = await get<Device[]>('/v0/devices');

@@ -60,7 +60,8 @@ export function undoCommand(c: ConsoleContext, arg: string): void {
         ? [{text: 'No delete of this session to take back.'}]
         : [
             ...entries.map((e) => ({
-              text: `${String(e.number).padStart(3)}  ${new Date(e.at).toISOString().slice(11, 19)}  ${e.label}${e.restored ? '  (taken back)' : `  — ${describe(e)}`}`,
+              // A bulk delete's label is already its count ("5 devices"): said once.
+              text: `${String(e.number).padStart(3)}  ${new Date(e.at).toISOString().slice(11, 19)}  ${e.label}${e.restored ? '  (taken back)' : describe(e) === e.label ? '' : `  — ${describe(e)}`}`,
               ...(e.restored ? {tone: 'muted' as const} : {}),
             })),
             {text: ''},
