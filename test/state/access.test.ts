@@ -247,7 +247,7 @@ describe(':reach', () => {
     const result = reach({users: [alice, bob, carol, dave], devices: [...devices, daveDevice], rules}, '10.2.3.4:443/tcp');
     if (typeof result === 'string') throw new Error(result);
     expect(result.lines.map((l) => l.text)).toEqual([
-      'Who can reach 10.2.3.4 tcp 443: 2 of 4 users have a device that sends there',
+      'Who can reach 10.2.3.4 tcp 443: 1 of 4 users (of the 2 with a device that sends there, the rules accept 1 and drop 1)',
       '',
       'ACCEPT: 1 user',
       '  by ACCEPT 10.2.0.0/16 all ports · alice@example.com — 1 user',
@@ -265,7 +265,7 @@ describe(':reach', () => {
     const v6 = reach({users: [alice, bob, carol, dave], devices: [...devices, daveDevice], rules}, 'fd00::1');
     if (typeof v6 === 'string') throw new Error(v6);
     expect(v6.lines[0]!.text).toBe(
-      'Who can reach fd00::1 (traffic without a port: ICMP and others; ADDRESS:PORT/tcp|udp asks for a port): 2 of 4 users have a device that sends there',
+      'Who can reach fd00::1 (traffic without a port: ICMP and others; ADDRESS:PORT/tcp|udp asks for a port): 2 of 4 users (of the 2 with a device that sends there, the rules accept 2 and drop 0)',
     );
     expect(reach({users, devices, rules}, 'nowhere')).toBe('"nowhere" is not an IP address (DEST is ADDRESS or ADDRESS:PORT/tcp|udp)');
   });
@@ -506,7 +506,7 @@ describe(':reach, line by line', () => {
     const result = reach({users: [alice, bob, carol], devices: [...devices, carolDevice], rules}, '10.2.3.4:80/udp');
     if (typeof result === 'string') throw new Error(result);
     expect(result.lines).toEqual([
-      {text: 'Who can reach 10.2.3.4 udp 80: 3 of 3 users have a device that sends there', bold: true},
+      {text: 'Who can reach 10.2.3.4 udp 80: 1 of 3 users (of the 3 with a device that sends there, the rules accept 1 and drop 2)', bold: true},
       {text: ''},
       {text: 'ACCEPT: 1 user', bold: true, tone: 'ok'},
       {text: "  no rule matches: the forward chain's policy accepts — 1 user"},

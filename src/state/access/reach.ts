@@ -55,10 +55,18 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
   const reaching = data.users.length - silent.length - disabled.length;
   const asked =
     d.proto === null ? `${d.address} (traffic without a port: ICMP and others; ADDRESS:PORT/tcp|udp asks for a port)` : `${d.address} ${d.proto} ${d.port}`;
-  const lines: DialogLine[] = [{text: `Who can reach ${asked}: ${reaching} of ${data.users.length} users have a device that sends there`, bold: true}];
+  const totalOf = (verdict: 'accept' | 'drop') => [...groups.values()].reduce((n, g) => n + (g.verdict === verdict ? g.users.length : 0), 0);
+  // The head answers the question asked (how many can reach it), then how the rest is made up: a
+  // count of users who merely send there read as "can reach".
+  const lines: DialogLine[] = [
+    {
+      text: `Who can reach ${asked}: ${totalOf('accept')} of ${data.users.length} users (of the ${reaching} with a device that sends there, the rules accept ${totalOf('accept')} and drop ${totalOf('drop')})`,
+      bold: true,
+    },
+  ];
   for (const verdict of ['accept', 'drop'] as const) {
     const mine = [...groups.values()].filter((g) => g.verdict === verdict).sort((a, b) => b.users.length - a.users.length);
-    const total = mine.reduce((n, g) => n + g.users.length, 0);
+    const total = totalOf(verdict);
     lines.push({text: ''});
     lines.push({text: `${verdict.toUpperCase()}: ${total} user${total === 1 ? '' : 's'}`, bold: true, tone: verdict === 'accept' ? 'ok' : 'danger'});
     for (const g of mine) {
