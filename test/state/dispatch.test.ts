@@ -78,11 +78,17 @@ describe('the Controller, driven by key names without Ink', () => {
     expect(c.state.lists.devices.detailId).toBe('d-3');
     press('v');
     expect(c.state.lists.devices.reveal).toBe(true);
+    press('enter');
+    expect(c.state.message?.text).toBe("Enter opens a device from a user's detail; nothing to open in this device's detail");
     press('esc');
     expect(c.state.lists.devices.detailId).toBeNull();
 
-    // a user's detail: its device cursor opens the device, and Esc comes back to the user
-    press('2', 'enter', 'j', 'enter');
+    // a user's detail: its device cursor opens the device, and Esc comes back to the user; Enter
+    // before the cursor is on a device says how to get there
+    press('2', 'enter', 'enter');
+    expect(c.state.screen).toBe('users');
+    expect(c.state.message?.text).toBe('j/↓ moves onto a device first; Enter then opens it');
+    press('j', 'enter');
     expect(c.state.screen).toBe('devices');
     press('esc');
     expect(c.state.screen).toBe('users');

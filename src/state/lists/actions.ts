@@ -81,17 +81,33 @@ const IN_DETAIL: Partial<Record<Action, Shared>> = {
   down: (c, list) => stepDetail(c, list, 1),
   open: (c, list) => {
     const entry = list.state.detailEntry;
-    if (entry?.startsWith('device:')) c.openDetail('devices', entry.slice('device:'.length), list.spec.id);
+    if (entry?.startsWith('device:')) {
+      c.openDetail('devices', entry.slice('device:'.length), list.spec.id);
+      return;
+    }
+    // Nothing under the cursor: say what Enter would open, rather than nothing at all.
+    c.message({
+      tone: 'info',
+      text:
+        detailEntries(c, list).length > 0
+          ? 'j/↓ moves onto a device first; Enter then opens it'
+          : `Enter opens a device from a user's detail; nothing to open in this ${list.spec.noun}'s detail`,
+    });
   },
   reveal: (c, list) => c.updateList(list.spec.id, (st) => ({...st, reveal: !st.reveal})),
   copy: (c, list) => copyItem(c, list, list.detailItem),
 };
 
 /** A detail with selectable lines (a user's devices) moves a cursor over them; others scroll. */
-function stepDetail(c: ConsoleContext, list: ListDerived, delta: 1 | -1): void {
+/** The detail's selectable lines (a user's devices), in order. */
+function detailEntries(c: ConsoleContext, list: ListDerived): string[] {
   const item = list.detailItem;
   const snapshot = c.state.snapshot;
-  const entries = item && snapshot ? list.spec.detail(item, {snapshot, now: c.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : [])) : [];
+  return item && snapshot ? list.spec.detail(item, {snapshot, now: c.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : [])) : [];
+}
+
+function stepDetail(c: ConsoleContext, list: ListDerived, delta: 1 | -1): void {
+  const entries = detailEntries(c, list);
   if (entries.length > 0) {
     c.updateList(list.spec.id, (st) => {
       const at = st.detailEntry === null ? -1 : entries.indexOf(st.detailEntry);
