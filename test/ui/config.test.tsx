@@ -37,6 +37,8 @@ describe('configuration panel', () => {
     await app.press('save');
     const review = await app.waitFor('Save these changes to the configuration?');
     expect(review).toContain('MTU: 1280 → 1400');
+    // Nothing is sent until the answer: the status line does not say "Saving…".
+    expect(review).not.toContain('Saving…');
     expect((await h.client.getDevice(device.id)).data.mtu).toBe(1280);
     await app.press('confirm', 'dialog');
     await app.waitFor(/Configuration saved \(1 change\)/);

@@ -104,9 +104,13 @@ export async function save(c: ConsoleContext, m: FormModal): Promise<void> {
   }
   const sending: FormModal = {...m, form: {...checked, submitting: true}};
   c.replaceModal(m, sending);
-  c.message({tone: 'info', text: 'Saving…'});
+  const saving = {tone: 'info', text: 'Saving…'} as const;
+  c.message(saving);
   try {
     await m.save(checked);
+    // A save that only opened a question (the configuration's review of the diff) sent nothing:
+    // "Saving…" would be untrue under it.
+    if (c.state.message === saving) c.message(null);
     const still = c.current(sending);
     if (still) c.replaceModal(still, {...still, form: {...still.form, submitting: false}});
   } catch (err) {
