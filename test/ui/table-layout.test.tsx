@@ -5,6 +5,8 @@ import {displayWidth} from '../../src/ui/text.js';
 import {formatRate} from '../../src/state/data/format.js';
 import {buildSnapshot} from '../../src/state/data/snapshot.js';
 import {devices} from '../../src/state/screens/devices/screen.js';
+import {rules} from '../../src/state/screens/rules/screen.js';
+import {rule, user} from '../fixtures/data.js';
 
 interface Row {
   name: string;
@@ -110,6 +112,22 @@ describe('line text', () => {
     expect(widest).toBe(12);
     expect(widths.get('rxRate')).toBeGreaterThan(widest);
     expect(widths.get('txRate')).toBeGreaterThan(widest);
+  });
+
+  it('the Rules NOTE column takes room only when some rule never decides; SCOPE has it otherwise', () => {
+    const owner = user({id: 'u-1', email: 'henrik.nakamura@example.com'});
+    const accept = rule({id: 'r-1', action: 'accept', destination: '10.0.0.0/8', user_id: 'u-1'});
+    const shadowed = rule({id: 'r-2', action: 'drop', destination: '10.1.0.0/16', user_id: 'u-1'});
+    const fitted = (list: ReturnType<typeof rule>[], width: number) => {
+      const snapshot = buildSnapshot({devices: [], users: [owner], rules: list, configuration: null, issues: []}, null, 0);
+      return new Map(fitColumns(rules.columns(snapshot, () => 0) as TableColumn<unknown>[], width).map((f) => [f.column.key, f.width]));
+    };
+    const plain = fitted([accept], 120);
+    expect(plain.get('note')).toBe(4);
+    expect(plain.get('scope')).toBeGreaterThanOrEqual(owner.email.length);
+    const noted = fitted([accept, shadowed], 120);
+    expect(noted.get('note')).toBeGreaterThanOrEqual(12);
+    expect(noted.get('scope')).toBeLessThan(plain.get('scope')!);
   });
 
   it('shows control characters as escapes so a row stays one line', () => {

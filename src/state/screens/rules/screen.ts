@@ -104,7 +104,9 @@ export const rules: ResourceSpec<Rule> = {
       key: 'note',
       header: 'NOTE',
       priority: 3,
-      width: {min: 12, max: 28, flex: 1},
+      // Empty on every row unless some rule never decides: then only its header's width, and the
+      // room goes to SCOPE's emails.
+      width: neverDecideIn(s).size > 0 ? {min: 12, max: 28, flex: 1} : 4,
       cell: (r) => noteOf(neverDecideIn(s).get(r.id)),
       tone: (r) => (neverDecideIn(s).has(r.id) ? 'warning' : undefined),
       sortValue: (r) => noteOf(neverDecideIn(s).get(r.id)) || null,
