@@ -244,6 +244,20 @@ describe('the Controller, driven by key names without Ink', () => {
     expect(message()).toBe('1 marked device no longer exists on the server and was unmarked');
   });
 
+  it("Enter on a user's device that is gone since says so, and opens no detail of nothing", async () => {
+    const server = seeded();
+    const {c, press, polled, message} = await open(server);
+    press('2', 'enter', 'j');
+    const entry = c.state.lists.users.detailEntry!;
+    expect(entry).toMatch(/^device:/);
+    server.devices = server.devices.filter((d) => `device:${d.id}` !== entry);
+    await polled();
+    press('enter');
+    expect(c.state.screen).toBe('users');
+    expect(c.state.lists.devices.detailId).toBeNull();
+    expect(message()).toBe('The device under the cursor is not on the server any more; j/k moves onto the devices listed');
+  });
+
   it("bulk delete asks the screen's question and sends the screen's delete for each marked item", async () => {
     const server = seeded();
     const {c, press} = await open(server);

@@ -81,17 +81,21 @@ const IN_DETAIL: Partial<Record<Action, Shared>> = {
   down: (c, list) => stepDetail(c, list, 1),
   open: (c, list) => {
     const entry = list.state.detailEntry;
-    if (entry?.startsWith('device:')) {
+    const entries = detailEntries(c, list);
+    if (entry?.startsWith('device:') && entries.includes(entry)) {
       c.openDetail('devices', entry.slice('device:'.length), list.spec.id);
       return;
     }
-    // Nothing under the cursor: say what Enter would open, rather than nothing at all.
+    // Nothing under the cursor (or a device no longer listed: deleted, or restored under a new
+    // id): say so, rather than open the detail of nothing or do nothing at all.
     c.message({
       tone: 'info',
       text:
-        detailEntries(c, list).length > 0
-          ? 'j/↓ moves onto a device first; Enter then opens it'
-          : `Enter opens a device from a user's detail; nothing to open in this ${list.spec.noun}'s detail`,
+        entries.length === 0
+          ? `Enter opens a device from a user's detail; nothing to open in this ${list.spec.noun}'s detail`
+          : entry
+            ? 'The device under the cursor is not on the server any more; j/k moves onto the devices listed'
+            : 'j/↓ moves onto a device first; Enter then opens it',
     });
   },
   reveal: (c, list) => c.updateList(list.spec.id, (st) => ({...st, reveal: !st.reveal})),

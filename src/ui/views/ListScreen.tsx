@@ -136,7 +136,7 @@ export function ListScreen({
     if (!list.detailItem) {
       return (
         <Box height={height}>
-          <Text color={color('warning')}>{`This ${spec.noun} no longer exists on the server (deleted elsewhere). Esc returns to the list.`}</Text>
+          <Text color={color('warning')}>{`This ${spec.noun} is not on the server any more. Esc returns to the list.`}</Text>
         </Box>
       );
     }
