@@ -35,7 +35,7 @@ describe('bulk delete', () => {
       lines: [
         ...Array.from({length: 8}, (_, i) => `  laptop-0${i + 1} (ann@example.com)`),
         '  … and 2 more',
-        'This cannot be undone. Esc stops it midway; what is done stays done.',
+        'Firezone keeps nothing: u takes them back from what this console keeps, until it quits. Esc stops it midway; what is done stays done.',
       ],
       choices: ['delete 10 devices', 'keep them'],
     });

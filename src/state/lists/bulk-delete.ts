@@ -35,7 +35,14 @@ export function bulkDelete<T>(c: ConsoleContext, spec: ResourceDisplay<T>, remov
   const warning = remove.warning?.(c, marked) ?? null;
   const lines: DialogLine[] = [...(warning ? [warning] : []), ...items.slice(0, LISTED).map((t) => ({text: `  ${t.label}`}))];
   if (items.length > LISTED) lines.push({text: `  … and ${items.length - LISTED} more`, tone: 'muted'});
-  lines.push({text: 'This cannot be undone. Esc stops it midway; what is done stays done.', tone: 'warning'});
+  // Firezone's deletes are final; this console keeps what it deletes for `u` (src/state/undo/),
+  // so "cannot be undone" would contradict the "u takes them back" said after.
+  lines.push({
+    text: remove.kept
+      ? 'Firezone keeps nothing: u takes them back from what this console keeps, until it quits. Esc stops it midway; what is done stays done.'
+      : 'This cannot be undone. Esc stops it midway; what is done stays done.',
+    tone: 'warning',
+  });
   c.openDialog({
     title: remove.question(marked),
     lines,

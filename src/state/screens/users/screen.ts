@@ -251,7 +251,12 @@ function askDelete(ctx: ConsoleContext, row: UserRow): void {
   const u = row.user;
   confirmDelete(ctx, {
     title: `Delete user ${u.email}? This also deletes ${plural(row.devices, 'device')} and ${plural(row.rules, 'rule')}.`,
-    lines: [...(isTokenUser(ctx, u.id) ? [deletesOwnToken('This is')] : []), {text: 'Their active VPN sessions drop at once.', tone: 'muted'}],
+    lines: [
+      ...(isTokenUser(ctx, u.id) ? [deletesOwnToken('This is')] : []),
+      {text: 'Their active VPN sessions drop at once.', tone: 'muted'},
+      // Said before, as README promises: `u` brings the user back, but not this.
+      {text: 'u can bring them back, but not their password: its hash never leaves the server.', tone: 'muted'},
+    ],
     screen: 'users',
     send: () => ctx.client.deleteUser(u.id),
     done: `User deleted successfully: ${u.email}`,
