@@ -120,6 +120,42 @@ describe('undo', () => {
     expect(await present()).toBe(true);
   });
 
+  it('a device deleted before its user was deleted and brought back returns to that user as they exist now', async () => {
+    const eve = await freshUser('eve-undo@example.com');
+    const {device: first} = await freshDevice(eve, 'eve-first');
+    await freshDevice(eve, 'eve-second');
+    const app = await renderApp({fixture: fx, settings});
+    await openOn(app, 'screen1', 'eve-first');
+    await app.waitFor(/1\/1( of \d+)? devices/);
+    await app.press('delete', 'list');
+    await app.press('confirm', 'dialog');
+    await app.waitFor('Deleted device eve-first (u takes it back)');
+    await openOn(app, 'screen2', 'eve-undo');
+    await app.waitFor(/1\/1( of \d+)? users/);
+    await app.press('delete', 'list');
+    await app.press('confirm', 'dialog');
+    await app.waitFor('User deleted successfully: eve-undo@example.com (u takes it back)');
+    await app.press('undo', 'global');
+    await app.waitFor('Took back user eve-undo@example.com: 2 items restored.');
+    await app.press('cancel', 'report');
+    const eveNow = (await get<User[]>('/v0/users')).find((u) => u.email === 'eve-undo@example.com')!;
+    expect(eveNow.id).not.toBe(eve.id);
+    // The older delete: its device goes to Eve as restored, not to the id she had.
+    await app.press('command', 'global');
+    await app.type('undo');
+    await app.named('enter');
+    const list = await app.waitFor('Deletes of this session');
+    const line = list.split('\n').find((l) => l.includes('device eve-first'))!;
+    const n = /^\s*(\d+)/.exec(line.replace(/^[^\d]*/, ''))![1]!;
+    await app.press('cancel', 'report');
+    await app.press('command', 'global');
+    await app.type(`undo ${n}`);
+    await app.named('enter');
+    await app.waitFor('Took back device eve-first (eve-undo@example.com): 1 item restored.');
+    const back = (await get<Device[]>('/v0/devices')).find((d) => d.public_key === first.public_key)!;
+    expect(back.user_id).toBe(eveNow.id);
+  });
+
   it('a bulk delete of five comes back with one u', async () => {
     const bo = await freshUser('bo-undo@example.com');
     const made = [];

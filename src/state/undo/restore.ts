@@ -51,13 +51,22 @@ function reason(err: unknown): string {
   return errorText(err);
 }
 
-export async function restore(client: ConsoleClient, items: UndoItems): Promise<RestoreReport> {
+/**
+ * `userIds`: old user id → the id of the user as restored (the server gives a new one), kept by
+ * the session's UndoLog, so that a device deleted before its user was deleted and brought back
+ * returns to that user as they exist now.
+ */
+export async function restore(client: ConsoleClient, items: UndoItems, userIds: Map<string, string> = new Map()): Promise<RestoreReport> {
   const lines: DialogLine[] = [];
   const left: {users: User[]; devices: Device[]; rules: Rule[]} = {users: [], devices: [], rules: []};
   let restored = 0;
-  // Old user id → the id of the user as restored (the server gives a new one).
-  const userIds = new Map<string, string>();
   const lostUsers = new Set<string>();
+  // A user restored more than once (deleted again after a restore) is found at the end of the chain.
+  const userNow = (id: string): string => {
+    let at = id;
+    for (let hops = 0; userIds.has(at) && hops < 100; hops++) at = userIds.get(at)!;
+    return at;
+  };
   for (const u of items.users) {
     try {
       const made = (await client.createUser({email: u.email, role: u.role})).data;
@@ -76,7 +85,7 @@ export async function restore(client: ConsoleClient, items: UndoItems): Promise<
       lines.push({text: `Device ${d.name} waits for its user to come back`, tone: 'warning'});
       continue;
     }
-    const userId = userIds.get(d.user_id) ?? d.user_id;
+    const userId = userNow(d.user_id);
     try {
       await client.createDevice(deviceBody(d, userId));
       restored++;
@@ -115,7 +124,7 @@ export async function restore(client: ConsoleClient, items: UndoItems): Promise<
         destination: r.destination,
         port_type: r.port_type,
         port_range: r.port_range,
-        user_id: r.user_id === null ? null : (userIds.get(r.user_id) ?? r.user_id),
+        user_id: r.user_id === null ? null : userNow(r.user_id),
       });
       restored++;
       lines.push({text: `Rule ${r.action.toUpperCase()} ${r.destination}${r.port_type ? ` ${r.port_type} ${r.port_range ?? ''}` : ''} is back`, tone: 'ok'});

@@ -102,7 +102,7 @@ async function undoEntry(c: ConsoleContext, entry: UndoEntry): Promise<void> {
     ],
   });
   try {
-    const result = await restore(c.client, entry.items);
+    const result = await restore(c.client, entry.items, c.undo.restoredUsers);
     const left = countOf(result.left);
     if (left === 0) entry.restored = true;
     else entry.items = result.left;

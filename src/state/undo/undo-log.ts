@@ -42,6 +42,8 @@ export function merge(all: readonly UndoItems[]): UndoItems {
 export class UndoLog {
   private entries: UndoEntry[] = [];
   private next = 1;
+  /** Old user id → the id of the user as restored: a later restore of their devices or rules goes to them. */
+  readonly restoredUsers = new Map<string, string>();
   /** The console's latest write when it is not a delete kept here (nor a restore): `u` cannot take it back. */
   private later: string | null = null;
 
