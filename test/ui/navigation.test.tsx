@@ -26,13 +26,22 @@ describe('navigation as drawn', () => {
 
   it('s lists each column letter; the letter sorts', async () => {
     const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
+    app.resize(200, 40);
     await app.press('sortBy', 'list');
-    // The letters are listed on the info line (the header underlines them where colours are on:
-    // test/ui/table.test.tsx).
+    // The letters are listed on the info line with their titles where it holds them (the header
+    // underlines them where colours are on: test/ui/table.test.tsx).
     const frame = await app.waitFor('sort by: n NAME · o OWNER · i IPV4 · h HANDSHAKE');
     expect(frame).toContain('Esc cancel');
     await app.named('n');
     await app.waitFor('NAME▲');
+    // Narrower: the line is made to fit, never cut before a letter or Esc.
+    for (const columns of [120, 100, 80]) {
+      app.resize(columns, 40);
+      await app.press('sortBy', 'list');
+      const line = (await app.waitFor(/sort by: .*Esc cancels/)).split('\n').find((l) => l.includes('sort by:'))!;
+      expect(line.trimEnd().length, line).toBeLessThanOrEqual(columns);
+      await app.press('cancel', 'sortPick');
+    }
   });
 
   it("P on a wide terminal: the cursor row's detail beside the list, following the cursor; narrower, it says from what width", async () => {

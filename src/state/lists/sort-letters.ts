@@ -59,11 +59,18 @@ export function pickSortColumn(c: ConsoleContext, list: ListDerived, key: string
 }
 
 /** The info line while `s` waits: each column's letter and title. */
-export function sortPickInfo(list: ListDerived): string {
+export function sortPickInfo(list: ListDerived, width = Infinity): string {
   const letters = sortLetters(list.columns);
-  const parts = list.columns.flatMap((col) => {
+  const named = list.columns.flatMap((col) => {
     const l = letters.get(col.key);
-    return l ? [`${l.letter} ${col.header.trim() || col.key}`] : [];
+    return l ? [{letter: l.letter, title: col.header.trim() || col.key}] : [];
   });
-  return `sort by: ${parts.join(' · ')} · Esc cancels`;
+  // As much as the line holds, so that no letter is cut off: every title, then closer together,
+  // then the letters alone (each is underlined in its column's title above).
+  const forms = [
+    `sort by: ${named.map((n) => `${n.letter} ${n.title}`).join(' · ')} · Esc cancels`,
+    `sort by: ${named.map((n) => `${n.letter} ${n.title}`).join('  ')}  Esc cancels`,
+    `sort by: ${named.map((n) => n.letter).join(' ')} (the letters in the column titles) · Esc cancels`,
+  ];
+  return forms.find((f) => [...f].length <= width) ?? forms[forms.length - 1]!;
 }

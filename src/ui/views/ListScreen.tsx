@@ -23,7 +23,7 @@ export function listInfo(
   now: number = snapshot.fetchedAt,
 ): string {
   const {spec, state, view, selection} = list;
-  if (state.sortPicking && !state.detailId) return sortPickInfo(list);
+  if (state.sortPicking && !state.detailId) return sortPickInfo(list, width);
   if (state.detailId) {
     const noun = `${spec.noun[0]!.toUpperCase()}${spec.noun.slice(1)}`;
     return list.detailItem ? `${noun} › ${spec.title(list.detailItem, snapshot)}` : `${spec.noun} gone`;
