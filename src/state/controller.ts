@@ -12,7 +12,7 @@ import {Store} from './core/store.js';
 import {UndoLog} from './undo/undo-log.js';
 import {needsClock, Poller, type PollStatus} from './data/poller.js';
 import {RefreshPipeline} from './data/refresh-pipeline.js';
-import {SavedConfiguration} from './data/saved-configuration.js';
+import {asRead, SavedConfiguration} from './data/saved-configuration.js';
 import type {FetchedData, Snapshot} from './data/snapshot.js';
 import {keyPress, paste} from './input/dispatch.js';
 import {acceptsText, hints} from './input/scopes.js';
@@ -181,8 +181,9 @@ export class Controller implements ConsoleContext {
     copyToClipboard(this, label, value, options);
   }
 
-  refresh(): void {
-    this.poller?.refreshNow();
+  refresh(options: {ifIdle?: boolean} = {}): void {
+    if (options.ifIdle) this.poller?.refreshIfIdle();
+    else this.poller?.refreshNow();
   }
 
   togglePause(): boolean | null {
@@ -191,7 +192,8 @@ export class Controller implements ConsoleContext {
     return this.poller.current.paused;
   }
 
-  configurationSaved(saved: Configuration, base: Configuration): void {
+  configurationSaved(answer: Configuration, base: Configuration): void {
+    const saved = asRead(answer);
     this.savedConfiguration.saved(saved);
     this.tracker.noteConfigurationSave({base, saved});
     this.set((s) => (s.snapshot ? {...s, snapshot: {...s.snapshot, configuration: saved}} : s));

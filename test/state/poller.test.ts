@@ -175,6 +175,30 @@ describe('Poller', () => {
     poller.stop();
   });
 
+  it('r while a cycle is in flight is served by it (no second fetch); a write asked for then, stopped before it ends, starts none', async () => {
+    const releases: Array<() => void> = [];
+    let calls = 0;
+    const {poller, data} = setup(0, () => {
+      const n = ++calls;
+      return new Promise<number>((resolve) => releases.push(() => resolve(n)));
+    });
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    poller.refreshIfIdle();
+    releases[0]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([calls, data]).toEqual([1, [1]]);
+    // Idle now: r fetches.
+    poller.refreshIfIdle();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(2);
+    poller.refreshNow();
+    poller.stop();
+    releases[1]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([calls, data]).toEqual([2, [1]]);
+  });
+
   it('a refresh asked for while a failing cycle is in flight still runs', async () => {
     let calls = 0;
     const rejects: Array<() => void> = [];

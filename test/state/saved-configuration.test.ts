@@ -1,7 +1,7 @@
 // The record a save returned is shown until a poll that began after the save says otherwise
 // (src/state/data/saved-configuration.ts).
 import {describe, expect, it} from 'vitest';
-import {SavedConfiguration} from '../../src/state/data/saved-configuration.js';
+import {asRead, SavedConfiguration} from '../../src/state/data/saved-configuration.js';
 import {configuration} from '../fixtures/data.js';
 
 const before = configuration({updated_at: '2026-11-26T10:00:00.000000Z', default_client_mtu: 1280});
@@ -46,5 +46,12 @@ describe('SavedConfiguration', () => {
     held.saved(later);
     expect(held.over(saved, between)).toBe(later);
     expect(held.over(null, between)).toBeNull();
+  });
+
+  it('holds the record as later reads give it: a full-length mask the answer echoed is dropped', () => {
+    const answer = configuration({default_client_allowed_ips: ['10.0.0.1/32', 'fd00::1/128', '10.0.0.0/8', '0.0.0.0/0', '::/0', '10.0.0.3']});
+    expect(asRead(answer).default_client_allowed_ips).toEqual(['10.0.0.1', 'fd00::1', '10.0.0.0/8', '0.0.0.0/0', '::/0', '10.0.0.3']);
+    const plain = configuration({default_client_allowed_ips: ['10.0.0.0/8']});
+    expect(asRead(plain)).toBe(plain);
   });
 });

@@ -410,7 +410,7 @@ describe('"by you"', () => {
       return {
         events: r.events.map((e) => `${e.by ?? 'other'}: ${e.detail.join('; ')}`),
         pending: local.size,
-        saves: local.configurationSaves(saved)?.included.length ?? 0,
+        saves: local.configurationSaves(prev, saved)?.included.length ?? 0,
       };
     };
     expect(credited(saved)).toEqual({events: ['other: MTU: 1420 → 1300', 'you: DNS servers: 1.1.1.1, 1.0.0.1 → 9.9.9.9'], pending: 0, saves: 0});
@@ -442,11 +442,29 @@ describe('"by you"', () => {
       'other: DNS servers: 1.1.1.1, 1.0.0.1 → 9.9.9.9',
       'you: Persistent keepalive: 25 → 15',
     ]);
-    expect([both.size, both.configurationSaves(second)]).toEqual([0, null]);
+    expect([both.size, both.configurationSaves(prev, second)]).toEqual([0, null]);
     // A poll that shows the first save and the other admin's change, not the second save yet.
     const between = local();
     expect(by(diff({config: prev}, {config: other}, T0, between))).toEqual(['you: MTU: 1280 → 1300', 'other: DNS servers: 1.1.1.1, 1.0.0.1 → 9.9.9.9']);
-    expect([between.size, between.configurationSaves(second)?.included.length]).toEqual([1, 1]);
+    expect([between.size, between.configurationSaves(other, second)?.included.length]).toEqual([1, 1]);
+  });
+
+  it('a save shown by a poll that overtook its answer is not reported again by the next poll', () => {
+    const at = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, '0')}.000000Z`;
+    const prev = configuration({updated_at: at(1)});
+    const saved = configuration({updated_at: at(2), default_client_mtu: 1400});
+    const local = new LocalWrites();
+    local.note({type: 'configuration', id: 'configuration', action: 'updated'}, T0 - 1000);
+    // The poll came back before the save's answer: the note made before sending credits it.
+    const first = diff({config: prev}, {config: saved}, T0, local);
+    expect(first.events.map((e) => `${e.by ?? 'other'}: ${e.detail.join('; ')}`)).toEqual(['you: MTU: 1280 → 1400']);
+    local.noteConfigurationSave({base: prev, saved}, T0);
+    // The next poll shows another admin's change after it: that alone is reported.
+    const later = configuration({updated_at: at(3), default_client_mtu: 1500});
+    expect(diff({config: saved}, {config: later}, T0, local).events.map((e) => `${e.by ?? 'other'}: ${e.detail.join('; ')}`)).toEqual([
+      'other: MTU: 1400 → 1500',
+    ]);
+    expect(local.configurationSaves(later, later)).toBeNull();
   });
 
   it('a time that cannot be read leaves the attribution to the note made before sending', () => {
@@ -458,7 +476,7 @@ describe('"by you"', () => {
       const local = new LocalWrites();
       local.note({type: 'configuration', id: 'configuration', action: 'updated'}, T0 - 1000);
       local.noteConfigurationSave({base: configuration(), saved: save}, T0 - 900);
-      expect(local.configurationSaves(next)).toBeNull();
+      expect(local.configurationSaves(configuration(), next)).toBeNull();
       expect(diff({}, {config: next}, T0, local).events.map((e) => e.by)).toEqual(['you']);
     }
   });

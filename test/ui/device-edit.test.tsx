@@ -38,7 +38,7 @@ describe('device edit', () => {
     await app.named('ctrl+u');
     await app.type('after');
     await app.press('save');
-    await app.waitFor('Device updated: laptop-old');
+    await app.waitFor('Device updated: laptop-new');
     expect(sent).toEqual([{description: 'after'}]);
     const now = (await fx.client.getDevice(device.id)).data;
     expect({name: now.name, description: now.description}).toEqual({name: 'laptop-new', description: 'after'});

@@ -85,8 +85,11 @@ describe('import from a file', () => {
         if (hasWg) expect(execFileSync('wg', ['pubkey'], {input: `${privateKey}\n`, encoding: 'utf8'}).trim()).toBe(device.public_key);
       }
 
-      // The same file again: nothing to send.
+      // u cannot take an import back, and says so by what the import made.
       await app.press('cancel', 'report');
+      await app.press('undo', 'global');
+      await app.waitFor(/Nothing to undo: u takes back deletes of devices, users and rules, and none is left \(not\s+"Created\s+2\s+users/);
+      // The same file again: nothing to send.
       await app.press('import', 'list');
       await app.waitFor('Import from file:');
       await app.paste(file);

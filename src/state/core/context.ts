@@ -159,8 +159,11 @@ export interface ConsoleContext {
 
   /** Copies to the clipboard with OSC 52, control characters shown as escapes (line breaks kept with `lines`); says so in the status line. */
   copy(label: string, value: string, options?: {lines?: boolean}): void;
-  /** Polls now. */
-  refresh(): void;
+  /**
+   * Polls now; after a write, once more when a poll is in flight (it may have read the server
+   * before the write). `ifIdle` (the `r` key): a poll in flight serves.
+   */
+  refresh(options?: {ifIdle?: boolean}): void;
   /** `p`: pauses or resumes live updates; returns whether they are paused now (null before they started). */
   togglePause(): boolean | null;
   /**

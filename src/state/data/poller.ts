@@ -83,7 +83,7 @@ export class Poller<T> {
   }
 
   /**
-   * `r`, or a write's refresh: fetch now, even while paused or held. A cycle in flight may have
+   * A write's refresh: fetch now, even while paused or held. A cycle in flight may have
    * fetched before the write it follows, so one more cycle runs as soon as it ends (requests made
    * meanwhile share that one; no two cycles run at once).
    */
@@ -92,7 +92,15 @@ export class Poller<T> {
     else this.cycleNow();
   }
 
-  /** A cycle now unless one is in flight (that one brings data as fresh as asked for here). */
+  /**
+   * `r`: a cycle now unless one is in flight, which brings data as fresh as a look asks for (at
+   * 50k devices a poll takes seconds; `r` pressed twice does not fetch everything twice).
+   */
+  refreshIfIdle(): void {
+    this.cycleNow();
+  }
+
+  /** A cycle now unless one is in flight. */
   private cycleNow(): void {
     if (this.status.inFlight) return;
     this.clearTimer();

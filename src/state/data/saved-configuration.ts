@@ -6,6 +6,18 @@
 import type {Configuration} from '../../api/index.js';
 import {parseTime} from './format.js';
 
+/**
+ * The record as later reads give it: 0.7.36 echoes a full-length mask in the PUT's answer
+ * (`10.0.0.1/32`) and drops it on every read after (docs/firezone-0.7.36.md, "Scalar encodings and
+ * the lost /32"). Held or noted as answered, the next poll would show the mask "removed".
+ */
+export function asRead(config: Configuration): Configuration {
+  const allowed = config.default_client_allowed_ips;
+  if (!allowed) return config;
+  const read = allowed.map((cidr) => cidr.replace(/^([0-9.]+)\/32$/, '$1').replace(/^([0-9a-fA-F:.]*:[0-9a-fA-F:.]*)\/128$/, '$1'));
+  return read.every((cidr, i) => cidr === allowed[i]) ? config : {...config, default_client_allowed_ips: read};
+}
+
 export class SavedConfiguration {
   private saves = 0;
   private held: {config: Configuration; save: number} | null = null;

@@ -41,7 +41,7 @@ export function globalAction(c: ConsoleContext, action: Action): void {
       else c.message({tone: 'info', text: 'Ctrl-Z: this console cannot be suspended here'});
       return;
     case 'refresh':
-      c.refresh();
+      c.refresh({ifIdle: true});
       c.message({tone: 'info', text: 'Refreshing…'});
       return;
     case 'pause': {

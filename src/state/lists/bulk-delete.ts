@@ -37,6 +37,8 @@ export function bulkDelete<T>(c: ConsoleContext, spec: ResourceDisplay<T>, remov
   if (items.length > LISTED) lines.push({text: `  … and ${items.length - LISTED} more`, tone: 'muted'});
   // Firezone's deletes are final; this console keeps what it deletes for `u` (src/state/undo/),
   // so "cannot be undone" would contradict the "u takes them back" said after.
+  if ([...kept.values()].some((k) => k.users.length > 0))
+    lines.push({text: 'u can bring the users back, but not their passwords: the hash never leaves the server.', tone: 'muted'});
   lines.push({
     text: remove.kept
       ? 'Firezone keeps nothing: u takes them back from what this console keeps, until it quits. Esc stops it midway; what is done stays done.'

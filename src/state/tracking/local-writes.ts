@@ -46,20 +46,25 @@ export class LocalWrites {
   }
 
   /**
-   * Which of this console's saves a poll showing `next` includes (by the records' times: each
-   * save's record is older than the next write's), and how many it does not; null when that cannot
-   * be told (no save known, or a time that cannot be read).
+   * This console's saves against a poll going from `prev` to `next`, by the records' times (each
+   * save's record is older than the next write's): how many `prev` already showed (a poll that
+   * overtook the save's answer reported them by the note made before sending), which `next`
+   * includes, and how many it does not yet; null when that cannot be told (no save known, or a
+   * time that cannot be read).
    */
-  configurationSaves(next: Configuration): {included: readonly ConfigurationSave[]; waiting: number} | null {
+  configurationSaves(prev: Configuration, next: Configuration): {shown: number; included: readonly ConfigurationSave[]; waiting: number} | null {
+    const prevAt = parseTime(prev.updated_at);
     const nextAt = parseTime(next.updated_at);
-    if (this.saves.length === 0 || nextAt === null) return null;
+    if (this.saves.length === 0 || prevAt === null || nextAt === null) return null;
+    let shown = 0;
     const included: ConfigurationSave[] = [];
     for (const save of this.saves) {
       const at = parseTime(save.saved.updated_at);
       if (at === null) return null;
-      if (at <= nextAt) included.push(save);
+      if (at <= prevAt) shown++;
+      else if (at <= nextAt) included.push(save);
     }
-    return {included, waiting: this.saves.length - included.length};
+    return {shown, included, waiting: this.saves.length - shown - included.length};
   }
 
   /** The first `count` saves were reported. */

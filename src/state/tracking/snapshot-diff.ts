@@ -487,7 +487,7 @@ function configurationEvent(d: Diff, before: Configuration, after: Configuration
 function diffConfiguration(d: Diff, prev: Configuration, next: Configuration): void {
   // Stryker disable next-line ConditionalExpression: a shortcut; the same record has no changes
   if (prev === next) return;
-  const saves = d.local?.configurationSaves(next) ?? null;
+  const saves = d.local?.configurationSaves(prev, next) ?? null;
   if (saves === null) {
     // No save of this console known (one may be in flight): the note made before sending decides,
     // so that a poll overtaking the save's answer does not call the change someone else's.
@@ -498,7 +498,7 @@ function diffConfiguration(d: Diff, prev: Configuration, next: Configuration): v
   // answer; what lies around them (another admin's change that a conflict was re-applied over, or
   // one made after) is someone else's, though one poll shows it all. A record older than every
   // save holds someone else's change only.
-  d.local!.reportedConfigurationSaves(saves.included.length);
+  d.local!.reportedConfigurationSaves(saves.shown + saves.included.length);
   if (saves.waiting === 0) d.matched.add('configuration');
   let at = prev;
   for (const save of saves.included) {

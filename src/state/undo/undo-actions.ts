@@ -45,7 +45,14 @@ export function undoLast(c: ConsoleContext): void {
       {text: 'u takes back the newest delete of devices, users or rules; :undo lists them all.', tone: 'muted'},
     ],
     choices: [
-      {action: 'confirm', label: 'take it back', run: () => undoEntry(c, entry)},
+      // Not awaited: the restore's own report shows its progress; the question closes at once.
+      {
+        action: 'confirm',
+        label: 'take it back',
+        run: () => {
+          void undoEntry(c, entry);
+        },
+      },
       {action: 'cancel', label: 'cancel'},
     ],
   });

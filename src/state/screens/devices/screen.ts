@@ -332,9 +332,10 @@ function openDeviceEdit(ctx: ConsoleContext, row: DeviceRow): void {
         ctx.message({tone: 'info', text: 'Nothing changed'});
         return;
       }
-      await ctx.client.updateDevice(row.id, body);
+      const saved = (await ctx.client.updateDevice(row.id, body)).data;
       ctx.close();
-      ctx.afterWrite(`Device updated: ${body.name ?? row.name}`);
+      // By the name the server answered with: another admin may have renamed it meanwhile.
+      ctx.afterWrite(`Device updated: ${saved.name}`);
     },
   });
 }

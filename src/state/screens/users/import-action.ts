@@ -143,6 +143,8 @@ function askConfigDir(c: ConsoleContext, plan: ImportPlan, preview: ReportModal)
         summarise: (outcome) => {
           const summary = summarizeImport(plan, outcome, dir.dir);
           const ok = outcome.failed.length === 0 && outcome.stoppedBy === null && !summary.lines.some((l) => l.tone === 'danger');
+          // What an import made is not taken back by u: a later u says so before an older delete.
+          if (outcome.done.length > 0) c.undo.noteWrite(summary.lines[0]!.text);
           return {
             title: ok ? 'Import finished' : outcome.stoppedBy ? 'Import stopped' : 'Import finished with failures',
             lines: summary.lines,
