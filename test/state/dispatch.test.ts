@@ -266,7 +266,7 @@ describe('the Controller, driven by key names without Ink', () => {
     press('d');
     expect(topModal(c.state)).toMatchObject({kind: 'dialog', title: 'Delete 2 users? This also deletes 3 devices and 1 rule.'});
     // What u cannot bring back is said before, as for one user.
-    expect((topModal(c.state) as {lines: Array<{text: string}>}).lines.map((l) => l.text)).toContain(
+    expect((topModal(c.state) as {lines: ReadonlyArray<{text: string}>}).lines.map((l) => l.text)).toContain(
       'u can bring the users back, but not their passwords: the hash never leaves the server.',
     );
     press('y');
