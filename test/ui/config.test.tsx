@@ -23,18 +23,23 @@ async function configScreen(): Promise<Rig> {
   return app;
 }
 
+/** Client defaults: the MTU typed over, then Ctrl-S (the review of the diff comes next). */
+async function askMtu(app: Rig, mtu: string): Promise<void> {
+  await app.press('edit', 'configuration');
+  await app.waitFor('Comma-separated IPs/CIDRs');
+  await app.press('nextField', 'form', 3);
+  await app.named('ctrl+u');
+  await app.type(mtu);
+  await app.press('save');
+}
+
 describe('configuration panel', () => {
   it('a changed default reaches a device that uses it, after a diff and a confirmation', async () => {
     const user = (await h.client.listUsers()).data[0]!;
     const device = (await h.client.createDevice({user_id: user.id, public_key: publicKey()})).data;
     expect(device.mtu).toBe(1280);
     const app = await configScreen();
-    await app.press('edit', 'configuration');
-    await app.waitFor('Comma-separated IPs/CIDRs');
-    await app.press('nextField', 'form', 3);
-    await app.named('ctrl+u');
-    await app.type('1400');
-    await app.press('save');
+    await askMtu(app, '1400');
     const review = await app.waitFor('Save these changes to the configuration?');
     expect(review).toContain('MTU: 1280 → 1400');
     // Nothing is sent until the answer: the status line does not say "Saving…".
@@ -267,12 +272,7 @@ describe('configuration panel', () => {
 
   it("Activity credits a save re-applied over another admin's change with its own change only", async () => {
     const app = await configScreen();
-    await app.press('edit', 'configuration');
-    await app.waitFor('Comma-separated IPs/CIDRs');
-    await app.press('nextField', 'form', 3);
-    await app.named('ctrl+u');
-    await app.type('1400');
-    await app.press('save');
+    await askMtu(app, '1400');
     await app.waitFor('MTU: 1280 → 1400');
     // Meanwhile another admin changes the DNS defaults; the save is refused, then re-applied over it.
     await h.client.updateConfiguration({default_client_dns: ['9.9.9.9']});
