@@ -26,7 +26,7 @@ export const GROUPS = [
     name: 'validators',
     gate: true,
     mutate: ['src/state/data/validators.ts', 'src/state/screens/users/import-plan.ts'],
-    tests: ['test/state/validators.test.ts', 'test/state/validators-in-step.test.ts', 'test/state/import.test.ts'],
+    tests: ['test/state/validators.test.ts', 'test/state/validators-in-step/*.test.ts', 'test/state/import.test.ts'],
   },
   {
     // The keymap table, availability and the read-only refusal, dispatch, the line editor.
@@ -63,7 +63,7 @@ export const GROUPS = [
     name: 'sandbox',
     gate: true,
     mutate: ['src/sandbox/auth/*.ts', 'src/sandbox/changeset.ts', 'src/sandbox/resources/rules.ts'],
-    tests: ['test/sandbox/jwt.test.ts', 'test/sandbox/api.test.ts', 'test/sandbox/validation.test.ts', 'test/sandbox/control.test.ts'],
+    tests: ['test/sandbox/jwt.test.ts', 'test/sandbox/api/*.test.ts', 'test/sandbox/validation.test.ts', 'test/sandbox/control.test.ts'],
   },
   {
     // Who can reach what: 0.7.36's firewall evaluated, :trace, :reach, the rules that never decide.
@@ -105,7 +105,7 @@ export const GROUPS = [
     name: 'change detection',
     gate: true,
     mutate: ['src/state/tracking/snapshot-diff.ts'],
-    tests: ['test/state/activity.test.ts', 'test/state/snapshot-diff.test.ts'],
+    tests: ['test/state/activity.test.ts', 'test/state/snapshot-diff/*.test.ts'],
   },
 ];
 

@@ -118,7 +118,7 @@ describe('identity providers', () => {
   });
 });
 
-// The fixes test/state/validators-in-step.test.ts found against the sandbox (0.7.36's FzHttp.Validator and Ecto rules).
+// The fixes test/state/validators-in-step/ found against the sandbox (0.7.36's FzHttp.Validator and Ecto rules).
 describe('in step with 0.7.36', () => {
   it('endpoint: the FQDN message names the part before the port; port 0 is refused; a non-numeric port is part of the name', () => {
     expect(validateEndpoint('!!!:80')).toEqual(['!!! is not a valid FQDN', 'must be one of: Elixir.FzHttp.Types.IPPort, string']);

@@ -144,7 +144,7 @@ export class DeviceScan implements SlicedPass {
   // Consecutive polls list devices in the same order (insertion order), so rows are compared by
   // position first and the id index is built only when that fails. The mutants of this shortcut
   // that survive give the same result by the index (the by-id property test of
-  // test/state/snapshot-diff.test.ts holds the result either way).
+  // test/state/snapshot-diff/ holds the result either way).
   // Stryker disable next-line BooleanLiteral: equivalent, see above
   private aligned = true;
   private matched = 0;

@@ -1,5 +1,5 @@
-// Acceptance cases, "Authentication" and "Permissions" (docs/firezone-0.7.36.md, "Acceptance cases"); the suite's conventions
-// and helpers are described in ./harness.ts.
+// Acceptance cases, "Authentication" and "Permissions" (docs/firezone-0.7.36.md, "Acceptance
+// cases"); the suite's conventions and helpers are described in ./harness.ts.
 import {randomUUID} from 'node:crypto';
 import {describe, expect, it} from 'vitest';
 import {

@@ -1,5 +1,5 @@
-// Acceptance cases, "Configuration" (docs/firezone-0.7.36.md, "Acceptance cases"); the suite's conventions
-// and helpers are described in ./harness.ts.
+// Acceptance cases, "Configuration" (docs/firezone-0.7.36.md, "Acceptance cases"); the suite's
+// conventions and helpers are described in ./harness.ts.
 import {describe, expect, it} from 'vitest';
 import {type Row, UUID_RE, TS_RE, CONFIG_KEYS, SAML_METADATA, fresh, expectData, expectEmpty500, expectAuthError, expect422} from './harness.js';
 

@@ -43,7 +43,7 @@ export function userCreateBody(values: Values): UserCreate {
   if (str(values, 'password') !== '') {
     body.password = str(values, 'password');
     // An empty confirmation is left out, as 0.7.36's own clients do: the server then says
-    // "does not match confirmation", the same as the form (test/state/validators-in-step.test.ts).
+    // "does not match confirmation", the same as the form (test/state/validators-in-step/users-and-devices.test.ts).
     if (str(values, 'password_confirmation') !== '') body.password_confirmation = str(values, 'password_confirmation');
   }
   return body;
@@ -57,7 +57,7 @@ export function userUpdateBody(values: Values, user: User): UserUpdate {
   if (str(values, 'password') !== '') {
     body.password = str(values, 'password');
     // An empty confirmation is left out, as 0.7.36's own clients do: the server then says
-    // "does not match confirmation", the same as the form (test/state/validators-in-step.test.ts).
+    // "does not match confirmation", the same as the form (test/state/validators-in-step/users-and-devices.test.ts).
     if (str(values, 'password_confirmation') !== '') body.password_confirmation = str(values, 'password_confirmation');
   }
   return body;
