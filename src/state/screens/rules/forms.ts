@@ -59,3 +59,23 @@ export function ruleBody(values: Values): RuleWrite {
     user_id: user === '' ? null : user,
   };
 }
+
+/**
+ * What an edit sends: only the fields the admin changed, so that a field sent as the form opened
+ * would not put back a change made since (by another admin, or by this console's own save whose
+ * refresh has not landed yet). The port type and range are one setting: 0.7.36 checks them as a
+ * pair, so a change to either sends both. Empty when nothing changed.
+ */
+export function ruleChanges(initial: Values, values: Values): RuleWrite {
+  const before = ruleBody(initial);
+  const after = ruleBody(values);
+  const body: RuleWrite = {};
+  if (after.action !== before.action) body.action = after.action;
+  if (after.destination !== before.destination) body.destination = after.destination;
+  if (after.port_type !== before.port_type || after.port_range !== before.port_range) {
+    body.port_type = after.port_type;
+    body.port_range = after.port_range;
+  }
+  if (after.user_id !== before.user_id) body.user_id = after.user_id;
+  return body;
+}

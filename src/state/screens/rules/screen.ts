@@ -2,7 +2,7 @@
 import type {Rule} from '../../../api/index.js';
 import {createForm} from '../../interactions/form.js';
 import {formatDate, formatWhen, parseTime} from '../../data/format.js';
-import {ruleBody, ruleFormInitial, ruleFormSpecs} from './forms.js';
+import {ruleBody, ruleChanges, ruleFormInitial, ruleFormSpecs} from './forms.js';
 import {explainRank, ruleRank} from '../../data/rule-precedence.js';
 import {type Snapshot} from '../../data/snapshot.js';
 import type {ConsoleContext} from '../../core/context.js';
@@ -44,7 +44,12 @@ function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
     form: createForm(specs, ruleFormInitial(rule)),
     pickerAllowsNone: true,
     save: async (form) => {
-      const body = ruleBody(form.values);
+      const body = rule ? ruleChanges(form.initial, form.values) : ruleBody(form.values);
+      if (rule && Object.keys(body).length === 0) {
+        ctx.close();
+        ctx.message({tone: 'info', text: 'Nothing changed'});
+        return;
+      }
       const saved = (rule ? await ctx.client.updateRule(rule.id, body) : await ctx.client.createRule(body)).data;
       ctx.close();
       ctx.afterWrite(`Rule ${rule ? 'updated' : 'added'}: ${ruleSummary(saved)}`, {screen: 'rules', id: saved.id});
