@@ -6,6 +6,7 @@ import type {ConsoleContext} from '../core/context.js';
 import {topModal} from '../core/state.js';
 import {dialogAction} from '../interactions/dialog.js';
 import {askClose, formAction} from '../interactions/form-actions.js';
+import {showForm} from '../interactions/form-errors.js';
 import {editFocused, focusedSpec} from '../interactions/form.js';
 import {openPicker, pickerAction} from '../interactions/picker-actions.js';
 import {promptAction} from '../interactions/prompt.js';
@@ -136,7 +137,7 @@ function pasteInto(c: ConsoleContext, text: string): void {
       return;
     }
     const edited = editFocused(m.form, 'paste', spec?.multiline ? text : oneLine);
-    if (edited) c.replaceModal(m, {...m, form: edited});
+    if (edited) showForm(c, m, edited);
     else c.message({tone: 'warning', text: pasteRefused(spec?.label.trim() ?? 'this field', spec?.multiline ? text : oneLine, spec?.kind)});
     return;
   }
@@ -192,7 +193,7 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
     }
     const edited = editFocused(m.form, name, input);
     if (edited) {
-      c.replaceModal(m, {...m, form: edited});
+      showForm(c, m, edited);
       return true;
     }
     return false;

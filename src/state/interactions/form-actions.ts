@@ -9,6 +9,7 @@ import type {ConsoleContext} from '../core/context.js';
 import {applyServerErrors, cycleChoice, focusedSpec, focusFirstError, hasErrors, isDirty, moveFocus, toggle, validateForm, type FormState} from './form.js';
 import type {Action} from '../input/keymap.js';
 import {openPicker} from './picker-actions.js';
+import {formErrorMessage, showForm} from './form-errors.js';
 
 export function askClose(c: ConsoleContext, m: FormModal, why: 'discard' | 'quit'): void {
   if (!isDirty(m.form)) {
@@ -46,7 +47,7 @@ export function formAction(c: ConsoleContext, action: Action): void {
     return;
   }
   const spec = focusedSpec(m.form);
-  const update = (form: FormState) => c.replaceModal(m, {...m, form});
+  const update = (form: FormState) => showForm(c, m, form);
   switch (action) {
     case 'nextField':
       return update(moveFocus(m.form, 1));
@@ -85,21 +86,12 @@ export function cancelSave(c: ConsoleContext, m: FormModal): void {
   c.refresh();
 }
 
-export function labelled(c: ConsoleContext, form: FormState, errors: Record<string, string[]>): string {
-  return Object.entries(errors)
-    .map(([key, messages]) => {
-      const label = form.specs.find((s) => s.key === key)?.label.trim() ?? key;
-      return `${label}: ${messages.join(', ')}`;
-    })
-    .join('; ');
-}
-
 export async function save(c: ConsoleContext, m: FormModal): Promise<void> {
   const checked = validateForm(m.form);
   if (hasErrors(checked)) {
     const focused = focusFirstError(checked);
     c.replaceModal(m, {...m, form: focused});
-    c.message({tone: 'error', text: `Fix the form: ${labelled(c, focused, focused.errors)}`});
+    c.message(formErrorMessage(focused, 'Fix the form: '));
     return;
   }
   const sending: FormModal = {...m, form: {...checked, submitting: true}};
@@ -126,8 +118,7 @@ export function formFailed(c: ConsoleContext, form: FormModal, err: unknown): vo
     const fieldErrors = still.mapErrors ? still.mapErrors(err.fieldErrors) : err.fieldErrors;
     const mapped = applyServerErrors({...still.form, submitting: false}, fieldErrors, still.errorAliases ?? {});
     c.replaceModal(still, {...still, form: mapped});
-    const text = [labelled(c, mapped, mapped.errors), ...mapped.formErrors].filter((t) => t !== '').join('; ');
-    c.message({tone: 'error', text: text || errorText(err)});
+    c.message(formErrorMessage(mapped, '') ?? {tone: 'error', text: errorText(err)});
     return;
   }
   if (still) c.replaceModal(still, {...still, form: {...still.form, submitting: false}});

@@ -3,6 +3,7 @@ import {topModal} from '../core/state.js';
 import {type FormModal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
 import {moveFocus, setValue} from './form.js';
+import {showForm} from './form-errors.js';
 import type {Action} from '../input/keymap.js';
 import {pickerEntries} from './picker.js';
 
@@ -29,7 +30,7 @@ export function pickerAction(c: ConsoleContext, action: Action): void {
       // On to the next field, but not round to the first one from the last.
       const picked = setValue(form.form, m.field, chosen);
       const next = moveFocus(picked, 1);
-      c.replaceModal(form, {...form, form: next.focus > picked.focus ? next : picked});
+      showForm(c, form, next.focus > picked.focus ? next : picked);
     }
   }
 }
