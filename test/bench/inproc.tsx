@@ -2,7 +2,7 @@
 // measures keystroke→frame latency, refresh-cycle CPU, memory and idle CPU. Bundled and run
 // by test/bench/run.mjs in a fresh Node process per data size. Prints one JSON line.
 import {EventEmitter} from 'node:events';
-import {readFileSync} from 'node:fs';
+import {readdirSync, readFileSync} from 'node:fs';
 import {monitorEventLoopDelay, performance} from 'node:perf_hooks';
 import React from 'react';
 import {render} from 'ink';
@@ -17,6 +17,35 @@ import {tuneHeap} from '../../src/config/heap-tuning.js';
 tuneHeap();
 
 const [url, token] = process.argv.slice(2) as [string, string];
+
+// Where the main thread's time goes while refreshing (Linux; null elsewhere): on a CPU, or runnable
+// and waiting for one (/proc/thread-self/schedstat: ns on CPU, ns waiting on a run queue). A long
+// task on a machine with fewer free cores than runnable threads is partly the second.
+function mainThreadTimes(): {runMs: number; waitMs: number} | null {
+  try {
+    const [run, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+    return Number.isFinite(run) && Number.isFinite(wait) ? {runMs: run! / 1e6, waitMs: wait! / 1e6} : null;
+  } catch {
+    return null;
+  }
+}
+
+// CPU of the process's other threads (V8's collector and compiler helpers, libuv's pool), from
+// /proc/self/task (clock ticks of 10 ms); null where there is none.
+function otherThreadsCpuMs(): number | null {
+  try {
+    let ticks = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (Number(tid) === process.pid) continue;
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks * 10;
+  } catch {
+    return null;
+  }
+}
 const COLUMNS = 120;
 const ROWS = 40;
 
@@ -213,6 +242,10 @@ async function main() {
   // The event-loop delay over them and the live keys below is the longest task on the main thread.
   const loop = monitorEventLoopDelay({resolution: 1});
   loop.enable();
+  const windowStart = performance.now();
+  const mainBefore = mainThreadTimes();
+  const cpuBefore = process.cpuUsage();
+  const othersBefore = otherThreadsCpuMs();
   const cycleCpu: number[] = [];
   for (let i = 0; i < 8; i++) {
     await pause(100);
@@ -259,6 +292,18 @@ async function main() {
   loop.disable();
   // The histogram counts from the timer's due time; a task of t ms shows as a delay of ~t ms.
   const longestTaskMs = loop.max / 1e6;
+  const windowSec = (performance.now() - windowStart) / 1000;
+  const mainAfter = mainThreadTimes();
+  const cpuUsed = process.cpuUsage(cpuBefore);
+  const othersAfter = otherThreadsCpuMs();
+  // Per second of the window: the main thread on a CPU and waiting for one; the process's CPU and
+  // the part of it on threads other than the main one.
+  const threads = {
+    mainRunMsPerSec: mainBefore && mainAfter ? (mainAfter.runMs - mainBefore.runMs) / windowSec : null,
+    mainWaitMsPerSec: mainBefore && mainAfter ? (mainAfter.waitMs - mainBefore.waitMs) / windowSec : null,
+    processCpuMsPerSec: (cpuUsed.user + cpuUsed.system) / 1000 / windowSec,
+    otherThreadsCpuMsPerSec: othersBefore !== null && othersAfter !== null ? (othersAfter - othersBefore) / windowSec : null,
+  };
 
   // Memory as the admin's system sees it: no forced GC, after the ≥ 10 refreshes above.
   const status = readFileSync('/proc/self/status', 'utf8');
@@ -338,6 +383,7 @@ async function main() {
       memory,
       cycleCpuMs: median(cycleCpu),
       longestTaskMs,
+      threads,
       rssMb,
       idleCpuMsPerSec: (idle.user + idle.system) / 1000 / 3,
       idleFrames,

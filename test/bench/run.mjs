@@ -14,7 +14,10 @@
 //   receives and decodes the four lists from the sandbox (another process, whose stats collector
 //   changes about a third of the devices every 2 s, as `--stats-interval 2`), derives and renders.
 // - longest main-thread task while refreshing: the largest event-loop delay (monitorEventLoopDelay)
-//   over the refresh cycles and the live keys.
+//   over the refresh cycles and the live keys. Beside it, over the same window and per second: the
+//   main thread's time on a CPU and runnable but waiting for one (/proc/thread-self/schedstat), and
+//   the process's CPU with the part of it on other threads (V8's helpers; /proc/self/task). A task
+//   is wall time: on 2 cores shared with the sandbox and V8's helpers, part of it is waiting.
 // - sort: `>` steps the sort column round all 11 positions twice (22 keys); key → frame p95 and
 //   the slowest key. After the refresh cycles (paused), once more round: the slowest key (the
 //   volatile columns are not ordered ahead, src/state/lists/column-order.ts).
@@ -154,6 +157,14 @@ const rows = [
   ],
   ['refresh cycle CPU, receiving included (ms)', (r) => fmt(r.cycleCpuMs), '≤ 50 at 10k'],
   ['longest main-thread task while refreshing (ms)', (r) => fmt(r.longestTaskMs), '≤ 16 at 10k, ≤ 50 at 50k'],
+  [
+    'meanwhile, per second: main thread on a CPU / waiting for one; process CPU (of it, other threads) (ms)',
+    (r) =>
+      r.threads.mainRunMsPerSec === null
+        ? 'n/a'
+        : `${fmt(r.threads.mainRunMsPerSec, 0)} / ${fmt(r.threads.mainWaitMsPerSec, 0)}; ${fmt(r.threads.processCpuMsPerSec, 0)} (${r.threads.otherThreadsCpuMsPerSec === null ? 'n/a' : fmt(r.threads.otherThreadsCpuMsPerSec, 0)})`,
+    '',
+  ],
   ['VmRSS / VmHWM after 10+ refreshes, no forced GC (MB)', (r) => `${fmt(r.vmRssMb, 0)} / ${fmt(r.vmHwmMb, 0)}`, '≤ 200 / ≤ 300 at 50k'],
   [
     '`process.memoryUsage()` at that moment: rss / heapUsed / external (arrayBuffers) (MB)',
