@@ -10,7 +10,7 @@ import type {TrafficHistory} from '../state/tracking/traffic-history.js';
 import type {FetchedData} from '../state/data/snapshot.js';
 import {sparkline} from '../state/tracking/sparkline.js';
 import {bodyFor} from './Body.js';
-import {CommandBar, CommandInfo} from './CommandBar.js';
+import {CommandBar, CommandInfo, commandErrorIsLong} from './CommandBar.js';
 import {Header} from './Header.js';
 import {helpCapacity, helpLines} from './HelpOverlay.js';
 import {InputRouter, useTerminalInput} from './keys.js';
@@ -100,7 +100,7 @@ export function App({client, settings, writeRaw, suspend, firstData, reloadToken
     );
   }
   const width = size.columns;
-  const long = state.command === null && state.message !== null && displayWidth(state.message.text) > width - 12;
+  const long = state.command === null ? state.message !== null && displayWidth(state.message.text) > width - 12 : commandErrorIsLong(state.command, width);
   const bodyHeight = controller.bodyHeight() - (long ? 1 : 0);
   // The help's lines are laid out only while it is open: on every frame they cost a whole render.
   if (state.help.open) controller.measuredHelp(Math.max(0, helpLines(width - 1, state.help).length - helpCapacity(bodyHeight)));

@@ -6,15 +6,27 @@ import type {CommandLine} from '../state/commands/command-bar.js';
 import {Text} from './SafeText.js';
 import {TextField} from './TextField.js';
 import {color} from './theme.js';
-import {truncate} from './text.js';
+import {displayWidth, truncate, wrapLines} from './text.js';
 
-/** The info line while the bar is open. */
+/** Whether the bar's error needs a second line (App takes it from the body, as for a long status message). */
+export function commandErrorIsLong(line: CommandLine | null, width: number): boolean {
+  return line !== null && line.error !== null && displayWidth(line.error) > width;
+}
+
+/** The info line while the bar is open (two lines for an error longer than one). */
 export function CommandInfo({line, hints, width}: {line: CommandLine; hints: string; width: number}): React.JSX.Element {
   if (line.error) {
+    const wrapped = commandErrorIsLong(line, width) ? wrapLines(line.error, width) : [line.error];
+    // The rest of a very long error (past two lines) is cut with an ellipsis.
+    const shown = wrapped.length > 2 ? [wrapped[0]!, truncate(wrapped.slice(1).join(' '), width)] : wrapped;
     return (
-      <Text wrap="truncate" color={color('danger')} bold>
-        {truncate(line.error, width)}
-      </Text>
+      <Box width={width} flexDirection="column">
+        {shown.map((text, i) => (
+          <Text key={i} wrap="truncate" color={color('danger')} bold>
+            {truncate(text, width)}
+          </Text>
+        ))}
+      </Box>
     );
   }
   if (line.candidates.length > 0) {
