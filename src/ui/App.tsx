@@ -100,6 +100,7 @@ export function App({client, settings, writeRaw, suspend, firstData, reloadToken
     );
   }
   const width = size.columns;
+  // A long status message, or a long error of the open command bar, takes a second line from the body.
   const long = state.command === null ? state.message !== null && displayWidth(state.message.text) > width - 12 : commandErrorIsLong(state.command, width);
   const bodyHeight = controller.bodyHeight() - (long ? 1 : 0);
   // The help's lines are laid out only while it is open: on every frame they cost a whole render.
