@@ -24,7 +24,9 @@ export function ruleFormSpecs(): FieldSpec[] {
         {value: 'tcp', label: 'TCP'},
         {value: 'udp', label: 'UDP'},
       ],
-      validate: (v, all) => validatePortPair(String(v) || null, str(all, 'port_range')).port_type,
+      // "All protocols" disables the range, so a range left in it from before is not the admin's:
+      // it is not sent (ruleBody) and may not fail the pair either.
+      validate: (v, all) => validatePortPair(String(v) || null, String(v) === '' ? '' : str(all, 'port_range')).port_type,
     },
     {
       key: 'port_range',

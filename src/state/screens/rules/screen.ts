@@ -34,12 +34,19 @@ function scopeOf(s: Snapshot, userId: string | null): string {
   return userId === null ? 'everyone' : (s.usersById.get(userId)?.email ?? userId);
 }
 
+// 0.7.36 has no update trigger on rules: an edited rule reaches nftables only when the service
+// restarts (docs/firezone-0.7.36.md, "Rules: fields and port ranges"). The admin is told before
+// and after saving; :trace says so too while an edited rule is on the path.
+const EDIT_WAITS_FOR_RESTART =
+  'Firezone 0.7.36 applies an edited rule to the firewall only when its service restarts: until then the old rule stays in force. To change it now, delete the rule and add it again.';
+
 function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
   const specs = ruleFormSpecs().map((s) => (s.key === 'user' ? {...s, display: (v: string | boolean) => scopeOf(ctx.snapshot, String(v) || null)} : s));
   ctx.openForm({
     title: rule ? `Edit rule ${ruleSummary(rule)}` : 'Add rule',
     notes: [
       'Rules apply to all devices unless bound to a user. Per-user rules are checked before global ones; within each, port rules come before port-less ones and accept before drop.',
+      ...(rule ? [EDIT_WAITS_FOR_RESTART] : []),
     ],
     form: createForm(specs, ruleFormInitial(rule)),
     pickerAllowsNone: true,
@@ -52,7 +59,10 @@ function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
       }
       const saved = (rule ? await ctx.client.updateRule(rule.id, body) : await ctx.client.createRule(body)).data;
       ctx.close();
-      ctx.afterWrite(`Rule ${rule ? 'updated' : 'added'}: ${ruleSummary(saved)}`, {screen: 'rules', id: saved.id});
+      ctx.afterWrite(
+        rule ? `Rule updated: ${ruleSummary(saved)}; the firewall keeps the old rule until Firezone restarts (0.7.36)` : `Rule added: ${ruleSummary(saved)}`,
+        {screen: 'rules', id: saved.id},
+      );
     },
   });
 }
