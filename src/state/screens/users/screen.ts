@@ -39,22 +39,23 @@ function deletesOwnToken(who: string): DialogLine {
     bold: true,
   };
 }
-const DEMOTES_OWN_TOKEN: DialogLine = {
-  text: "This is the user of this console's API token: once unprivileged, the token may no longer read users, rules or the configuration (the API answers 401), and this console stops working.",
-  tone: 'danger',
-  bold: true,
-};
-
-/** Promote or demote, after asking; a self-change is refused by the server with its own message. */
+/**
+ * Promote or demote, after asking. The user of this console's API token is refused at once: 0.7.36
+ * refuses anyone's change of their own role ("You cannot change your own role"), so a question
+ * would only lead to that answer.
+ */
 function askRole(ctx: ConsoleContext, user: User): void {
   const role = user.role === 'admin' ? 'unprivileged' : 'admin';
-  const own = role === 'unprivileged' && isTokenUser(ctx, user.id);
+  if (isTokenUser(ctx, user.id)) {
+    ctx.message({
+      tone: 'warning',
+      text: `${user.email} is the user of this console's API token: Firezone 0.7.36 refuses a change of one's own role (another admin can make it)`,
+    });
+    return;
+  }
   ctx.openDialog({
     title: role === 'admin' ? `Promote ${user.email} to admin?` : `Demote ${user.email} to unprivileged?`,
-    lines: [
-      ...(own ? [DEMOTES_OWN_TOKEN] : []),
-      {text: role === 'admin' ? 'This will give admin permissions to the user.' : 'This will remove admin permissions from the user.', tone: 'muted'},
-    ],
+    lines: [{text: role === 'admin' ? 'This will give admin permissions to the user.' : 'This will remove admin permissions from the user.', tone: 'muted'}],
     choices: [
       {
         action: 'confirm',
