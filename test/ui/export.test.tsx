@@ -55,4 +55,24 @@ describe('export', () => {
     expect(records.map((r) => r.owner_email)).toEqual(mine.map(() => owner.email));
     expect(records.some((r) => r.preshared_key && mine.some((d) => d.preshared_key === r.preshared_key))).toBe(true);
   });
+
+  it('the Activity list is exported as events, and its prompt promises nothing about secrets it cannot hold', async () => {
+    const app = await renderApp({fixture: fx, ready: /1\/20 devices/});
+    // A change made by another client gives the Activity list an event to export.
+    await fx.client.createUser({email: 'export-activity@example.com', role: 'unprivileged'});
+    await app.press('refresh');
+    await app.press('screen5');
+    await app.waitFor('User export-activity@');
+    await app.press('export', 'list');
+    const prompt = await app.waitFor('Export to file:');
+    expect(prompt).toMatch(/Export the \d+ events? shown/);
+    expect(prompt).not.toContain('preshared');
+    const path = join(process.cwd(), 'activity.csv');
+    await app.named('ctrl+u');
+    await app.paste(path);
+    await app.press('accept', 'prompt');
+    const done = await app.waitFor(/Exported \d+ events? to/);
+    expect(done).toMatch(/\(CSV, mode 0600\)/);
+    expect(done).not.toMatch(/activits|no secrets/);
+  });
 });

@@ -28,13 +28,18 @@ export function exportList(c: ConsoleContext, includeSecrets: boolean): void {
       cursor: [...value].length,
       lines: [
         {text: `Export the ${n} shown${list.state.filter ? ` (filter "${list.state.filter}")` : ''}, in the order shown.`, bold: true},
-        {
-          text: includeSecrets ? 'Including preshared keys: keep the file safe.' : 'No secrets (preshared keys are left out; X includes them).',
-          tone: includeSecrets ? 'danger' : 'muted',
-        },
+        // Only devices hold a secret (their preshared keys), and only there does X export them.
+        ...(screen === 'devices'
+          ? [
+              {
+                text: includeSecrets ? 'Including preshared keys: keep the file safe.' : 'No secrets (preshared keys are left out; X includes them).',
+                tone: includeSecrets ? ('danger' as const) : ('muted' as const),
+              },
+            ]
+          : []),
       ],
       help: 'Enter writes (.json → JSON, else CSV; mode 0600; never overwrites without asking) · Esc cancels',
-      accept: (path) => writeExport(c, screen, rows, path, includeSecrets, false),
+      accept: (path) => writeExport(c, screen, list.spec.noun, rows, path, includeSecrets, false),
     });
   };
   if (!includeSecrets) {
@@ -54,6 +59,7 @@ export function exportList(c: ConsoleContext, includeSecrets: boolean): void {
 async function writeExport(
   c: ConsoleContext,
   screen: ListScreenId,
+  noun: string,
   rows: readonly unknown[],
   path: string,
   includeSecrets: boolean,
@@ -67,14 +73,14 @@ async function writeExport(
     if (prompt) c.removeModal(prompt);
     c.message({
       tone: 'ok',
-      text: `Exported ${plural(rows.length, screen.slice(0, -1))} to ${written.path} (${format.toUpperCase()}, ${includeSecrets ? 'WITH preshared keys' : 'no secrets'}, mode 0600)`,
+      text: `Exported ${plural(rows.length, noun)} to ${written.path} (${format.toUpperCase()}${screen === 'devices' ? (includeSecrets ? ', WITH preshared keys' : ', no secrets') : ''}, mode 0600)`,
     });
   } else if (written.reason === 'exists') {
     c.openDialog({
       title: 'The file exists. Overwrite it?',
       lines: [{text: written.message}],
       choices: [
-        {action: 'confirm', label: 'overwrite', run: () => writeExport(c, screen, rows, path, includeSecrets, true)},
+        {action: 'confirm', label: 'overwrite', run: () => writeExport(c, screen, noun, rows, path, includeSecrets, true)},
         {action: 'cancel', label: 'keep it'},
       ],
     });
