@@ -48,4 +48,18 @@ describe('form errors in the status line', () => {
     await app.type('x');
     await app.waitFor(/^(?![\s\S]*has already been taken)/);
   });
+
+  it('a form closed without saving takes its error message with it', async () => {
+    const app = await renderApp({fixture: fx});
+    await app.press('screen2');
+    await app.waitFor('EMAIL');
+    await app.press('new', 'list');
+    await app.waitFor('Add user');
+    await app.press('save');
+    await app.waitFor("Fix the form: Email: can't be blank");
+    // Nothing typed: Esc closes it without asking.
+    await app.press('cancel', 'form');
+    await app.waitFor(/^(?![\s\S]*Add user)/);
+    expect(app.frame()).not.toContain('Fix the form');
+  });
 });

@@ -9,12 +9,15 @@ import type {ConsoleContext} from '../core/context.js';
 import {applyServerErrors, cycleChoice, focusedSpec, focusFirstError, hasErrors, isDirty, moveFocus, toggle, validateForm, type FormState} from './form.js';
 import type {Action} from '../input/keymap.js';
 import {openPicker} from './picker-actions.js';
-import {formErrorMessage, showForm} from './form-errors.js';
+import {dropFormErrorMessage, formErrorMessage, showForm} from './form-errors.js';
 
 export function askClose(c: ConsoleContext, m: FormModal, why: 'discard' | 'quit'): void {
   if (!isDirty(m.form)) {
     if (why === 'quit') c.io.exit();
-    else c.removeModal(m);
+    else {
+      c.removeModal(m);
+      dropFormErrorMessage(c);
+    }
     return;
   }
   c.openDialog({

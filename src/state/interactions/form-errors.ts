@@ -38,3 +38,9 @@ export function showForm(c: ConsoleContext, m: FormModal, form: FormState): void
   const next = formErrorMessage(form, prefix);
   if (next?.text !== shown!.text) c.message(next);
 }
+
+/** A form closed without saving: a status message about its errors has nothing left to describe. */
+export function dropFormErrorMessage(c: ConsoleContext): void {
+  const shown = c.state.message;
+  if (shown && formErrorPrefixes.has(shown)) c.message(null);
+}
