@@ -98,7 +98,7 @@ export interface ReportModal extends ModalBase {
   lines: readonly DialogLine[];
   scroll: number;
   phase: 'preview' | 'running' | 'stopping' | 'finished';
-  progress: {finished: number; total: number; failed: number} | null;
+  progress: {finished: number; total: number; failed: number; unknown: number} | null;
   /** The `y` of a preview (e.g. "import 12 users"). */
   confirm?: {label: string; run: () => void};
   /** Esc while running: start nothing new, finish what is in flight. */

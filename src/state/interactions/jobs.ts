@@ -30,7 +30,10 @@ export interface JobProgress {
   total: number;
   started: number;
   finished: number;
+  /** Refused or failed with an answer. */
   failed: number;
+  /** No answer came (outcomeUnknown): the write may have been applied; settled by reading the data again. */
+  unknown: number;
 }
 
 export interface JobOptions {
@@ -75,7 +78,7 @@ export class Job<T, R> {
   /** Runs every item once; `onProgress` (or the constructor's) hears each one finish. */
   async run(onProgress?: (progress: JobProgress) => void): Promise<JobOutcome<T, R>> {
     const outcome: JobOutcome<T, R> = {done: [], failed: [], notStarted: [], stoppedBy: null, serverError: null};
-    const progress: JobProgress = {total: this.items.length, started: 0, finished: 0, failed: 0};
+    const progress: JobProgress = {total: this.items.length, started: 0, finished: 0, failed: 0, unknown: 0};
     let next = 0;
     const listener = onProgress ?? this.options.onProgress;
     const report = () => listener?.({...progress});
@@ -87,7 +90,8 @@ export class Job<T, R> {
           outcome.done.push({item, result: await this.work(item)});
         } catch (err) {
           outcome.failed.push({item, reason: errorText(err), error: err});
-          progress.failed++;
+          if (outcomeUnknown(err)) progress.unknown++;
+          else progress.failed++;
           if (isServerGone(err) && outcome.stoppedBy === null) {
             outcome.stoppedBy = 'server';
             outcome.serverError = errorText(err);

@@ -5,7 +5,7 @@ import {type DialogLine, type ReportModal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
 import {typedAhead} from './dialog.js';
 import type {Job} from './jobs.js';
-import {type JobOutcome} from './jobs.js';
+import {outcomeUnknown, type JobOutcome} from './jobs.js';
 import type {Action} from '../input/keymap.js';
 
 // ---- the report modal ----------------------------------------------------------------------------
@@ -29,7 +29,7 @@ export function runReport<T, R>(c: ConsoleContext, run: ReportRun<T, R>): Promis
     lines: run.intro ?? [],
     scroll: 0,
     phase: 'running',
-    progress: {finished: 0, total: run.total, failed: 0},
+    progress: {finished: 0, total: run.total, failed: 0, unknown: 0},
     stop: () => {
       run.job.stop();
       const m = c.current(report);
@@ -38,9 +38,9 @@ export function runReport<T, R>(c: ConsoleContext, run: ReportRun<T, R>): Promis
     },
   }) as ReportModal;
   let lastDraw = 0;
-  const progressed = (finished: number, failed: number) => {
+  const progressed = (finished: number, failed: number, unknown: number) => {
     const m = c.current(report);
-    if (m) c.replaceModal(m, {...m, progress: {finished, total: run.total, failed}});
+    if (m) c.replaceModal(m, {...m, progress: {finished, total: run.total, failed, unknown}});
   };
   return run.job
     .run((p) => {
@@ -48,7 +48,7 @@ export function runReport<T, R>(c: ConsoleContext, run: ReportRun<T, R>): Promis
       const now = Date.now();
       if (now - lastDraw < 30 && p.finished < run.total) return;
       lastDraw = now;
-      progressed(p.finished, p.failed);
+      progressed(p.finished, p.failed, p.unknown);
     })
     .then(async (job) => {
       let outcome = job;
@@ -59,6 +59,8 @@ export function runReport<T, R>(c: ConsoleContext, run: ReportRun<T, R>): Promis
         });
       }
       const summary = run.summarise(outcome);
+      // After the settling read: a write that still has no known outcome is "no answer", not "failed".
+      const unknown = outcome.failed.filter((f) => outcomeUnknown(f.error)).length;
       const m = c.current(report);
       if (m) {
         c.replaceModal(m, {
@@ -67,7 +69,7 @@ export function runReport<T, R>(c: ConsoleContext, run: ReportRun<T, R>): Promis
           lines: summary.lines,
           scroll: 0,
           phase: 'finished',
-          progress: {finished: outcome.done.length + outcome.failed.length, total: run.total, failed: outcome.failed.length},
+          progress: {finished: outcome.done.length + outcome.failed.length, total: run.total, failed: outcome.failed.length - unknown, unknown},
         });
       }
       c.message(summary.message);

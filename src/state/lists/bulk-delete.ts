@@ -122,7 +122,11 @@ function runBulkDelete<T>(
         lines[0] = {text: `${lines[0]!.text} u takes ${undoable.length === 1 ? 'it' : 'them'} back.`};
       const ok = outcome.failed.length === 0 && outcome.stoppedBy === null;
       return {
-        title: ok ? `Deleted ${plural(deleted.length + gone.length, noun)}` : `Deleted ${deleted.length + gone.length} of ${plural(items.length, noun)}`,
+        // The same count as the first line: what the server deleted, and what was gone already apart.
+        title:
+          ok && gone.length === 0
+            ? `Deleted ${plural(deleted.length, noun)}`
+            : `Deleted ${deleted.length} of ${plural(items.length, noun)}${gone.length ? `; ${gone.length} already gone` : ''}`,
         lines,
         message: {tone: ok ? 'ok' : 'warning', text: lines[0]!.text},
       };
@@ -162,7 +166,8 @@ async function settleUnknown<T>(
   const failed: typeof outcome.failed = [];
   for (const f of outcome.failed) {
     if (!unknown.includes(f)) failed.push(f);
-    else if (present.has(f.item.id)) failed.push({...f, reason: `not deleted (${f.reason}; it is still there)`});
+    // Known now: not deleted (no longer an unknown outcome, so no `error` that says so).
+    else if (present.has(f.item.id)) failed.push({item: f.item, reason: `not deleted (${f.reason}; it is still there)`});
     else done.push({item: f.item, result: 'checked'});
   }
   return {...outcome, done, failed};

@@ -61,8 +61,11 @@ export function Report({
         {truncate(report.title, width)}
       </Text>
       {p ? (
-        <Text wrap="truncate" color={color(p.failed > 0 ? 'warning' : 'accent')}>
-          {truncate(`${progressBar(p.finished, p.total, Math.min(width, 72), ascii)}${p.failed > 0 ? `  ${p.failed} failed` : ''}`, width)}
+        <Text wrap="truncate" color={color(p.failed + p.unknown > 0 ? 'warning' : 'accent')}>
+          {truncate(
+            `${progressBar(p.finished, p.total, Math.min(width, 72), ascii)}${p.failed > 0 ? `  ${p.failed} failed` : ''}${p.unknown > 0 ? `  ${p.unknown} without an answer` : ''}`,
+            width,
+          )}
         </Text>
       ) : null}
       {rows.map((r) => (
