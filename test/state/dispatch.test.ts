@@ -500,7 +500,7 @@ describe('the Controller, driven by key names without Ink', () => {
     expect(c.state.lists.devices.filter).toBe('peer: not-a-key');
   });
 
-  it("deleting or demoting the token's own user says first that it locks the console out; others' do not", async () => {
+  it("deleting the token's own user says first that it locks the console out; demoting them is refused at once; others' are asked plainly", async () => {
     const server = seeded();
     server.tokenUser = 'u-2';
     const {c, press} = await open(server);
@@ -515,8 +515,10 @@ describe('the Controller, driven by key names without Ink', () => {
     press('n', 'j', 'd');
     expect(dialogLines()[0]).toMatch(/^This is the user of this console's API token: deleting them deletes the token too, and this console is locked out/);
     press('n', 'R');
-    expect(dialogLines()[0]).toMatch(/^This is the user of this console's API token: once unprivileged, the token may no longer read users/);
-    press('n', 'k', 'R');
+    // 0.7.36 refuses a change of one's own role: no question, the reason at once.
+    expect(topModal(c.state)).toBeNull();
+    expect(c.state.message?.text).toMatch(/^bob@example.com is the user of this console's API token: Firezone 0.7.36 refuses a change of one's own role/);
+    press('k', 'R');
     expect(dialogLines().join(' ')).not.toContain('API token');
     press('n');
     // Marked among others, the warning comes before the names (which "… and N more" may cut).

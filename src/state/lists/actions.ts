@@ -98,9 +98,22 @@ const IN_DETAIL: Partial<Record<Action, Shared>> = {
             : 'j/↓ moves onto a device first; Enter then opens it',
     });
   },
-  reveal: (c, list) => c.updateList(list.spec.id, (st) => ({...st, reveal: !st.reveal})),
-  copy: (c, list) => copyItem(c, list, list.detailItem),
+  reveal: (c, list) => {
+    if (list.detailItem === null) c.message({tone: 'info', text: nothingUnder(list, 'detail')});
+    else c.updateList(list.spec.id, (st) => ({...st, reveal: !st.reveal}));
+  },
+  copy: (c, list) => {
+    if (list.detailItem === null) c.message({tone: 'info', text: nothingUnder(list, 'detail')});
+    else copyItem(c, list, list.detailItem);
+  },
 };
+
+/** Why a key that acts on an item did nothing: a detail whose item is gone, or a list with no row under the cursor. */
+function nothingUnder(list: ListDerived, where: ActionPlace): string {
+  return where === 'detail'
+    ? `This ${list.spec.noun} is not on the server any more: there is nothing to act on (Esc returns to the list)`
+    : `No ${list.spec.noun} under the cursor${list.view.rows.length === 0 ? ': the list shows none' : ''}`;
+}
 
 /** A detail with selectable lines (a user's devices) moves a cursor over them; others scroll. */
 /** The detail's selectable lines (a user's devices), in order. */
@@ -164,7 +177,11 @@ export function listAction(c: ConsoleContext, where: ActionPlace, action: Action
   const own = actionAt(spec, action, where);
   if (!own) return;
   const item = where === 'list' ? selectedItem(list) : list.detailItem;
-  if (own.needsItem !== false && item === null) return;
+  if (own.needsItem !== false && item === null) {
+    // Said rather than ignored: a key that does nothing without a word reads as broken.
+    c.message({tone: 'info', text: nothingUnder(list, where)});
+    return;
+  }
   const reason = own.disabledReason?.(c, item) ?? null;
   if (reason !== null) {
     c.message({tone: 'info', text: reason});
