@@ -72,12 +72,17 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
         </Box>
       </Box>,
     );
-    // Errors wrap instead of being cut: an override explanation must be readable in full.
+    // Errors wrap instead of being cut: an override explanation must be readable in full. They are
+    // wrapped here, a line each, so that the window below counts the rows they take: a message Ink
+    // wrapped by itself made the column taller than the form's height, and Ink then squeezed rows
+    // together (the title gone, the field's value drawn over by its error).
     for (const message of form.errors[spec.key] ?? []) {
-      lines.push(
-        <Box key={`${spec.key}-e-${message}`} paddingLeft={LABEL_WIDTH} width={width}>
-          <Text color={color('danger')} wrap="wrap">{`${glyphs().error} ${message}`}</Text>
-        </Box>,
+      wrapLines(message, Math.max(1, inputWidth - 2)).forEach((line, j) =>
+        lines.push(
+          <Text key={`${spec.key}-e-${message}-${j}`} color={color('danger')} wrap="truncate">
+            {`${' '.repeat(LABEL_WIDTH)}${j === 0 ? glyphs().error : ' '} ${line}`}
+          </Text>,
+        ),
       );
     }
     const help = focused ? fieldHelp(spec, form.values) : null;
