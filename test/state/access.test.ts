@@ -128,11 +128,23 @@ describe('the panel', () => {
     if (typeof t === 'string') throw new Error(t);
     const text = t.lines.map((l) => l.text).join('\n');
     expect(text).toContain('alice@example.com is disabled: 0.7.36 removes their devices from WireGuard');
-    // …and right under the verdict, not only among the caveats.
-    expect(t.lines.slice(0, 2).map((l) => l.text)).toEqual([
-      'Verdict: DROP',
-      '…but alice@example.com is disabled: their devices are off WireGuard, so no traffic of theirs reaches the firewall',
+    // …and in the verdict itself, the rules' answer only in brackets, with why right under it.
+    expect(t.lines.slice(0, 3)).toEqual([
+      {text: 'Verdict: no traffic passes: alice@example.com is disabled (the rules alone: DROP)', bold: true, tone: 'danger'},
+      {
+        text: 'Their devices are off WireGuard, so no traffic of theirs reaches the firewall; below is what the rules would decide once they are enabled again',
+        tone: 'danger',
+      },
+      {text: "decided by DROP 10.0.0.0/8 tcp 22 · global (drop with ports; the global rules, after the user's own)"},
     ]);
+    // Without a port, where the port decides: said so in the brackets.
+    const open = trace({users: [disabled, bob], devices, rules: [edited]}, 'alice@example.com', '10.1.1.1');
+    if (typeof open === 'string') throw new Error(open);
+    expect(open.lines[0]!.text).toBe('Verdict: no traffic passes: alice@example.com is disabled (the rules alone: depend on the port)');
+    // An enabled user's verdict is the rules' own.
+    const enabled = trace({users: [alice, bob], devices, rules: [edited]}, 'alice@example.com', '10.1.1.1:22/tcp');
+    if (typeof enabled === 'string') throw new Error(enabled);
+    expect(enabled.lines[0]!.text).toBe('Verdict: DROP');
     expect(text).toContain('edited after being created: 0.7.36 applies an edit only after a restart');
     expect(text).toContain('rules with ports need a kernel newer than 5.6.8');
   });

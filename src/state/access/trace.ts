@@ -180,12 +180,14 @@ export function trace(data: TraceData, who: string, dest: string): TraceResult |
       // The path below is the one of the first piece; each port is asked exactly with ADDRESS:PORT/PROTO.
     }
   }
-  // The firewall's answer is moot for a disabled user: said right under it, not only in the caveats.
+  // The firewall's answer is moot for a disabled user: the verdict says that no traffic passes, the
+  // rules' answer only in brackets, and the line under it why (not only among the caveats).
   if (sender.user?.disabled_at) {
+    const rules = verdict === 'depends' ? 'depend on the port' : `${verdict.toUpperCase()}`;
+    lines[0] = {text: `Verdict: no traffic passes: ${sender.user.email} is disabled (the rules alone: ${rules})`, bold: true, tone: 'danger'};
     lines.splice(1, 0, {
-      text: `…but ${sender.user.email} is disabled: their devices are off WireGuard, so no traffic of theirs reaches the firewall`,
+      text: 'Their devices are off WireGuard, so no traffic of theirs reaches the firewall; below is what the rules would decide once they are enabled again',
       tone: 'danger',
-      bold: true,
     });
   }
   lines.push({text: ''});
