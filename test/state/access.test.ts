@@ -511,6 +511,44 @@ describe('rules that never decide, case by case', () => {
 });
 
 describe(':reach, line by line', () => {
+  it('asked without a port, where rules with ports match the address: says the ports may be answered otherwise, and how to ask', () => {
+    const rules = [
+      r({action: 'drop', destination: '10.0.0.0/8'}),
+      r({action: 'accept', destination: '10.10.20.15', port_type: 'tcp', port_range: '443'}),
+      r({action: 'accept', destination: '10.99.0.0/16', port_type: 'udp', port_range: '53'}),
+      r({action: 'accept', destination: 'fd00::/16', port_type: 'udp', port_range: '53 - 54', user_id: 'u-b'}),
+    ];
+    const portless = reach({users, devices, rules}, '10.10.20.15');
+    if (typeof portless === 'string') throw new Error(portless);
+    expect(portless.lines[0]!.text).toMatch(
+      /^Who can reach 10\.10\.20\.15 \(traffic without a port: ICMP and others; ADDRESS:PORT\/tcp\|udp asks for a port\): 0 of 2 users/,
+    );
+    expect(portless.lines[1]).toEqual({
+      text: '1 rule with ports matches 10.10.20.15 (such as ACCEPT 10.10.20.15 tcp 443 · global): TCP or UDP to its ports may be answered otherwise; ask for a port, e.g. :reach 10.10.20.15:443/tcp',
+      tone: 'warning',
+    });
+    // With the port asked, the answer is the port's: no such line.
+    const withPort = reach({users, devices, rules}, '10.10.20.15:443/tcp');
+    if (typeof withPort === 'string') throw new Error(withPort);
+    expect(withPort.lines[0]!.text).toMatch(/: 2 of 2 users/);
+    expect(withPort.lines.some((l) => l.text.includes('with ports match'))).toBe(false);
+    // A port rule elsewhere does not count; a user's own counts, and IPv6 is asked in brackets.
+    const elsewhere = reach({users, devices, rules}, '10.10.20.16');
+    if (typeof elsewhere === 'string') throw new Error(elsewhere);
+    expect(elsewhere.lines.some((l) => l.text.includes('with ports match'))).toBe(false);
+    const v6 = reach({users, devices, rules}, 'fd00::9');
+    if (typeof v6 === 'string') throw new Error(v6);
+    expect(v6.lines[1]!.text).toBe(
+      '1 rule with ports matches fd00::9 (such as ACCEPT fd00::/16 udp 53 - 54 · bob@example.com): TCP or UDP to its ports may be answered otherwise; ask for a port, e.g. :reach [fd00::9]:53/udp',
+    );
+    const two = reach(
+      {users, devices, rules: [...rules, r({action: 'drop', destination: '10.10.0.0/16', port_type: 'udp', port_range: '1 - 100'})]},
+      '10.10.20.15',
+    );
+    if (typeof two === 'string') throw new Error(two);
+    expect(two.lines[1]!.text).toMatch(/^2 rules with ports match 10\.10\.20\.15 \(such as .*\): TCP or UDP to their ports may be answered otherwise/);
+  });
+
   it('groups sorted by size within a verdict, with tones and weights', () => {
     const carol = user({id: 'u-c', email: 'carol@example.com'});
     const carolDevice = device({id: 'd-c', user_id: 'u-c', name: 'carol-laptop', ipv4: '10.3.2.30'});

@@ -3,7 +3,7 @@
 // so the answer for all of them is worked out once: 2,000 users cost one evaluation each only
 // for the few that have rules.
 import type {Rule, User} from '../../api/index.js';
-import {parseAddress} from '../../common/cidr.js';
+import {cidrContains, parseAddress} from '../../common/cidr.js';
 import type {DialogLine} from '../core/modals.js';
 import {RuleBook, type Evaluation} from './evaluate.js';
 import {describeRule, parseDestination, type TraceData} from './trace.js';
@@ -64,6 +64,23 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
       bold: true,
     },
   ];
+  // Asked without a port, the answer is for port-less traffic only: where rules with ports match
+  // the address, TCP or UDP to those ports may be answered otherwise ("0 of 300" read alone says
+  // nobody reaches a host everyone reaches on TCP 443). Said under the head, with the question to ask.
+  if (d.proto === null) {
+    const withPorts = [...book.global, ...[...book.byUser.values()].flat()].filter(
+      (m) => m.ports !== null && m.dest.family === family && cidrContains(m.dest, d.cidr),
+    );
+    if (withPorts.length > 0) {
+      const first = withPorts[0]!;
+      const n = withPorts.length;
+      const address = family === 6 ? `[${d.address}]` : d.address;
+      lines.push({
+        text: `${n} rule${n === 1 ? '' : 's'} with ports match${n === 1 ? 'es' : ''} ${d.address} (such as ${describeRule(first.rule, emailOf)}): TCP or UDP to ${n === 1 ? 'its ports' : 'their ports'} may be answered otherwise; ask for a port, e.g. :reach ${address}:${first.ports!.from}/${first.ports!.proto}`,
+        tone: 'warning',
+      });
+    }
+  }
   for (const verdict of ['accept', 'drop'] as const) {
     const mine = [...groups.values()].filter((g) => g.verdict === verdict).sort((a, b) => b.users.length - a.users.length);
     const total = totalOf(verdict);
