@@ -45,8 +45,11 @@ describe('the undo log', () => {
       mtu: 1380,
       use_default_persistent_keepalive: true,
     });
-    expect(deviceBody(d, 'u-9', false)).not.toHaveProperty('ipv4');
-    expect(deviceBody(d, 'u-9', false)).not.toHaveProperty('ipv6');
+    expect(deviceBody(d, 'u-9', {ipv4: false, ipv6: false})).not.toHaveProperty('ipv4');
+    expect(deviceBody(d, 'u-9', {ipv4: false, ipv6: false})).not.toHaveProperty('ipv6');
+    // The free one of the two is kept.
+    expect(deviceBody(d, 'u-9', {ipv4: false, ipv6: true})).toMatchObject({ipv6: d.ipv6});
+    expect(deviceBody(d, 'u-9', {ipv4: false, ipv6: true})).not.toHaveProperty('ipv4');
   });
 });
 

@@ -17,12 +17,12 @@ export interface RestoreReport {
 }
 
 /** The create body that brings a device back as it was: defaults stay defaults, own values are sent. */
-export function deviceBody(d: Device, userId: string, addresses = true): DeviceCreate {
+export function deviceBody(d: Device, userId: string, keep: {ipv4: boolean; ipv6: boolean} = {ipv4: true, ipv6: true}): DeviceCreate {
   const body: DeviceCreate = {user_id: userId, public_key: d.public_key, name: d.name};
   if (d.description) body.description = d.description;
   if (d.preshared_key) body.preshared_key = d.preshared_key;
-  if (addresses && d.ipv4) body.ipv4 = d.ipv4;
-  if (addresses && d.ipv6) body.ipv6 = d.ipv6;
+  if (keep.ipv4 && d.ipv4) body.ipv4 = d.ipv4;
+  if (keep.ipv6 && d.ipv6) body.ipv6 = d.ipv6;
   body.use_default_allowed_ips = d.use_default_allowed_ips;
   if (!d.use_default_allowed_ips && d.allowed_ips) body.allowed_ips = d.allowed_ips;
   body.use_default_dns = d.use_default_dns;
@@ -100,10 +100,16 @@ export async function restore(client: ConsoleClient, items: UndoItems, userIds: 
         continue;
       }
       try {
-        const made = (await client.createDevice(deviceBody(d, userId, false))).data;
+        // Only the address the server named is given up; the other one, still free, is kept.
+        const taken = (err as ApiError).fieldErrors;
+        const made = (await client.createDevice(deviceBody(d, userId, {ipv4: !('ipv4' in taken), ipv6: !('ipv6' in taken)}))).data;
         restored++;
+        const moved = [
+          [d.ipv4, made.ipv4],
+          [d.ipv6, made.ipv6],
+        ].flatMap(([was, now]) => (was !== now ? [`${was ?? 'none'} → ${now ?? 'none'}`] : []));
         lines.push({
-          text: `Device ${d.name} is back with its keys, but its address was taken meanwhile: it has ${[made.ipv4, made.ipv6].filter(Boolean).join(', ')} now, so its client needs a new config (its Address line no longer matches)`,
+          text: `Device ${d.name} is back with its keys, but ${moved.length === 1 ? 'an address' : 'its addresses'} had been taken meanwhile: ${moved.join(', ')}, so its client needs a new config (its Address line no longer matches)`,
           tone: 'warning',
         });
       } catch (again) {
