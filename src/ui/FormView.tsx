@@ -7,7 +7,7 @@ import {Text} from './SafeText.js';
 import {fieldHelp, isDisabled, type FieldSpec, type FormState} from '../state/interactions/form.js';
 import {TextField} from './TextField.js';
 import {color} from './theme.js';
-import {truncate, wrapLines} from './text.js';
+import {displayWidth, truncate, wrapLines} from './text.js';
 
 export interface FormViewProps {
   title: string;
@@ -18,7 +18,8 @@ export interface FormViewProps {
   notes?: readonly string[];
 }
 
-const LABEL_WIDTH = 30;
+/** The label column's least width; a form whose labels are longer widens it (up to 40% of the line). */
+const LABEL_MIN = 30;
 
 function valueText(spec: FieldSpec, value: string | boolean): string {
   switch (spec.kind) {
@@ -39,7 +40,9 @@ function valueText(spec: FieldSpec, value: string | boolean): string {
 
 export function FormView({title, form, width, height, notes = []}: FormViewProps): React.JSX.Element {
   const lines: React.JSX.Element[] = [];
-  const inputWidth = Math.max(10, width - LABEL_WIDTH - 2);
+  // Wide enough for the longest label and two spaces ("Unprivileged device configuration" was cut at 120 columns).
+  const labelWidth = Math.max(LABEL_MIN, Math.min(Math.floor(width * 0.4), Math.max(...form.specs.map((s) => displayWidth(s.label))) + 4));
+  const inputWidth = Math.max(10, width - labelWidth - 2);
   form.specs.forEach((spec, i) => {
     const focused = i === form.focus;
     const disabled = isDisabled(spec, form.values);
@@ -49,9 +52,9 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
       // Fixed boxes: Ink shrinks a row's children to fit, and a long value or placeholder took cells
       // from the label ("Discovery document URI(e.g. https://…" at 80 columns).
       <Box key={spec.key} width={width}>
-        <Box width={LABEL_WIDTH} flexShrink={0}>
+        <Box width={labelWidth} flexShrink={0}>
           <Text bold={focused} color={disabled !== null ? color('muted') : undefined} wrap="truncate">
-            {`${focused ? glyphs().focus : ' '} ${truncate(spec.label, LABEL_WIDTH - 3).padEnd(LABEL_WIDTH - 2)}`}
+            {`${focused ? glyphs().focus : ' '} ${truncate(spec.label, labelWidth - 3).padEnd(labelWidth - 2)}`}
           </Text>
         </Box>
         <Box width={inputWidth} flexShrink={0}>
@@ -80,13 +83,13 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
       wrapLines(message, Math.max(1, inputWidth - 2)).forEach((line, j) =>
         lines.push(
           <Text key={`${spec.key}-e-${message}-${j}`} color={color('danger')} wrap="truncate">
-            {`${' '.repeat(LABEL_WIDTH)}${j === 0 ? glyphs().error : ' '} ${line}`}
+            {`${' '.repeat(labelWidth)}${j === 0 ? glyphs().error : ' '} ${line}`}
           </Text>,
         ),
       );
     }
     const help = focused ? fieldHelp(spec, form.values) : null;
-    if (help) lines.push(<Text key={`${spec.key}-h`} color={color('muted')}>{`${' '.repeat(LABEL_WIDTH)}${truncate(help, inputWidth)}`}</Text>);
+    if (help) lines.push(<Text key={`${spec.key}-h`} color={color('muted')}>{`${' '.repeat(labelWidth)}${truncate(help, inputWidth)}`}</Text>);
   });
   const header: React.JSX.Element[] = [
     <Text key="title" bold color={color('accent')}>

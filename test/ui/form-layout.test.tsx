@@ -6,7 +6,7 @@ import {renderApp, useSandbox} from '../helpers/rig.js';
 
 const fx = useSandbox({seed: 'empty'});
 
-describe('form layout at 80×24', () => {
+describe('form layout', () => {
   it('an error that wraps leaves the title, the value and every line of the error in view', async () => {
     const app = await renderApp({fixture: fx});
     app.resize(80, 24);
@@ -29,5 +29,20 @@ describe('form layout at 80×24', () => {
     expect(frame).toMatch(
       /› +Server endpoint +bad endpoint\n +✗ bad endpoint is not a valid FQDN\n +✗ must be one of: Elixir\.FzHttp\.Types\.IPPort,\n +string\n/,
     );
+  });
+
+  it("the label column is as wide as the form's longest label: the Security form's names are whole at 120 columns, and the screen's", async () => {
+    const app = await renderApp({fixture: fx});
+    app.resize(120, 40);
+    await app.press('screen4');
+    await app.waitFor('Client defaults');
+    await app.press('down', 'configuration');
+    await app.press('edit', 'configuration');
+    const frame = await app.waitFor(/^Security/m);
+    const form = frame.slice(frame.search(/^Security/m));
+    for (const label of ['Unprivileged device management', 'Unprivileged device configuration', 'Disable VPN on OIDC error', 'VPN session duration']) {
+      expect(form).toMatch(new RegExp(`^[ ›] ${label} {2,}\\S`, 'm'));
+    }
+    expect(form).not.toContain('…');
   });
 });

@@ -14,7 +14,7 @@ const FIELD_LABELS: Record<string, string> = {
   local_auth_enabled: 'Local auth',
   allow_unprivileged_device_management: 'Unprivileged device management',
   allow_unprivileged_device_configuration: 'Unprivileged device configuration',
-  disable_vpn_on_oidc_error: 'Auto disable VPN',
+  disable_vpn_on_oidc_error: 'Disable VPN on OIDC error',
   vpn_session_duration: 'VPN session duration',
 };
 

@@ -106,10 +106,15 @@ export function securitySpecs(): FieldSpec[] {
       kind: 'toggle',
       help: 'Enable or disable configuration of device network settings for unprivileged users.',
     },
-    {key: 'disable_vpn_on_oidc_error', label: 'Auto disable VPN', kind: 'toggle', help: "Disable a user's VPN connection when their OIDC token refresh fails."},
+    {
+      key: 'disable_vpn_on_oidc_error',
+      label: 'Disable VPN on OIDC error',
+      kind: 'toggle',
+      help: "Disable a user's VPN connection when their OIDC token refresh fails.",
+    },
     {
       key: 'session_preset',
-      label: 'Require auth for VPN',
+      label: 'VPN session duration',
       kind: 'choice',
       choices: [...SESSION_PRESETS.map((p) => ({value: String(p.seconds), label: p.label})), {value: CUSTOM, label: 'Every N seconds…'}],
       help: 'Users re-authenticate in the web UI this often to keep their VPN session. ←/→ to change.',
