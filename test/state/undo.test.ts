@@ -105,8 +105,8 @@ describe('u and :undo in the console', () => {
     expect(reportLines(c)).toEqual(
       expect.arrayContaining([
         'User ann@example.com did not come back: email: has already been taken',
-        'Device ann-laptop waits for its user to come back',
-        'Device ann-phone waits for its user to come back',
+        'Device ann-laptop of ann@example.com waits for its user to come back',
+        'Device ann-phone of ann@example.com waits for its user to come back',
       ]),
     );
     expect(server.calls.filter((x) => x.startsWith('createDevice'))).toEqual([]);

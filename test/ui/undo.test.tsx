@@ -230,7 +230,7 @@ describe('undo', () => {
     // Only the IPv4 was taken: the IPv6 is the device's own again, and the report names the one that moved.
     expect(back.ipv6).toBe(device.ipv6);
     expect(frame.replace(/\s*\n\s*/g, ' ')).toContain(
-      `but an address had been taken meanwhile: ${device.ipv4} → ${back.ipv4}, so its client needs a new config`,
+      `Device di-laptop of di-undo@example.com is back with its keys, but an address had been taken meanwhile: ${device.ipv4} → ${back.ipv4}, so its client needs a new config`,
     );
     expect(back.preshared_key).toBe(device.preshared_key);
   });

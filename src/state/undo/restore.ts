@@ -56,7 +56,12 @@ function reason(err: unknown): string {
  * the session's UndoLog, so that a device deleted before its user was deleted and brought back
  * returns to that user as they exist now.
  */
-export async function restore(client: ConsoleClient, items: UndoItems, userIds: Map<string, string> = new Map()): Promise<RestoreReport> {
+export async function restore(
+  client: ConsoleClient,
+  items: UndoItems,
+  userIds: Map<string, string> = new Map(),
+  emailOf: (userId: string) => string | null = () => null,
+): Promise<RestoreReport> {
   const lines: DialogLine[] = [];
   const left: {users: User[]; devices: Device[]; rules: Rule[]} = {users: [], devices: [], rules: []};
   let restored = 0;
@@ -79,10 +84,17 @@ export async function restore(client: ConsoleClient, items: UndoItems, userIds: 
       lines.push({text: `User ${u.email} did not come back: ${reason(err)}`, tone: 'danger'});
     }
   }
+  // A device is named with its owner: a bulk restore brings back many devices of one name (one laptop per user).
+  const restoredEmail = new Map(items.users.map((u) => [u.id, u.email]));
+  const ownerOf = (d: Device) => restoredEmail.get(d.user_id) ?? emailOf(d.user_id);
+  const label = (d: Device) => {
+    const owner = ownerOf(d);
+    return owner ? `${d.name} of ${owner}` : d.name;
+  };
   for (const d of items.devices) {
     if (lostUsers.has(d.user_id)) {
       left.devices.push(d);
-      lines.push({text: `Device ${d.name} waits for its user to come back`, tone: 'warning'});
+      lines.push({text: `Device ${label(d)} waits for its user to come back`, tone: 'warning'});
       continue;
     }
     const userId = userNow(d.user_id);
@@ -90,13 +102,13 @@ export async function restore(client: ConsoleClient, items: UndoItems, userIds: 
       await client.createDevice(deviceBody(d, userId));
       restored++;
       lines.push({
-        text: `Device ${d.name} is back with its keys and addresses (${[d.ipv4, d.ipv6].filter(Boolean).join(', ')}): its client config works again`,
+        text: `Device ${label(d)} is back with its keys and addresses (${[d.ipv4, d.ipv6].filter(Boolean).join(', ')}): its client config works again`,
         tone: 'ok',
       });
     } catch (err) {
       if (!addressTaken(err)) {
         left.devices.push(d);
-        lines.push({text: `Device ${d.name} did not come back: ${reason(err)}`, tone: 'danger'});
+        lines.push({text: `Device ${label(d)} did not come back: ${reason(err)}`, tone: 'danger'});
         continue;
       }
       try {
@@ -109,12 +121,12 @@ export async function restore(client: ConsoleClient, items: UndoItems, userIds: 
           [d.ipv6, made.ipv6],
         ].flatMap(([was, now]) => (was !== now ? [`${was ?? 'none'} → ${now ?? 'none'}`] : []));
         lines.push({
-          text: `Device ${d.name} is back with its keys, but ${moved.length === 1 ? 'an address' : 'its addresses'} had been taken meanwhile: ${moved.join(', ')}, so its client needs a new config (its Address line no longer matches)`,
+          text: `Device ${label(d)} is back with its keys, but ${moved.length === 1 ? 'an address' : 'its addresses'} had been taken meanwhile: ${moved.join(', ')}, so its client needs a new config (its Address line no longer matches)`,
           tone: 'warning',
         });
       } catch (again) {
         left.devices.push(d);
-        lines.push({text: `Device ${d.name} did not come back: ${reason(again)}`, tone: 'danger'});
+        lines.push({text: `Device ${label(d)} did not come back: ${reason(again)}`, tone: 'danger'});
       }
     }
   }

@@ -109,7 +109,7 @@ async function undoEntry(c: ConsoleContext, entry: UndoEntry): Promise<void> {
     ],
   });
   try {
-    const result = await restore(c.client, entry.items, c.undo.restoredUsers);
+    const result = await restore(c.client, entry.items, c.undo.restoredUsers, (id) => c.state.snapshot?.usersById.get(id)?.email ?? null);
     const left = countOf(result.left);
     if (left === 0) entry.restored = true;
     else entry.items = result.left;
