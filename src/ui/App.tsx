@@ -181,7 +181,10 @@ function Tabs({state, width, history}: {state: ConsoleState; width: number; hist
   // Under 100 columns "Configuration" is "Config": the room goes to the traffic totals.
   const tabs = SCREENS.map((screen, i) => ` ${i + 1} ${width < 100 && screen.id === 'configuration' ? 'Config' : screen.title}${count[screen.id]} `);
   const room = width - displayWidth(tabs.join('')) - 2;
-  const total = throughput(history, room);
+  // While polls fail, the totals are the last poll's, not the present's: said so ("last rx …").
+  const stale = state.poll.failures > 0;
+  const rates = throughput(history, stale ? room - 5 : room);
+  const total = rates !== '' && stale ? `last ${rates}` : rates;
   return (
     <Box width={width} justifyContent="space-between">
       <Text wrap="truncate">

@@ -32,6 +32,31 @@ const MATRIX: Array<[string, RegExp]> = [
   ['hang', /Refresh failed: Request timed out after 0\.4 s: GET \/v0\//],
 ];
 
+describe('traffic totals while offline', {timeout: 30_000}, () => {
+  it("the header's rx/tx are marked as the last poll's while polls fail, and current again once one succeeds", async () => {
+    // A sandbox of its own whose devices move traffic (the file's has no stats simulation).
+    const moving = await startTestSandbox({seed: 'demo', statsIntervalSeconds: 1}, {timeoutMs: 400});
+    try {
+      const set = async (mode: string) =>
+        expect((await moving.api('PUT', '/_sandbox/faults', {mode, rate: mode === 'none' ? 0 : 1, latency_ms: 0})).status).toBe(200);
+      const app = await renderApp({fixture: moving, settings, ready: /1\/\d+ devices/});
+      // Polls a second apart give rates.
+      // (`rx 3.9 MiB/s …`, or `↓3.9M ↑1.3M` where the line is short of room.)
+      await app.waitFor(/ (rx |↓)\d/, 10_000);
+      await set('html-502');
+      const offline = await app.waitFor(/Refresh failed/);
+      expect(offline).toMatch(/ last (rx |↓)\d/);
+      await set('none');
+      const back = await app.waitFor('Connection restored', 10_000);
+      expect(back).toMatch(/ (rx |↓)\d/);
+      expect(back).not.toMatch(/last (rx|↓)/);
+      await app.unmount();
+    } finally {
+      await moving.close();
+    }
+  });
+});
+
 describe('fault matrix', {timeout: 30_000}, () => {
   it.each(MATRIX)('%s: one-line message, back-off with countdown, recovery when cleared', async (mode, message) => {
     const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
