@@ -273,6 +273,7 @@ describe(':reach', () => {
       '    dave@example.com',
       '',
       'No device with an IPv4 address (no traffic to trace): 1 user',
+      '    carol@example.com',
     ]);
     const v6 = reach({users: [alice, bob, carol, dave], devices: [...devices, daveDevice], rules}, 'fd00::1');
     if (typeof v6 === 'string') throw new Error(v6);

@@ -94,20 +94,23 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
       lines.push({text: `    ${[...named, ...more].join(', ')}`, tone: 'muted'});
     }
   }
+  // The groups outside the rules' answer are named like the others (the first few, then a count).
+  const named = (group: readonly User[]): DialogLine => ({
+    text: `    ${group
+      .slice(0, NAMED_PER_GROUP)
+      .map((u) => u.email)
+      .join(', ')}${group.length > NAMED_PER_GROUP ? `, … and ${group.length - NAMED_PER_GROUP} more` : ''}`,
+    tone: 'muted',
+  });
   if (disabled.length > 0) {
     lines.push({text: ''});
     lines.push({text: `Disabled, so off WireGuard (no traffic, whatever the rules): ${disabled.length} user${disabled.length === 1 ? '' : 's'}`, bold: true});
-    lines.push({
-      text: `    ${disabled
-        .slice(0, NAMED_PER_GROUP)
-        .map((u) => u.email)
-        .join(', ')}${disabled.length > NAMED_PER_GROUP ? `, … and ${disabled.length - NAMED_PER_GROUP} more` : ''}`,
-      tone: 'muted',
-    });
+    lines.push(named(disabled));
   }
   if (silent.length > 0) {
     lines.push({text: ''});
     lines.push({text: `No device with an IPv${family} address (no traffic to trace): ${silent.length} user${silent.length === 1 ? '' : 's'}`, bold: true});
+    lines.push(named(silent));
   }
   return {lines};
 }
