@@ -46,6 +46,8 @@ describe('rule edit', () => {
     await app.press('edit', 'list');
     await app.waitFor('Edit rule DROP 10.2.0.0/16 TCP 443');
     await app.press('nextField', 'form', 3);
+    // The range's bounds are said where it is typed.
+    await app.waitFor('A port or a range of ports, 1–65534 (0.7.36 refuses 65535).');
     await app.named('ctrl+u');
     await app.type('8000-8080');
     await app.press('save');

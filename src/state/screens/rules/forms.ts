@@ -33,6 +33,7 @@ export function ruleFormSpecs(): FieldSpec[] {
       label: 'Port range',
       kind: 'text',
       placeholder: 'e.g. 23000-24000',
+      help: 'A port or a range of ports, 1–65534 (0.7.36 refuses 65535).',
       disabledWhen: (v) => (str(v, 'port_type') === '' ? 'all ports (choose a port type first)' : null),
       validate: (v, all) => validatePortPair(str(all, 'port_type') || null, String(v)).port_range,
     },
