@@ -75,4 +75,21 @@ describe('rule edit', () => {
     await app.waitFor('Nothing changed');
     expect(sent).toHaveLength(3);
   });
+
+  it("the server's overlap refusal names the rule it overlaps, which 0.7.36's message does not", async () => {
+    await fx.client.createRule({action: 'accept', destination: '10.5.0.0/16', port_type: null, port_range: null, user_id: null});
+    // Not in the way: a drop, and a port rule, over the same addresses.
+    await fx.client.createRule({action: 'drop', destination: '10.5.0.0/16', port_type: null, port_range: null, user_id: null});
+    await fx.client.createRule({action: 'accept', destination: '10.5.0.0/16', port_type: 'tcp', port_range: '22', user_id: null});
+    const app = await renderApp({fixture: fx});
+    await app.press('screen3');
+    await app.waitFor('10.5.0.0/16');
+    await app.press('new', 'list');
+    await app.waitFor('Add rule');
+    await app.press('nextField', 'form');
+    await app.type('10.5.1.0/24');
+    await app.press('save');
+    const refused = await app.waitFor('destination overlaps with an existing rule: ACCEPT 10.5.0.0/16 all ports · global');
+    expect(refused).not.toMatch(/DROP 10\.5\.0\.0\/16|tcp 22 · global/);
+  });
 });

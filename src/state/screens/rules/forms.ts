@@ -1,5 +1,7 @@
 // The rule form (add / edit) and the body it sends.
 import type {Rule, RuleWrite} from '../../../api/index.js';
+import {cidrContains, parseCidr} from '../../../common/cidr.js';
+import {parsePortRange} from '../../access/evaluate.js';
 import {str, type FieldSpec, type Values} from '../../interactions/form.js';
 import {validateDestination, validatePortPair} from '../../data/validators.js';
 
@@ -51,7 +53,7 @@ export function ruleFormInitial(rule: Rule | null): Values {
   };
 }
 
-export function ruleBody(values: Values): RuleWrite {
+export function ruleBody(values: Values): Required<RuleWrite> {
   const portType = str(values, 'port_type');
   const user = str(values, 'user');
   return {
@@ -81,4 +83,33 @@ export function ruleChanges(initial: Values, values: Values): RuleWrite {
   }
   if (after.user_id !== before.user_id) body.user_id = after.user_id;
   return body;
+}
+
+/** The message 0.7.36 gives for any of its four exclusion constraints on rules. */
+export const OVERLAP_MESSAGE = 'destination overlaps with an existing rule';
+
+/**
+ * The rules a rule as saved would overlap under 0.7.36's exclusion constraints, which its error
+ * does not name (docs/firezone-0.7.36.md, "Rules: overlap constraints"): same scope (global, or
+ * the same user), same action, both with ports or both without, destinations that overlap, and
+ * for port rules the same protocol and overlapping ranges. `except` is the rule being edited.
+ */
+export function overlappingRules(
+  candidate: Pick<Rule, 'action' | 'destination' | 'port_type' | 'port_range' | 'user_id'>,
+  rules: readonly Rule[],
+  except: string | null,
+): Rule[] {
+  const dest = parseCidr(candidate.destination.trim());
+  if (!dest) return [];
+  const ports = candidate.port_type === null ? null : parsePortRange(candidate.port_range ?? '');
+  if (candidate.port_type !== null && ports === null) return [];
+  return rules.filter((r) => {
+    if (r.id === except || r.action !== candidate.action || r.user_id !== candidate.user_id || (r.port_type === null) !== (candidate.port_type === null))
+      return false;
+    const other = parseCidr(r.destination.trim());
+    if (!other || !(cidrContains(other, dest) || cidrContains(dest, other))) return false;
+    if (candidate.port_type === null) return true;
+    const range = parsePortRange(r.port_range ?? '');
+    return r.port_type === candidate.port_type && range !== null && range.from <= ports!.to && ports!.from <= range.to;
+  });
 }

@@ -2,7 +2,7 @@
 import type {Rule} from '../../../api/index.js';
 import {createForm} from '../../interactions/form.js';
 import {formatDate, formatWhen, parseTime} from '../../data/format.js';
-import {ruleBody, ruleChanges, ruleFormInitial, ruleFormSpecs} from './forms.js';
+import {OVERLAP_MESSAGE, overlappingRules, ruleBody, ruleChanges, ruleFormInitial, ruleFormSpecs} from './forms.js';
 import {explainRank, ruleRank} from '../../data/rule-precedence.js';
 import {type Snapshot} from '../../data/snapshot.js';
 import type {ConsoleContext} from '../../core/context.js';
@@ -41,6 +41,8 @@ const EDIT_WAITS_FOR_RESTART =
   'Firezone 0.7.36 applies an edited rule to the firewall only when its service restarts: until then the old rule stays in force. To change it now, delete the rule and add it again.';
 
 function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
+  // The rule as the last save asked for it: the server's overlap error names no rule, the console does.
+  let asked: Pick<Rule, 'action' | 'destination' | 'port_type' | 'port_range' | 'user_id'> | null = null;
   const specs = ruleFormSpecs().map((s) => (s.key === 'user' ? {...s, display: (v: string | boolean) => scopeOf(ctx.snapshot, String(v) || null)} : s));
   ctx.openForm({
     title: rule ? `Edit rule ${ruleSummary(rule)}` : 'Add rule',
@@ -50,8 +52,15 @@ function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
     ],
     form: createForm(specs, ruleFormInitial(rule)),
     pickerAllowsNone: true,
+    mapErrors: (errors) => {
+      const clash = asked && errors.destination?.includes(OVERLAP_MESSAGE) ? overlappingRules(asked, ctx.snapshot.rules, rule?.id ?? null) : [];
+      if (clash.length === 0) return errors;
+      const named = clash.map((r) => describeRule(r, (id) => ctx.snapshot.usersById.get(id)?.email ?? null)).join('; ');
+      return {...errors, destination: errors.destination!.map((m) => (m === OVERLAP_MESSAGE ? `${m}: ${named}` : m))};
+    },
     save: async (form) => {
       const body = rule ? ruleChanges(form.initial, form.values) : ruleBody(form.values);
+      asked = ruleBody(form.values);
       if (rule && Object.keys(body).length === 0) {
         ctx.close();
         ctx.message({tone: 'info', text: 'Nothing changed'});
