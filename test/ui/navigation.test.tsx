@@ -45,6 +45,28 @@ describe('navigation as drawn', () => {
     }
   });
 
+  it('s then 0 takes the sort away: the rules go back to the firewall order', async () => {
+    const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
+    app.resize(160, 40);
+    await app.press('screen3');
+    await app.waitFor('DESTINATION');
+    await app.press('sortBy', 'list');
+    await app.waitFor(/sort by: .*· 0 firewall order · Esc cancels/);
+    await app.named('a');
+    await app.waitFor('ACTION▲');
+    await app.press('sortBy', 'list');
+    await app.named('0');
+    const frame = await app.waitFor(/^(?![\s\S]*ACTION▲)/);
+    // In precedence order again: the # column counts up from the first row.
+    const ranks = frame
+      .split('\n')
+      .map((l) => /^\S?\s+(\d+) (ACCEPT|DROP) /.exec(l)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .map(Number);
+    expect(ranks.length).toBeGreaterThan(3);
+    expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
+  });
+
   it("P on a wide terminal: the cursor row's detail beside the list, following the cursor; narrower, it says from what width", async () => {
     const devices = (await fx.api<{data: Array<{name: string; public_key: string}>}>('GET', '/v0/devices')).json.data;
     const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});

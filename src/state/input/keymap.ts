@@ -181,7 +181,7 @@ export const BINDINGS: readonly Binding[] = [
     scope: 'list',
     action: 'sortBy',
     keys: ['s'],
-    help: 'sort by a column: s, then the letter underlined in its title (the sorted column again: the other way; ▲ ascending, ▼ descending; traffic and times start ▼)',
+    help: 'sort by a column: s, then the letter underlined in its title (the sorted column again: the other way; ▲ ascending, ▼ descending; traffic and times start ▼); s 0: the list in its own order (rules: the firewall order)',
     hint: 'sort',
   },
   {scope: 'list', action: 'sortNext', keys: ['>', 'o'], help: 'sort by the next column'},

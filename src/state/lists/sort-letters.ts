@@ -42,13 +42,27 @@ export function sortPickAction(c: ConsoleContext, action: Action): void {
   if (list && action === 'cancel') c.updateList(list.spec.id, (st) => ({...st, sortPicking: false}));
 }
 
-/** The key after `s`: that column (the sorted one again: the other way), or why not. */
+/** The key after `s` that takes the sort away: the list in its own order (the rules': the firewall's). */
+export const UNSORTED_KEY = '0';
+
+function unsortedName(list: ListDerived): string {
+  return list.spec.id === 'rules' ? 'firewall order' : 'unsorted';
+}
+
+/** The key after `s`: that column (the sorted one again: the other way), 0 the list's own order, or why not. */
 export function pickSortColumn(c: ConsoleContext, list: ListDerived, key: string): void {
+  if (key === UNSORTED_KEY) {
+    c.updateList(list.spec.id, (st) => ({...st, sortPicking: false, sort: null}));
+    return;
+  }
   const letters = sortLetters(list.columns);
   const lower = key.toLowerCase();
   const column = list.columns.find((col) => letters.get(col.key)?.letter === lower);
   if (!column) {
-    c.message({tone: 'info', text: `No column has the letter ${key} here: press one of ${[...letters.values()].map((l) => l.letter).join(' ')} (Esc cancels)`});
+    c.message({
+      tone: 'info',
+      text: `No column has the letter ${key} here: press one of ${[...letters.values()].map((l) => l.letter).join(' ')}, or ${UNSORTED_KEY} for ${unsortedName(list)} (Esc cancels)`,
+    });
     return;
   }
   c.updateList(list.spec.id, (st) => ({
@@ -67,10 +81,12 @@ export function sortPickInfo(list: ListDerived, width = Infinity): string {
   });
   // As much as the line holds, so that no letter is cut off: every title, then closer together,
   // then the letters alone (each is underlined in its column's title above).
+  const own = `${UNSORTED_KEY} ${unsortedName(list)}`;
   const forms = [
-    `sort by: ${named.map((n) => `${n.letter} ${n.title}`).join(' · ')} · Esc cancels`,
-    `sort by: ${named.map((n) => `${n.letter} ${n.title}`).join('  ')}  Esc cancels`,
-    `sort by: ${named.map((n) => n.letter).join(' ')} (the letters in the column titles) · Esc cancels`,
+    `sort by: ${named.map((n) => `${n.letter} ${n.title}`).join(' · ')} · ${own} · Esc cancels`,
+    `sort by: ${named.map((n) => `${n.letter} ${n.title}`).join('  ')}  ${own}  Esc cancels`,
+    `sort by: ${named.map((n) => n.letter).join(' ')} (the letters in the column titles) · ${own} · Esc cancels`,
+    `sort by: ${named.map((n) => n.letter).join(' ')} ${UNSORTED_KEY} · Esc cancels`,
   ];
   return forms.find((f) => [...f].length <= width) ?? forms[forms.length - 1]!;
 }
