@@ -26,12 +26,14 @@ function hasOpenssl(): boolean {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'fzc-tls-'));
+// Made by beforeAll: without openssl the suite is skipped and its afterAll, which removes it, never runs.
+let dir = '';
 let server: Server;
 let origin = '';
 
 describe.skipIf(!hasOpenssl())('TLS', () => {
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fzc-tls-'));
     execFileSync(
       'openssl',
       [
@@ -64,7 +66,7 @@ describe.skipIf(!hasOpenssl())('TLS', () => {
   afterAll(() => {
     server?.close();
     // The key must not outlive the test.
-    rmSync(dir, {recursive: true, force: true});
+    if (dir) rmSync(dir, {recursive: true, force: true});
   });
 
   it.each(ways)('%s: a self-signed certificate is refused with a message that says what to do', async (_way, make) => {

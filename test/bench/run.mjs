@@ -30,7 +30,7 @@
 //   same users and rules, subtracted, divided by the devices above 90.
 // - bytes to the terminal: test/bench/bytes.mjs (the real binary on --demo in tmux, pipe-pane).
 import {execFileSync, spawn} from 'node:child_process';
-import {mkdtempSync, readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {cpus, tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {build} from 'esbuild';
@@ -42,6 +42,8 @@ const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Num
 const writeReadme = process.argv.includes('--write-readme');
 
 const work = mkdtempSync(join(tmpdir(), 'fzc-bench-'));
+// The in-process bundle's folder goes when the run ends, a failed one too (every child run is over by then).
+process.on('exit', () => rmSync(work, {recursive: true, force: true}));
 const inproc = join(work, 'inproc.mjs');
 await build({
   ...commonOptions,

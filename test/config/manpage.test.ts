@@ -2,10 +2,9 @@
 // the committed man page to them (UPDATE_MAN=1 rewrites it: `npm run man`), check the roff, and run
 // the bash completion for real.
 import {execFileSync, spawnSync} from 'node:child_process';
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {chmodSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it} from 'vitest';
 import {ACTIVITY_OPTIONS, CONSOLE_OPTIONS, ENVIRONMENT, SANDBOX_OPTIONS, SUBCOMMANDS, consoleHelp} from '../../src/config/cli-spec.js';
 import {completionScript} from '../../src/config/completion.js';
 import {esc, manPage} from '../../src/config/manpage.js';
@@ -13,6 +12,7 @@ import {BINDINGS} from '../../src/state/input/keymap.js';
 import {COMMANDS} from '../../src/state/commands/table.js';
 import {sandboxHelp} from '../../src/sandbox/options.js';
 import {BIN, hasBinary} from '../e2e/harness.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 const MAN = new URL('../../man/fz-console.1', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string; man?: string | string[]};
@@ -66,9 +66,13 @@ describe('--help and the sandbox help come from the same tables', () => {
 });
 
 describe('shell completion', () => {
+  // The scripts and homes of a test, removed after it (every bash and binary it ran has exited).
+  const tmp = new TempDirs();
+  afterEach(() => tmp.remove());
+
   /** Runs the bash completion for the words typed so far (the last one being completed). */
   function completeBash(typed: string[], env: NodeJS.ProcessEnv = process.env): string[] {
-    const dir = mkdtempSync(join(tmpdir(), 'fz-compl-'));
+    const dir = tmp.make('fz-compl-');
     writeFileSync(join(dir, 'script.bash'), completionScript('bash'));
     const words = typed.map((w) => `'${w}'`).join(' ');
     const out = execFileSync(
@@ -96,7 +100,7 @@ describe('shell completion', () => {
   });
 
   it.skipIf(!hasBinary())('bash: --profile completes the names of the config file, asked of the binary', () => {
-    const home = mkdtempSync(join(tmpdir(), 'fz-compl-home-'));
+    const home = tmp.make('fz-compl-home-');
     const bin = join(home, 'bin');
     mkdirSync(bin);
     writeFileSync(join(bin, 'fz-console'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);

@@ -1,14 +1,15 @@
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, writeFileSync, chmodSync, mkdirSync, statSync, readFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {writeFileSync, chmodSync, mkdirSync, statSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {beforeEach, describe, expect, it} from 'vitest';
+import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {ConfigError, configPath, resolveConnection, runTokenCommand, writeConfigFile} from '../../src/config/profile.js';
 import {UsageError} from '../../src/config/args.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 const noFlags = {insecure: false, readOnly: false, demo: false, debug: false};
 let home: string;
 let env: NodeJS.ProcessEnv;
+const tmp = new TempDirs();
 
 function writeConfig(config: unknown, mode = 0o600) {
   const path = configPath(env);
@@ -19,9 +20,10 @@ function writeConfig(config: unknown, mode = 0o600) {
 }
 
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'fzc-profile-'));
+  home = tmp.make('fzc-profile-');
   env = {HOME: home, XDG_CONFIG_HOME: join(home, 'cfg')};
 });
+afterEach(() => tmp.remove());
 
 describe('resolveConnection', () => {
   it('first-run when no URL is configured anywhere', async () => {

@@ -1,18 +1,20 @@
 // Navigation power end to end, the built binary in tmux against sandbox processes: the command
 // bar switching screens and profiles (two servers from one config file, nothing of the first
 // server's screen carried to the second), and `?` opening on the keys of where you are.
-import {chmodSync, mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {chmodSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {BIN, hasBinary, hasTmux, startSandboxProcess, Terminal, type SandboxProcess} from './harness.js';
 import {publicKey} from '../sandbox/helpers.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 const enabled = hasTmux() && hasBinary();
 let a: SandboxProcess;
 let b: SandboxProcess;
 let term: Terminal;
 let dir: string;
+// The config's home and each test's HOME, removed once the terminal that ran the console is gone.
+const tmp = new TempDirs();
 
 /** A private file, as the console requires of token files and the config. */
 function secret(path: string, text: string): void {
@@ -43,7 +45,7 @@ describe.skipIf(!enabled)('navigation end to end (tmux)', {timeout: 120_000}, ()
       startSandboxProcess(['--seed', 'demo', '--stats-interval', '0']),
       startSandboxProcess(['--seed', 'demo', '--devices', '7', '--users', '3', '--stats-interval', '0']),
     ]);
-    dir = mkdtempSync(join(tmpdir(), 'fzc-nav-'));
+    dir = tmp.make('fzc-nav-');
     const config = join(dir, 'config');
     mkdirSync(join(config, 'fz-console'), {recursive: true, mode: 0o700});
     secret(join(dir, 'a.token'), `${a.adminToken}\n`);
@@ -64,6 +66,7 @@ describe.skipIf(!enabled)('navigation end to end (tmux)', {timeout: 120_000}, ()
   afterAll(async () => {
     term?.kill();
     await Promise.all([a?.stop(), b?.stop()]);
+    tmp.remove();
   });
 
   it(':users switches screens; :profile lists, fails without moving, and switches with the header and lists following', async () => {
@@ -178,7 +181,7 @@ describe.skipIf(!enabled)('navigation end to end (tmux)', {timeout: 120_000}, ()
         'state:idle handshake>30d': devices.filter((d) => age(d) > 30 * DAY && d.latest_handshake !== null).length,
       };
       expect(Object.values(expected)).toEqual([3, 5, 4, 3]);
-      const home = mkdtempSync(join(tmpdir(), 'fzc-filters-'));
+      const home = tmp.make('fzc-filters-');
       term.run(`clear; HOME=${home} FZ_URL=${c.url} FZ_API_TOKEN=${c.adminToken} node ${BIN}; echo "exit=$?"`);
       await term.waitFor(`1/${devices.length} devices`);
       for (const [filter, n] of Object.entries(expected)) {
@@ -226,7 +229,7 @@ describe.skipIf(!enabled)('navigation end to end (tmux)', {timeout: 120_000}, ()
         const created = await api<{data?: unknown; errors?: unknown}>('POST', '/v0/rules', {rule});
         expect(created.errors, JSON.stringify(rule)).toBeUndefined();
       }
-      const home = mkdtempSync(join(tmpdir(), 'fzc-trace-'));
+      const home = tmp.make('fzc-trace-');
       term.resize(140, 40);
       term.run(`clear; HOME=${home} FZ_URL=${c.url} FZ_API_TOKEN=${c.adminToken} node ${BIN}; echo "exit=$?"`);
       await term.waitFor(/1\/2 devices/);

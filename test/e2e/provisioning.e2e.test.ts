@@ -1,16 +1,17 @@
 // Onboarding and offboarding from the keyboard, in tmux against a sandbox process; every
 // step verified through the sandbox's /v0 afterwards.
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, readFileSync, statSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {BIN, hasBinary, hasTmux, startSandboxProcess, Terminal, type SandboxProcess} from './harness.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 const enabled = hasTmux() && hasBinary();
 let sandbox: SandboxProcess;
 let term: Terminal;
-const workdir = mkdtempSync(join(tmpdir(), 'fzc-e2e-prov-'));
+const tmp = new TempDirs();
+const workdir = tmp.make('fzc-e2e-prov-');
 
 function hasWg(): boolean {
   try {
@@ -56,6 +57,8 @@ describe.skipIf(!enabled)('provisioning end to end (tmux)', {timeout: 120_000}, 
   afterAll(async () => {
     term?.kill();
     await sandbox?.stop();
+    // The console's working directory (the configs it wrote), once its terminal is gone.
+    tmp.remove();
   });
 
   it('creates a user (client-side and server 422s shown in the form), a device with its config file, renames it, manages a rule and deletes the user', async () => {

@@ -2,11 +2,11 @@
 // are terminals): each is one line on stderr naming the problem, exit status 2, no stack trace,
 // no hang; a profile's tokenCommand runs once; the token never shows.
 import {execFileSync} from 'node:child_process';
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {BIN as BUILT, hasBinary, hasTmux, startSandboxProcess, Terminal, type SandboxProcess} from './harness.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 const enabled = hasTmux() && hasBinary();
 // FZ_E2E_BIN: run against another build (e.g. an older commit's, to see this test fail there).
@@ -14,6 +14,7 @@ const BIN = process.env.FZ_E2E_BIN ?? BUILT;
 let sandbox: SandboxProcess;
 let term: Terminal;
 let dir: string;
+const tmp = new TempDirs();
 let config: string;
 let run = 0;
 
@@ -41,7 +42,7 @@ function writeProfile(profile: Record<string, unknown>): void {
 describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000}, () => {
   beforeAll(async () => {
     sandbox = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
-    dir = mkdtempSync(join(tmpdir(), 'fzc-startup-'));
+    dir = tmp.make('fzc-startup-');
     config = join(dir, 'config');
     // A wide pane: each message must fit on one screen line to be checked as one line.
     term = Terminal.start({width: 250, height: 30, env: {NO_COLOR: '1', HOME: dir, XDG_CONFIG_HOME: config}});
@@ -49,6 +50,8 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
   afterAll(async () => {
     term?.kill();
     await sandbox?.stop();
+    // The terminal's HOME (its shell may still be writing its history as it goes: remove retries).
+    tmp.remove();
   });
 
   const connect = () => `FZ_URL=${sandbox.url} FZ_API_TOKEN=${sandbox.adminToken}`;

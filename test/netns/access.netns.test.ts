@@ -10,8 +10,7 @@
 // Needs root, `ip netns` and `nft` (.ci/run installs nftables and iproute2); where namespaces are
 // not permitted the suite says why and is skipped.
 import {execFileSync, spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
-import {mkdtempSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import fc from 'fast-check';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -19,6 +18,7 @@ import type {Rule} from '../../src/api/index.js';
 import {parseCidr, formatCidr} from '../../src/common/cidr.js';
 import {packet, RuleBook, setOf} from '../../src/state/access/evaluate.js';
 import {rule} from '../fixtures/data.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 const tag = `fz${process.pid % 100000}`;
 const NS = {client: `${tag}c`, router: `${tag}r`, sink: `${tag}s`};
@@ -47,6 +47,7 @@ const nft = (script: string) => {
 };
 
 let dir: string;
+const tmp = new TempDirs();
 let sender: ChildProcessWithoutNullStreams;
 let sent = 0;
 
@@ -143,7 +144,7 @@ async function arrived(sports: number[]): Promise<void> {
 
 describe.skipIf(unavailable !== null)('the explainer agrees with the kernel (nftables in network namespaces)', {timeout: 300_000}, () => {
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'fz-netns-'));
+    dir = tmp.make('fz-netns-');
     for (const ns of Object.values(NS)) execFileSync('ip', ['netns', 'add', ns]);
     const ip = (...args: string[]) => execFileSync('ip', args);
     ip('link', 'add', 'c0', 'netns', NS.client, 'type', 'veth', 'peer', 'name', 'wg-firezone', 'netns', NS.router);
@@ -185,6 +186,8 @@ describe.skipIf(unavailable !== null)('the explainer agrees with the kernel (nft
         // already gone
       }
     }
+    // The sender's script (read when it started) and the last ruleset (nft -f has returned).
+    tmp.remove();
   });
 
   it('on 200 random rule sets and their packets, every verdict is the kernel’s', async () => {

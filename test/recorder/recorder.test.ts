@@ -3,14 +3,16 @@
 // without losing or duplicating, its own state on stderr, 0600, no symbolic link, and exit 143 on
 // SIGTERM. Waits are for conditions (a line on stderr, a line in the log), never for a time.
 import {spawn, type ChildProcess} from 'node:child_process';
-import {mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {BIN, hasBinary, startSandboxProcess, type SandboxProcess} from '../e2e/harness.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 let sandbox: SandboxProcess;
 let dir: string;
+const tmp = new TempDirs();
+const recorders: Running[] = [];
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${sandbox.url}${path}`, {
@@ -35,7 +37,9 @@ function record(args: string[], env: NodeJS.ProcessEnv = {}): Running {
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {child, stderr: () => err, exited};
+  const running = {child, stderr: () => err, exited};
+  recorders.push(running);
+  return running;
 }
 
 async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
@@ -60,10 +64,15 @@ const logLines = (path: string) => {
 describe.skipIf(!hasBinary())('fz-console activity --follow (the headless recorder)', {timeout: 60_000}, () => {
   beforeAll(async () => {
     sandbox = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
-    dir = mkdtempSync(join(tmpdir(), 'fz-recorder-'));
+    dir = tmp.make('fz-recorder-');
   });
   afterAll(async () => {
+    // A recorder a failed test left running still appends to its log in the directory: stopped
+    // (each test stops its own when it passes), and waited for, before the directory goes.
+    for (const r of recorders) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+    await Promise.all(recorders.map((r) => r.exited));
     await sandbox?.stop();
+    tmp.remove();
   });
 
   it('records from a baseline, crosses gaps (500s, resets, no answer) without losing or duplicating, and exits 143 on SIGTERM', async () => {

@@ -5,7 +5,6 @@
 import {execFileSync, spawn} from 'node:child_process';
 import {createHash} from 'node:crypto';
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
 import {basename, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, describe, expect, it} from 'vitest';
@@ -16,7 +15,10 @@ const EXE = join(root, 'dist', 'exe', `fz-console-linux-${process.arch}`);
 const built = existsSync(EXE);
 if (!built) console.warn(`exe: skipped (no ${EXE}; npm run build:exe makes it, .ci/run does)`);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string};
-const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('fz-console-'));
+// The folder the executable unpacks itself into (scripts/sea-main.cjs) is in its os.tmpdir(): with
+// `env -i` there is no TMPDIR, so /tmp, not the TMPDIR test/setup/workdir.ts gives this process.
+const EXE_TMP = '/tmp';
+const leftovers = () => readdirSync(EXE_TMP).filter((n) => n.startsWith('fz-console-'));
 
 const terminals: Terminal[] = [];
 afterAll(() => {

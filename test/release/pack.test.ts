@@ -3,16 +3,17 @@
 // --ignore-scripts: `npm test` has just built dist/, and a prepack rebuild would pull it
 // from under the end-to-end suites running alongside.
 import {execFileSync, spawn} from 'node:child_process';
-import {mkdtempSync, readFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {hasTmux, Terminal} from '../e2e/harness.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string; dependencies?: Record<string, string>};
-const work = mkdtempSync(join(tmpdir(), 'fzc-pack-'));
+const tmp = new TempDirs();
+const work = tmp.make('fzc-pack-');
 let tarball = '';
 let bin = '';
 const terminals: Terminal[] = [];
@@ -27,6 +28,8 @@ describe('npm package', {timeout: 180_000}, () => {
   });
   afterAll(() => {
     for (const t of terminals) t.kill();
+    // The tarball and the prefix it was installed into, once no terminal runs the command.
+    tmp.remove();
   });
 
   it('contains only the bundle, README, LICENSE and package.json, and has no runtime dependencies', () => {

@@ -23,7 +23,26 @@ process.env.XDG_STATE_HOME = join(work, 'state');
 const moveCwd = isMainThread;
 if (moveCwd) process.chdir(join(work, 'cwd'));
 
+const remove = () => rmSync(work, {recursive: true, force: true, maxRetries: 5, retryDelay: 100});
+
+// A file whose every test is skipped (no tmux, no built executable, not root…) is marked skipped
+// as a whole, and vitest then runs none of its hooks, this afterAll included. Its directory is
+// removed when the worker ends instead: vitest stops each file's fork with SIGTERM, which is
+// raised again once the directory is gone, so the fork still ends by the signal.
+const onExit = () => remove();
+const onSigterm = () => {
+  process.off('exit', onExit);
+  remove();
+  process.kill(process.pid, 'SIGTERM');
+};
+if (isMainThread) {
+  process.once('exit', onExit);
+  process.once('SIGTERM', onSigterm);
+}
+
 afterAll(() => {
   if (moveCwd) process.chdir(original);
-  rmSync(work, {recursive: true, force: true});
+  remove();
+  process.off('exit', onExit);
+  process.off('SIGTERM', onSigterm);
 });

@@ -1,11 +1,12 @@
 // Change as it happens, through the UI against a real sandbox: Activity (screen 5), row highlights,
 // the --activity-log file, the stale-devices view, sparklines and the throughput line.
-import {mkdtempSync, readFileSync, statSync} from 'node:fs';
+import {readFileSync, statSync} from 'node:fs';
 import {join} from 'node:path';
-import {describe, expect, it} from 'vitest';
+import {afterAll, describe, expect, it} from 'vitest';
 import {ActivityLog} from '../../src/state/tracking/activity-log.js';
 import {renderApp, startTestSandbox, type TestSandbox} from '../helpers/rig.js';
 import {publicKey} from '../sandbox/helpers.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 type Device = {id: string; name: string; user_id: string; latest_handshake: string | null; inserted_at: string};
 
@@ -21,10 +22,14 @@ async function emptySandbox(): Promise<TestSandbox> {
   return startTestSandbox({seed: 'empty'});
 }
 
+// The activity log's folder, under the test file's temporary cwd; removed when the file's tests end.
+const tmp = new TempDirs();
+afterAll(() => tmp.remove());
+
 describe('activity', () => {
   it('screen 5 lists what changed between polls, newest first; the first poll gives none; highlights mark the rows; the log gets the same events (0600)', async () => {
     const fx = await emptySandbox();
-    const dir = mkdtempSync(join(process.cwd(), 'activity-'));
+    const dir = tmp.make('activity-', process.cwd());
     const logPath = join(dir, 'activity.jsonl');
     const log = ActivityLog.open(logPath);
     try {

@@ -1,10 +1,11 @@
 // Onboarding from a file through the UI, against real sandboxes: the preview, the run, the
 // written configs (checked with wireguard-tools), running it twice, and interruptions.
 import {execFileSync, spawnSync} from 'node:child_process';
-import {mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {describe, expect, it} from 'vitest';
+import {afterAll, describe, expect, it} from 'vitest';
 import {renderApp, startTestSandbox, type Rig, type TestSandbox} from '../helpers/rig.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 const hasWg = spawnSync('wg', ['--version'], {encoding: 'utf8'}).status === 0;
 
@@ -15,9 +16,13 @@ async function listed<T>(fx: TestSandbox, path: string): Promise<T[]> {
   return (await fx.api<{data: T[]}>('GET', path)).json.data;
 }
 
+// The folders below, removed when the file's tests end (every rig is unmounted by then).
+const tmp = new TempDirs();
+afterAll(() => tmp.remove());
+
 /** A folder of its own under the test file's temporary cwd. */
 function folder(): string {
-  return mkdtempSync(join(process.cwd(), 'import-'));
+  return tmp.make('import-', process.cwd());
 }
 
 async function openImport(app: Rig, path: string): Promise<void> {

@@ -2,17 +2,20 @@
 // piece of a typed password reaches a frame (wrapped lines joined too), the clipboard, an export or
 // the debug log; the device private key is shown only on its result screen (by design) and never
 // logged; the debug log is 0600.
-import {mkdtempSync, readFileSync, statSync} from 'node:fs';
+import {readFileSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {describe, expect, it} from 'vitest';
+import {afterAll, describe, expect, it} from 'vitest';
 import {FirezoneClient} from '../../src/api/index.js';
 import {DebugLog, debugLogPath} from '../../src/config/debuglog.js';
 import {strip} from '../helpers/ink.js';
 import {renderApp, useSandbox} from '../helpers/rig.js';
+import {TempDirs} from '../helpers/tmp.js';
 
 const fx = useSandbox({seed: 'demo', statsIntervalSeconds: 1});
-const env = {XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'fzc-state-')), HOME: tmpdir()};
+const tmp = new TempDirs();
+// The debug log's directory; the log is closed by the test that opens it.
+const env = {XDG_STATE_HOME: tmp.make('fzc-state-'), HOME: tmpdir()};
+afterAll(() => tmp.remove());
 
 describe('secrets', {timeout: 60_000}, () => {
   it('never shows or logs the token or a password; the private key only on its result screen', async () => {

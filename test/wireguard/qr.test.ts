@@ -3,7 +3,7 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {afterAll, describe, expect, it} from 'vitest';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {sampleClientConfig} from '../fixtures/client-config.js';
 import {ECC_ORDER, qrTextSize, renderQr, type QrPolarity, type QrRendered} from '../../src/wireguard/qr.js';
 
@@ -136,8 +136,14 @@ describe('renderQr', () => {
 // Optional end-to-end check with a real decoder (zbar-tools). Skipped, visibly, without it.
 const hasZbar = spawnSync('zbarimg', ['--version']).status === 0;
 describe(`QR decode with zbarimg${hasZbar ? '' : ' [SKIPPED: zbarimg not on PATH — apt-get install zbar-tools]'}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fz-qr-'));
-  afterAll(() => rmSync(dir, {recursive: true, force: true}));
+  // Made when the test runs: a suite whose only test is skipped runs no afterAll.
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'fz-qr-'));
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, {recursive: true, force: true});
+  });
 
   it.skipIf(!hasZbar)('decodes the half-block drawing back to the exact config text', () => {
     const result = renderQr(SAMPLE, {maxRows: 36, maxCols: 70});
