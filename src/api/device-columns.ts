@@ -312,14 +312,25 @@ export class DeviceColumnsBuilder {
    * moved or edited makes none of them (nine arrays of 50k pointers at 50k devices).
    */
   private sharing: DeviceColumns | null;
-  /** Grow by themselves, like the time columns (slots are written in order). */
-  private readonly rxBytes: NumberColumn;
-  private readonly txBytes: NumberColumn;
-  private readonly handshake: TimeBuilder;
-  private readonly inserted: TimeBuilder;
-  private readonly updated: TimeBuilder;
-  private digest: Int32Array;
-  private hashed: Uint8Array;
+  /**
+   * While every slot so far is slot i of `base` copied unchanged, nothing is written at all: a
+   * poll where no device changed gives `base` itself (finish), which everything after the decoder
+   * recognises by identity and does not derive again. The first other slot writes the ones before
+   * it (`writeUnchanged`).
+   */
+  private unchanged: DeviceColumns | null;
+  /**
+   * The columns every table has its own of. They grow by themselves, like the time columns (slots
+   * are written in order), and are made only once a slot is written (see `unchanged`): at 50k
+   * devices, five columns of 50k doubles made for a poll that changed nothing cost ~12 ms.
+   */
+  private rxBytes!: NumberColumn;
+  private txBytes!: NumberColumn;
+  private handshake!: TimeBuilder;
+  private inserted!: TimeBuilder;
+  private updated!: TimeBuilder;
+  private digest!: Int32Array;
+  private hashed!: Uint8Array;
   private capacity: number;
 
   constructor(
@@ -328,7 +339,13 @@ export class DeviceColumnsBuilder {
     base: DeviceColumns | null = null,
   ) {
     this.sharing = base;
-    this.capacity = Math.max(16, capacity);
+    this.unchanged = base;
+    // Slots stay unchanged only while they are `base`'s, so never more than its length.
+    this.capacity = Math.max(16, capacity, base?.length ?? 0);
+    if (base === null) this.makeOwn();
+  }
+
+  private makeOwn(): void {
     this.rxBytes = numberColumn(this.capacity);
     this.txBytes = numberColumn(this.capacity);
     this.handshake = new TimeBuilder(this.capacity);
@@ -375,6 +392,7 @@ export class DeviceColumnsBuilder {
    * when it has none; `likely` is the same device's last slot, whose interned values are tried first.
    */
   add(d: Device, digest: ItemDigest | null, likely?: {from: DeviceColumns; slot: number}): void {
+    this.writeUnchanged();
     const base = this.sharing;
     let i: number;
     if (base !== null && likely !== undefined && likely.from === base && likely.slot === this.length && sameStatic(d, base, likely.slot)) {
@@ -416,6 +434,13 @@ export class DeviceColumnsBuilder {
 
   /** Slot `j` of `from`, unchanged (its digests included). */
   copy(from: DeviceColumns, j: number): void {
+    if (this.unchanged !== null) {
+      if (from === this.unchanged && j === this.length) {
+        this.slot();
+        return;
+      }
+      this.writeUnchanged();
+    }
     if (this.sharing !== null && (from !== this.sharing || j !== this.length)) this.unshare();
     const i = this.slot();
     if (this.sharing === null) {
@@ -429,6 +454,11 @@ export class DeviceColumnsBuilder {
       this.ipv6.push(from.ipv6[j]!);
       this.settings.push(from.settings[j]!);
     }
+    this.copyOwn(i, from, j);
+  }
+
+  /** The columns every table has its own of (stats, times, digests), slot `j` of `from` into slot `i`. */
+  private copyOwn(i: number, from: DeviceColumns, j: number): void {
     this.remoteIp.push(from.remoteIp[j]!);
     this.rxBytes[i] = from.rxBytes[j]!;
     this.txBytes[i] = from.txBytes[j]!;
@@ -439,8 +469,19 @@ export class DeviceColumnsBuilder {
     this.hashed[i] = from.hashed[j]!;
   }
 
+  /** Writes the slots passed over while every one was unchanged (see `unchanged`); from here on every slot is written. */
+  private writeUnchanged(): void {
+    const base = this.unchanged;
+    if (base === null) return;
+    this.unchanged = null;
+    this.makeOwn();
+    // The static columns are still `base`'s own (`sharing`): only the table's own are written.
+    for (let i = 0; i < this.length; i++) this.copyOwn(i, base, i);
+  }
+
   /** Slot `j` of `from` with new values of its stats fields (an item whose other bytes did not change). */
   copyWithStats(from: DeviceColumns, j: number, stats: DeviceStats, digest: ItemDigest): void {
+    this.writeUnchanged();
     this.copy(from, j);
     const i = this.length - 1;
     this.remoteIp[i] = stats.remote_ip;
@@ -455,6 +496,9 @@ export class DeviceColumnsBuilder {
 
   finish(): DeviceColumns {
     const n = this.length;
+    // Every device unchanged, in its place, and none gone: the last table is this one.
+    if (this.unchanged !== null && n === this.unchanged.length) return this.unchanged;
+    this.writeUnchanged();
     // Still shared: the same devices in the same places (or the last ones gone).
     if (this.sharing !== null && n < this.sharing.length) this.unshare();
     const base = this.sharing;

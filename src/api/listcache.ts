@@ -66,8 +66,20 @@ export class ListCache<T> {
   }
 
   /** @internal */
-  replace(entries: Map<string, Entry<T>>): void {
+  replace(entries: Map<string, Entry<T>>, data: T[]): void {
     this.entries = entries;
+    this.lastData = data;
+  }
+
+  /** The list the last complete decode gave: given again when every item is the same object in the same place. */
+  private lastData: T[] | null = null;
+
+  /** @internal `data`, or the last decode's list when it holds the same objects in the same order. */
+  sameAsLast(data: T[]): T[] {
+    const last = this.lastData;
+    if (last === null || last.length !== data.length) return data;
+    for (let k = 0; k < data.length; k++) if (last[k] !== data[k]) return data;
+    return last;
   }
 
   get size(): number {
@@ -357,7 +369,9 @@ export class ListDecoder<T> extends ItemCutter {
       if (dropped.size > 0) data = data.filter((_, at) => !dropped.has(at));
       this.rejected.length = 0;
     }
-    this.cache.replace(this.next);
+    // An unchanged list is the same array as last time (snapshot.ts reuses what it derived from it).
+    data = this.cache.sameAsLast(data);
+    this.cache.replace(this.next, data);
     return {data, issues: this.issues};
   }
 }

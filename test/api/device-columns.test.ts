@@ -251,6 +251,8 @@ describe('the compact device store', () => {
     const second = poll(first.table, pools, body(list), [0.1, 0.5, 0.77], counting);
     expect(parsed).toBe(0);
     expect(second.table.materialiseAll()).toEqual(list);
+    // Nothing changed at all: the poll's table is the last one itself.
+    expect(second.table).toBe(first.table);
     // Nothing added, removed or moved: the columns stats never change are the last table's own arrays.
     expect(second.table.id).toBe(first.table.id);
     expect(second.table.settings).toBe(first.table.settings);
@@ -295,6 +297,60 @@ describe('the compact device store', () => {
     const t5 = poll(t4, pools, body(moved as Device[]), [], counting).table;
     expect(parsed).toBe(8);
     expect(t5.materialiseAll()).toEqual(moved.map((d) => project(d)));
+  });
+
+  it('a poll that changed nothing gives the last table; the first change, wherever it is, writes the slots before it', () => {
+    const pools = new DevicePools();
+    const list = Array.from({length: 40}, (_, i) => device({id: `u-${i}`, rx_bytes: i, latest_handshake: iso(i), remote_ip: `84.0.0.${i}`}));
+    const body = (l: Device[]) => Buffer.from(JSON.stringify({data: l}));
+    const first = poll(DeviceColumns.EMPTY, pools, body(list), []).table;
+    expect(poll(first, pools, body(list), [0.5]).table).toBe(first);
+    // A change at the start, in the middle or at the end (stats only, or parsed), a device gone
+    // from the end, one added at the end: a table of its own, every slot as a full parse gives it.
+    const variants: Device[][] = [
+      list.map((d, i) => (i === 0 ? {...d, rx_bytes: 999} : d)),
+      list.map((d, i) => (i === 23 ? {...d, rx_bytes: 999, latest_handshake: iso(99), remote_ip: '84.9.9.9'} : d)),
+      list.map((d, i) => (i === 39 ? {...d, name: 'renamed'} : d)),
+      list.slice(0, 39),
+      [...list, device({id: 'new'})],
+    ];
+    for (const changed of variants) {
+      // From the first table and from one that has static digests (a change of stats seen once).
+      const seen = poll(first, pools, body(list.map((d) => ({...d, rx_bytes: (d.rx_bytes ?? 0) + 1}))), []).table;
+      for (const from of [first, seen]) {
+        const before = from.materialiseAll();
+        const next = poll(from, pools, body(changed), [0.3]).table;
+        expect(next).not.toBe(from);
+        expect(next.materialiseAll()).toEqual(changed);
+        expect(from.materialiseAll()).toEqual(before);
+        // …and the poll after it, unchanged again, is that table.
+        expect(poll(next, pools, body(changed), []).table).toBe(next);
+      }
+    }
+  });
+
+  it('derives nothing for a poll that changed nothing: the last rows, in the same array', () => {
+    const pools = new DevicePools();
+    const list = Array.from({length: 12}, (_, i) => device({id: `s-${i}`, user_id: i % 2 ? 'u-1' : 'u-2', rx_bytes: i}));
+    const table = poll(DeviceColumns.EMPTY, pools, Buffer.from(JSON.stringify({data: list})), []).table;
+    const a = deriveDeviceRowsWhole(table, USERS, []);
+    const b = deriveDeviceRowsWhole(table, new Map(USERS), a.rows);
+    expect(b.rows).toBe(a.rows);
+    expect(b.table).toBe(a.table);
+    expect(b.deviceCountByUser).toBe(a.deviceCountByUser);
+    // An owner's email changed: rows derived again, with it.
+    const renamed = new Map([...USERS, ['u-1', user({id: 'u-1', email: 'x@example.com'})]]);
+    const c = deriveDeviceRowsWhole(table, renamed, b.rows);
+    expect(c.rows).not.toBe(b.rows);
+    expect(c.rows.map((r) => r.ownerEmail)).toEqual(list.map((d) => renamed.get(d.user_id)!.email));
+    // The same table, but rows that are not its rows in its order (a sorted or filtered list):
+    // derived, in the table's order.
+    const reversed = [...c.rows].reverse();
+    const d = deriveDeviceRowsWhole(table, renamed, reversed);
+    expect(d.rows).not.toBe(reversed);
+    expect(d.rows.map((r) => r.id)).toEqual(list.map((x) => x.id));
+    const fewer = c.rows.slice(1);
+    expect(deriveDeviceRowsWhole(table, renamed, fewer).rows.map((r) => r.id)).toEqual(list.map((x) => x.id));
   });
 
   it('derives again only the columns whose source changed: a poll of traffic shares owners, names and addresses', () => {

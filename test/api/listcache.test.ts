@@ -164,14 +164,24 @@ describe('ListCache: incremental decoding of a list body', () => {
     );
   });
 
-  it('a body repeated unchanged gives the same objects, in a new array', () => {
+  it('a body repeated unchanged gives the same array; one changed item, a new array with the others kept', () => {
     const cache = new ListCache<Device>(() => Device, isDeviceFast);
     const body = Buffer.from(JSON.stringify({data: [device({id: 'a'}), device({id: 'b'})]}));
     const first = decode(cache, body, [0.3]).result as DecodedList<Device>;
     const second = decode(cache, body, [0.7]).result as DecodedList<Device>;
-    expect(second.data).not.toBe(first.data);
-    expect(second.data[0]).toBe(first.data[0]);
-    expect(second.data[1]).toBe(first.data[1]);
+    expect(second.data).toBe(first.data);
+    const changed = decode(cache, Buffer.from(JSON.stringify({data: [device({id: 'a'}), device({id: 'b', name: 'other'})]})), []).result as DecodedList<Device>;
+    expect(changed.data).not.toBe(first.data);
+    expect(changed.data[0]).toBe(first.data[0]);
+    expect(changed.data[1]!.name).toBe('other');
+    expect(first.data.map((d) => d.name)).toEqual([device().name, device().name]);
+    // The same items in another order, or one fewer: a new array.
+    const swapped = decode(cache, Buffer.from(JSON.stringify({data: [device({id: 'b', name: 'other'}), device({id: 'a'})]})), []).result as DecodedList<Device>;
+    expect(swapped.data).not.toBe(changed.data);
+    expect(swapped.data).toEqual([changed.data[1], changed.data[0]]);
+    const fewer = decode(cache, Buffer.from(JSON.stringify({data: [device({id: 'b', name: 'other'})]})), []).result as DecodedList<Device>;
+    expect(fewer.data).toEqual([swapped.data[0]]);
+    expect(fewer.data).not.toBe(swapped.data);
   });
 
   it('two identical items in one body are two objects', () => {

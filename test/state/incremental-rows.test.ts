@@ -9,7 +9,8 @@ import {Device} from '../../src/api/schemas.js';
 import {isDeviceFast} from '../../src/api/guards.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
 import {buildSnapshot, deriveDeviceRows, prepareSnapshot, type DeviceRow, type FetchedData, type Snapshot} from '../../src/state/data/snapshot.js';
-import {user} from '../fixtures/data.js';
+import {DeviceColumns} from '../../src/api/device-columns.js';
+import {device, rule, user} from '../fixtures/data.js';
 import {apply, deviceArb, editArb, rowView, T0, unique} from '../fixtures/device-edits.js';
 
 const users = [user({id: 'u-1', email: 'ann@example.com'}), user({id: 'u-2', email: 'bob@example.com'})];
@@ -86,5 +87,32 @@ describe('rows derived during the fetch (prepareSnapshot)', () => {
       ),
       {numRuns: 300},
     );
+  });
+});
+
+describe('a poll that changed nothing', () => {
+  it('keeps everything derived from it: the same rows, user rows, rules in order and user index', () => {
+    const devices = DeviceColumns.from([device({id: 'd-1', user_id: 'u-1'}), device({id: 'd-2', user_id: 'u-2'})]);
+    const rules = [rule({id: 'r-1', user_id: 'u-1', destination: '10.0.0.1/32'}), rule({id: 'r-2', user_id: 'u-2', destination: '10.0.0.1/32'})];
+    const data: FetchedData = {devices, users, rules, configuration: null, issues: []};
+    const a = buildSnapshot(data, null, T0);
+    const b = buildSnapshot({...data}, a, T0 + 1000);
+    expect(b.devices).toBe(a.devices);
+    expect(b.userRows).toBe(a.userRows);
+    expect(b.rules).toBe(a.rules);
+    expect(b.usersById).toBe(a.usersById);
+    expect(b.fetchedAt).toBe(T0 + 1000);
+    expect(a.rules.map((r) => r.id)).toEqual(['r-1', 'r-2']);
+    // An owner's new email orders the rules again (the order reads it), and is in the rows.
+    const renamed = [user({id: 'u-1', email: 'zed@example.com'}), users[1]!];
+    const c = buildSnapshot({...data, users: renamed}, b, T0 + 2000);
+    expect(c.rules.map((r) => r.id)).toEqual(['r-2', 'r-1']);
+    expect(c.devices.map((r) => r.ownerEmail)).toEqual(['zed@example.com', 'bob@example.com']);
+    expect(c.userRows.map((r) => r.user.email)).toEqual(['zed@example.com', 'bob@example.com']);
+    // A rule gone: counted and ordered again, in new arrays.
+    const d = buildSnapshot({...data, users: renamed, rules: rules.slice(1)}, c, T0 + 3000);
+    expect(d.rules.map((r) => r.id)).toEqual(['r-2']);
+    expect(d.userRows.map((r) => r.rules)).toEqual([0, 1]);
+    expect(c.userRows.map((r) => r.rules)).toEqual([1, 1]);
   });
 });

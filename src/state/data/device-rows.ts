@@ -232,6 +232,21 @@ function lowerCased(text: string): string {
   return lower;
 }
 
+/**
+ * The table `previous` reads when it is exactly the rows of `columns` — row k reads slot k of a
+ * table over these very columns, derived with owners of the same emails — else null.
+ */
+function sameTable(columns: DeviceColumns, usersById: ReadonlyMap<string, User>, previous: readonly DeviceRow[]): DeviceTable | null {
+  const table = previous[0]?.t;
+  if (table === undefined || table.raw !== columns || previous.length !== columns.length) return null;
+  if (table.owners === null || !sameEmails(table.owners.usersById, usersById)) return null;
+  for (let k = 0; k < previous.length; k++) {
+    const row = previous[k]!;
+    if (row.t !== table || row.i !== k) return null;
+  }
+  return table;
+}
+
 /** Counts RowDerivers, to stamp the rows each takes. */
 let derivations = 0;
 
@@ -255,6 +270,17 @@ export class RowDeriver implements SlicedPass {
     private readonly usersById: ReadonlyMap<string, User>,
     private readonly previous: readonly DeviceRow[],
   ) {
+    const same = sameTable(columns, usersById, previous);
+    if (same !== null) {
+      // Nothing changed (the decoder gave the last table itself, and every owner has the same
+      // email): the last poll's rows are this poll's, every value derived from the same inputs.
+      this.table = same;
+      this.rows = previous as DeviceRow[];
+      this.deviceCountByUser = same.owners!.deviceCountByUser;
+      this.next = columns.length;
+      tableOfRows.set(this.rows, same);
+      return;
+    }
     // Every row of the last poll points at its table (unchanged ones were re-pointed to it).
     this.table = new DeviceTable(columns, previous[0]?.t ?? null, usersById);
     this.rows = new Array<DeviceRow>(columns.length);
