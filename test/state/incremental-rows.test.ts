@@ -10,6 +10,9 @@ import {isDeviceFast} from '../../src/api/guards.js';
 import {salvageList, type SchemaIssue} from '../../src/api/validate.js';
 import {buildSnapshot, deriveDeviceRows, prepareSnapshot, type DeviceRow, type FetchedData, type Snapshot} from '../../src/state/data/snapshot.js';
 import {DeviceColumns} from '../../src/api/device-columns.js';
+import {sortedItems} from '../../src/state/lists/column-order.js';
+import type {ColumnSpec} from '../../src/state/lists/columns.js';
+import {devices as deviceScreen} from '../../src/state/screens/devices/screen.js';
 import {device, rule, user} from '../fixtures/data.js';
 import {apply, deviceArb, editArb, rowView, T0, unique} from '../fixtures/device-edits.js';
 
@@ -114,5 +117,28 @@ describe('a poll that changed nothing', () => {
     expect(d.rules.map((r) => r.id)).toEqual(['r-2']);
     expect(d.userRows.map((r) => r.rules)).toEqual([0, 1]);
     expect(c.userRows.map((r) => r.rules)).toEqual([1, 1]);
+  });
+
+  it('finds the device list in each order it was sorted in, not sorted again', () => {
+    const list = [device({id: 'd-1', name: 'b', user_id: 'u-2', rx_bytes: 5}), device({id: 'd-2', name: 'a', user_id: 'u-1', rx_bytes: 9})];
+    const data: FetchedData = {devices: DeviceColumns.from(list), users, rules: [], configuration: null, issues: []};
+    const a = buildSnapshot(data, null, T0);
+    const b = buildSnapshot({...data}, a, T0 + 1000);
+    const columnsOf = (snap: Snapshot) => deviceScreen.columns(snap, () => snap.fetchedAt) as ColumnSpec<DeviceRow>[];
+    const rowOnly = columnsOf(a).filter((c) => c.sortValueFromRowOnly === true);
+    expect(rowOnly.map((c) => c.key)).toEqual(['name', 'owner', 'ipv4', 'handshake', 'rx', 'tx', 'remote', 'ipv6', 'created']);
+    for (const {key} of rowOnly) {
+      for (const desc of [false, true]) {
+        const before = sortedItems(a.devices, {key, desc}, columnsOf(a), (r) => r.id);
+        expect(
+          sortedItems(b.devices, {key, desc}, columnsOf(b), (r) => r.id),
+          `${key} ${desc}`,
+        ).toBe(before);
+      }
+    }
+    // A device renamed: ordered again, by its new name.
+    const renamed = buildSnapshot({...data, devices: DeviceColumns.from([list[0]!, {...list[1]!, name: 'c'}])}, b, T0 + 2000);
+    expect(sortedItems(renamed.devices, {key: 'name', desc: false}, columnsOf(renamed), (r) => r.id).map((r) => r.name)).toEqual(['b', 'c']);
+    expect(sortedItems(b.devices, {key: 'name', desc: false}, columnsOf(b), (r) => r.id).map((r) => r.name)).toEqual(['a', 'b']);
   });
 });

@@ -100,6 +100,22 @@ function trafficLines(r: DeviceRow, history: TrafficHistory | undefined, now: nu
   ];
 }
 
+// The sort keys read from the row alone are the same functions for every snapshot's columns:
+// column-order.ts finds an order by the rows array and the function, so after a poll that changed
+// nothing (the same rows array, snapshot.ts) the list is not read and ordered again. The rates
+// read the snapshot's time, so theirs are made per snapshot.
+const SORT_BY = {
+  nameKey: (r: DeviceRow) => r.nameKey,
+  ownerKey: (r: DeviceRow) => r.ownerKey,
+  ipv4Key: (r: DeviceRow) => r.ipv4Key,
+  handshakeAt: (r: DeviceRow) => r.handshakeAt,
+  rxBytes: (r: DeviceRow) => r.rxBytes,
+  txBytes: (r: DeviceRow) => r.txBytes,
+  remoteKey: (r: DeviceRow) => r.remoteKey,
+  ipv6Key: (r: DeviceRow) => r.ipv6Key,
+  createdAt: (r: DeviceRow) => r.createdAt,
+};
+
 export const devices: ResourceSpec<DeviceRow> = {
   id: 'devices',
   noun: 'device',
@@ -129,7 +145,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         width: {min: 12, max: 32, flex: 2},
         cell: (r) => r.name,
         // The filter also finds a device by its description and public key (as `wg show` prints it).
-        sortValue: (r) => r.nameKey,
+        sortValue: SORT_BY.nameKey,
         sortValueFromRowOnly: true,
         searchText: (r) => `${r.name}\u0000${r.description ?? ''}\u0000${r.publicKey}`,
       },
@@ -139,7 +155,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 2,
         width: {min: 14, max: 34, flex: 2},
         cell: (r) => r.ownerEmail,
-        sortValue: (r) => r.ownerKey,
+        sortValue: SORT_BY.ownerKey,
         sortValueFromRowOnly: true,
         searchText: (r) => r.ownerEmail,
       },
@@ -149,7 +165,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 4,
         width: 15,
         cell: (r) => r.ipv4 ?? '',
-        sortValue: (r) => r.ipv4Key,
+        sortValue: SORT_BY.ipv4Key,
         sortValueFromRowOnly: true,
         searchText: (r) => r.ipv4 ?? '',
       },
@@ -160,7 +176,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         width: 9,
         align: 'right',
         cell: (r) => formatAge(r.handshakeAt, clock()),
-        sortValue: (r) => r.handshakeAt,
+        sortValue: SORT_BY.handshakeAt,
         sortValueFromRowOnly: true,
         defaultDesc: true,
       },
@@ -171,7 +187,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         width: 11,
         align: 'right',
         cell: (r) => formatBytes(r.rxBytes),
-        sortValue: (r) => r.rxBytes,
+        sortValue: SORT_BY.rxBytes,
         sortValueFromRowOnly: true,
         defaultDesc: true,
       },
@@ -182,7 +198,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         width: 11,
         align: 'right',
         cell: (r) => formatBytes(r.txBytes),
-        sortValue: (r) => r.txBytes,
+        sortValue: SORT_BY.txBytes,
         sortValueFromRowOnly: true,
         defaultDesc: true,
       },
@@ -216,7 +232,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 7,
         width: {min: 15, max: 39, flex: 1},
         cell: (r) => r.remoteIp ?? '',
-        sortValue: (r) => r.remoteKey,
+        sortValue: SORT_BY.remoteKey,
         sortValueFromRowOnly: true,
         searchText: (r) => r.remoteIp ?? '',
       },
@@ -226,7 +242,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 8,
         width: {min: 16, max: 39, flex: 1},
         cell: (r) => r.ipv6 ?? '',
-        sortValue: (r) => r.ipv6Key,
+        sortValue: SORT_BY.ipv6Key,
         sortValueFromRowOnly: true,
         searchText: (r) => r.ipv6 ?? '',
       },
@@ -236,7 +252,7 @@ export const devices: ResourceSpec<DeviceRow> = {
         priority: 9,
         width: 10,
         cell: (r) => formatDate(r.createdAt),
-        sortValue: (r) => r.createdAt,
+        sortValue: SORT_BY.createdAt,
         sortValueFromRowOnly: true,
         defaultDesc: true,
       },
