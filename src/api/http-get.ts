@@ -10,10 +10,18 @@
 // them, so a view stays valid until it asks for the next chunk. The first poll, read while the
 // client is still loading, copies what it reads instead, so that the server is not held back
 // (docs/architecture.md, "Polls on a socket of the console's own").
+import {createRequire} from 'node:module';
 import {connect as netConnect, isIP, type Socket} from 'node:net';
-import {connect as tlsConnect, type ConnectionOptions} from 'node:tls';
+import type * as Tls from 'node:tls';
 import type {TransportResponse} from './endpoint.js';
 import {ResponseReader, type ResponseHead, type ResponseSink} from './http1-response.js';
+
+// node:tls is loaded on the first https:// connection, not with this module: loading it (and the
+// crypto it needs) took ~20 ms of the start before the first poll's requests could leave, and
+// an http:// server never needs it (test/e2e/startup.e2e.test.ts checks a start's module list).
+const requireBuiltin = createRequire(import.meta.url);
+let tlsModule: typeof Tls | null = null;
+const tlsConnect = (options: Tls.ConnectionOptions) => (tlsModule ??= requireBuiltin('node:tls') as typeof Tls).connect(options);
 
 export interface SentRequest {
   /** performance.now() when it was sent: the client's timeout counts from here. */
@@ -75,7 +83,7 @@ class Connection {
     const onread = {buffer: () => this.nextBuffer(), callback: (n: number, buf: Buffer) => this.read(n, buf)};
     this.socket = tls
       ? // tls.connect takes `onread` since Node 15 (nodejs/node#35753); @types/node does not list it.
-        tlsConnect({host, port, ...(isIP(host) ? {} : {servername: host}), ALPNProtocols: ['http/1.1'], ...tls, onread} as ConnectionOptions)
+        tlsConnect({host, port, ...(isIP(host) ? {} : {servername: host}), ALPNProtocols: ['http/1.1'], ...tls, onread} as Tls.ConnectionOptions)
       : netConnect({host, port, onread});
     this.socket.setNoDelay(true);
     this.socket.on('error', (err) => this.exchange?.socketError(err));

@@ -1,7 +1,8 @@
 // Connection settings: flags > environment > profile in the config file (README.md,
 // "Connecting to a real server").
-import {spawn} from 'node:child_process';
 import {constants, promises as fs, type Stats} from 'node:fs';
+import type * as ChildProcess from 'node:child_process';
+import {createRequire} from 'node:module';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
 import type {ConsoleFlags} from './args.js';
@@ -146,6 +147,8 @@ export function checkToken(token: string, source: string): void {
 export const TOKEN_COMMAND_TIMEOUT_MS = 15_000;
 const TOKEN_COMMAND_MAX_OUTPUT = 64 * 1024;
 
+const requireBuiltin = createRequire(import.meta.url);
+
 /**
  * Runs a profile's tokenCommand with `/bin/sh -c`, in its own process group so that a timeout
  * kills the whole pipeline (a killed shell alone would leave its children holding the output
@@ -153,6 +156,9 @@ const TOKEN_COMMAND_MAX_OUTPUT = 64 * 1024;
  */
 export function runTokenCommand(command: string, options: {timeoutMs?: number} = {}): Promise<string> {
   const timeoutMs = options.timeoutMs ?? TOKEN_COMMAND_TIMEOUT_MS;
+  // Loaded here, not with the module: most starts run no command, and this module is on the path
+  // to the first poll's requests (early.ts).
+  const {spawn} = requireBuiltin('node:child_process') as typeof ChildProcess;
   return new Promise((resolve, reject) => {
     let settled = false;
     const child = spawn('/bin/sh', ['-c', command], {stdio: ['ignore', 'pipe', 'ignore'], detached: true});

@@ -172,7 +172,7 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
     await term.waitFor(`exit=0 run=${n}`);
   });
 
-  it("start-up loads nothing it does not use: yoga's WebAssembly comes without Node's fetch (and its undici)", async () => {
+  it("start-up loads nothing it does not use: yoga's WebAssembly comes without Node's fetch (and its undici), an http:// server without TLS", async () => {
     // Node's fetch() loads Node's own copy of undici (~40 ms before the first frame); yoga's loader
     // called it on its data: URL (scripts/esbuild-common.mjs, yogaWasmWithoutFetch).
     const preload = join(dir, 'modules.cjs');
@@ -187,6 +187,9 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
     // The console ran: its own sockets were loaded.
     expect(modules).toContain('NativeModule net');
     expect(modules.filter((m) => m.includes('undici'))).toEqual([]);
+    // node:tls (with crypto, ~20 ms) loads on the first https:// connection (src/api/http-get.ts):
+    // before the first poll's requests could leave, every start paid for it.
+    expect(modules.filter((m) => /\b(tls|_tls_wrap)$/.test(m))).toEqual([]);
   });
 
   it("a profile's working tokenCommand runs once", async () => {
