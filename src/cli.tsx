@@ -39,6 +39,8 @@ interface Session {
   close: () => Promise<void>;
   /** The first poll's data, when it was started before the UI loaded. */
   firstData?: Promise<FetchedData>;
+  /** The first data had arrived (or failed) when the session was made: the first frame shows it (App's firstDataReady). */
+  firstDataReady?: boolean;
 }
 
 /** Closes once: a signal handler and the normal teardown may both ask. */
@@ -95,7 +97,14 @@ function connectionSession(connection: Connection, debug: DebugLog | null, start
   const base = {id: nextSessionId++, profile: connection.profile};
   if (started) {
     const {client} = started;
-    return {...base, client, firstData: started.firstData, settings: connectionSettings(connection), close: closeOnce(() => client.close())};
+    return {
+      ...base,
+      client,
+      firstData: started.firstData,
+      firstDataReady: started.firstDataSettled(),
+      settings: connectionSettings(connection),
+      close: closeOnce(() => client.close()),
+    };
   }
   // A bad URL or CA file: a configuration problem, reported in one line.
   const client = clientFor(connection, debug ? (e: RequestEvent) => debug.request(e) : undefined);
@@ -302,7 +311,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
           writeRaw={writeRaw}
           suspend={suspendToShell}
           profiles={profileSwitcher(active, (next) => setActive(next))}
-          {...(active.firstData ? {firstData: active.firstData} : {})}
+          {...(active.firstData ? {firstData: active.firstData, firstDataReady: active.firstDataReady === true} : {})}
           {...(active.reloadToken ? {reloadToken: active.reloadToken} : {})}
           {...(log ? {activityLog: log} : {})}
         />

@@ -21,7 +21,7 @@ export interface EarlyStart {
   argv: readonly string[];
   resolution: EarlyResolution;
   /** The client and its first fetch, when a connection resolved and no --debug log has to watch the requests. */
-  started?: {client: FirezoneClient; firstData: Promise<FetchedData>};
+  started?: {client: FirezoneClient; firstData: Promise<FetchedData>; firstDataSettled: () => boolean};
 }
 
 export async function startEarly(argv: string[]): Promise<EarlyStart | null> {
@@ -59,6 +59,10 @@ export async function startEarly(argv: string[]): Promise<EarlyStart | null> {
   }
   const firstData = fetchAll(client);
   // The poller awaits it and reports a failure; until then it must not count as unhandled.
-  firstData.catch(() => undefined);
-  return {argv, resolution, started: {client, firstData}};
+  let settled = false;
+  firstData.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return {argv, resolution, started: {client, firstData, firstDataSettled: () => settled}};
 }

@@ -32,6 +32,13 @@ export interface AppProps {
   suspend?: (repaint: () => void) => void;
   /** The first poll's data when it was fetched before the UI loaded (cli.tsx, early.ts). */
   firstData?: Promise<FetchedData>;
+  /**
+   * `firstData` had already arrived (or failed) when the console started (bin.ts waits up to
+   * 1.5 s for it): the console draws nothing until that poll is applied, tens of ms later, so that
+   * its first frame shows the data rather than an empty screen drawn just before it (its render
+   * and Ink's throttle took ~20–40 ms from the first data frame at 10k devices).
+   */
+  firstDataReady?: boolean;
   /** Re-reads a profile's tokenFile/tokenCommand after the server rejected the token. */
   reloadToken?: () => Promise<string | null>;
   /** `--activity-log`: where the events are appended. */
@@ -42,7 +49,18 @@ export interface AppProps {
   escapeDelayMs?: number;
 }
 
-export function App({client, settings, writeRaw, suspend, firstData, reloadToken, activityLog, profiles, escapeDelayMs}: AppProps): React.JSX.Element {
+export function App({
+  client,
+  settings,
+  writeRaw,
+  suspend,
+  firstData,
+  firstDataReady,
+  reloadToken,
+  activityLog,
+  profiles,
+  escapeDelayMs,
+}: AppProps): React.JSX.Element | null {
   const {exit} = useApp();
   // Ink's write() clears its frame and writes the last one again whole: the repaint after `fg`.
   const {stdout, write} = useStdout();
@@ -99,6 +117,8 @@ export function App({client, settings, writeRaw, suspend, firstData, reloadToken
       </Box>
     );
   }
+  // Until the first poll that had already arrived is applied (or has failed): nothing yet.
+  if (firstDataReady === true && state.snapshot === null && state.poll.failures === 0) return null;
   const width = size.columns;
   // A long status message, or a long error of the open command bar, takes a second line from the body.
   const long = state.command === null ? state.message !== null && displayWidth(state.message.text) > width - 12 : commandErrorIsLong(state.command, width);

@@ -192,6 +192,23 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
     expect(modules.filter((m) => /\b(tls|_tls_wrap)$/.test(m))).toEqual([]);
   });
 
+  it("the first frame is the first poll's: no empty 'loading…' screen is drawn just before it", async () => {
+    // The first poll arrives while the console loads (src/early.ts); bin.ts starts drawing once it
+    // is there, and App draws nothing until it is applied (firstDataReady).
+    const bytes = join(dir, 'first-frame.bytes');
+    term.tmux('pipe-pane', '-o', '-t', term.name, `cat >> ${bytes}`);
+    const n = ++run;
+    term.run(`clear; ${connect()} node ${BIN}; echo "exit=$? run=${n}"`);
+    await term.waitFor(/1 Devices \d+/);
+    term.keys('q');
+    await term.waitFor(`exit=0 run=${n}`);
+    term.tmux('pipe-pane', '-t', term.name);
+    const written = readFileSync(bytes, 'latin1');
+    expect(written).not.toContain('loading');
+    // Drawn whole, as the first frame is (a later frame sends only the cells that changed).
+    expect(written).toMatch(/1 Devices \d+/);
+  });
+
   it("a profile's working tokenCommand runs once", async () => {
     const counter = join(dir, 'count-ok');
     writeProfile({url: sandbox.url, tokenCommand: `echo ran >> ${counter}; echo ${sandbox.adminToken}`});

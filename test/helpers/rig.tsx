@@ -156,6 +156,8 @@ export interface RenderAppOptions {
   settings?: Partial<AppSettings>;
   writeRaw?: (data: string) => void;
   firstData?: Promise<FetchedData>;
+  /** App's firstDataReady: `firstData` had arrived when the console started. */
+  firstDataReady?: boolean;
   reloadToken?: () => Promise<string | null>;
   /** `--activity-log`: an opened ActivityLog (src/state/tracking/activity-log.ts). */
   activityLog?: AppProps['activityLog'];
@@ -206,6 +208,7 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rig> {
       settings={settings}
       writeRaw={options.writeRaw}
       firstData={options.firstData}
+      {...(options.firstDataReady !== undefined ? {firstDataReady: options.firstDataReady} : {})}
       reloadToken={options.reloadToken}
       // A lone ESC is the Esc key at the next timer turn: the rig writes keys a scheduler turn
       // apart, faster than a person, and must not have two of them read as one Alt chord.

@@ -1,6 +1,8 @@
 // The console shell and its screens, rendered through the rig (test/helpers/rig.tsx) against a real sandbox.
 import {describe, expect, it} from 'vitest';
+import {fetchAll} from '../../src/state/data/fetch.js';
 import type {AppSettings} from '../../src/ui/App.js';
+import {strip} from '../helpers/ink.js';
 import {renderApp, useSandbox} from '../helpers/rig.js';
 
 const fx = useSandbox({seed: 'demo'});
@@ -131,6 +133,38 @@ describe('App', () => {
     await app.press('filterClear', 'filter');
     const frame = await app.waitFor(/1\/\d+ devices/);
     expect(frame).not.toContain('xyz');
+  });
+});
+
+// bin.ts starts the console once the first poll has arrived (or after 1.5 s): the first frame is
+// then that poll's, not an empty shell drawn just before it (src/ui/App.tsx, firstDataReady).
+describe('the first frame', () => {
+  const drawn = (frames: readonly string[]) => frames.map((f) => strip(f)).filter((f) => f.trim() !== '');
+
+  it('shows the first poll when its data had arrived before the console started', async () => {
+    const firstData = fetchAll(fx.client);
+    await firstData;
+    const app = await renderApp({fixture: fx, settings, firstData, firstDataReady: true, ready: false});
+    await app.waitFor(/1\/\d+ devices/);
+    expect(drawn(app.frames)[0]).toMatch(/1\/\d+ devices/);
+    await app.unmount();
+  });
+
+  it('draws at once while the first data is still on its way (a slow server), and shows a first poll that failed', async () => {
+    let arrive!: (data: Awaited<ReturnType<typeof fetchAll>>) => void;
+    const slow = new Promise<Awaited<ReturnType<typeof fetchAll>>>((resolve) => (arrive = resolve));
+    const app = await renderApp({fixture: fx, settings, firstData: slow, firstDataReady: false, ready: false});
+    await app.waitFor(/fz-console/);
+    expect(drawn(app.frames)[0]).not.toMatch(/devices/);
+    arrive(await fetchAll(fx.client));
+    await app.waitFor(/1\/\d+ devices/);
+    await app.unmount();
+
+    const failed = Promise.reject(new Error('the server went away'));
+    failed.catch(() => undefined);
+    const broken = await renderApp({fixture: fx, settings, firstData: failed, firstDataReady: true, ready: false});
+    await broken.waitFor(/the server went away/);
+    await broken.unmount();
   });
 });
 
