@@ -4,7 +4,7 @@
 //
 // How each figure is measured:
 // - start → first frame: wall time from spawning `fz-console` in a 120×40 tmux pane to the
-//   pane showing the device list (polled with capture-pane every 5 ms); median of 3. The floor
+//   pane showing the device list (polled with capture-pane every 5 ms); median of 5. The floor
 //   is a bare Node script that fetches (node:http) and JSON.parses the same four lists (spawn → exit).
 // - keystroke → frame: in a fresh process the real App renders into a fake 120×40 terminal
 //   (Ink, incremental rendering, 30 fps cap); time from writing the key to stdin to Ink's next
@@ -12,7 +12,9 @@
 //   spaced 40 ms apart so each gets its own frame.
 // - refresh cycle CPU: process CPU from `r` until the terminal is quiet: the console's own client
 //   receives and decodes the four lists from the sandbox (another process, whose stats collector
-//   changes about a third of the devices every 2 s, as `--stats-interval 2`), derives and renders.
+//   changes about a third of the devices every 2 s, as `--stats-interval 2`), derives and renders;
+//   median of 8. When nothing changed: the same against a second sandbox with the same data and
+//   its stats off, in a fresh process; the median of 12 cycles after 4 that warm the code up.
 // - longest main-thread task while refreshing: the largest event-loop delay (monitorEventLoopDelay)
 //   over the refresh cycles and the live keys. Beside it, over the same window and per second: the
 //   main thread's time on a CPU and runnable but waiting for one (/proc/thread-self/schedstat), and
@@ -53,12 +55,12 @@ await build({
   banner: {js: requireShim},
 });
 
-function timeChild(args) {
+function timeChild(args, env = process.env) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     // stderr is kept, not passed through: Ink's exit writes a cursor-show sequence there, and the
     // table must print no escape codes. It is shown when the child fails.
-    const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe']});
+    const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe'], env});
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => {
@@ -81,7 +83,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function firstFrame(url, token, devices) {
   const samples = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     // A socket per run: a tmux server that is still shutting down cannot be reused at once.
     const socket = `fzc-bench-${process.pid}-${devices}-${i}`;
     const tmux = benchPane(socket, {FZ_URL: url, FZ_API_TOKEN: token});
@@ -131,13 +133,21 @@ for (const devices of SIZES) {
   const sandbox = await startSandbox(['--seed', 'demo', '--devices', String(devices), '--users', '2000', '--rules', '1000', '--stats-interval', '2']);
   try {
     const floorSamples = [];
-    for (let i = 0; i < 3; i++) floorSamples.push((await timeChild([join(root, 'test/bench/floor.mjs'), sandbox.url, sandbox.token])).ms);
+    for (let i = 0; i < 5; i++) floorSamples.push((await timeChild([join(root, 'test/bench/floor.mjs'), sandbox.url, sandbox.token])).ms);
     const floor = median(floorSamples);
     const start = await firstFrame(sandbox.url, sandbox.token, devices);
     const {out} = await timeChild(['--expose-gc', inproc, sandbox.url, sandbox.token]);
     results.push({devices, floor, start, ...JSON.parse(out.trim().split('\n').pop())});
   } finally {
     sandbox.child.kill('SIGTERM');
+  }
+  // The same data with the stats collector off: refreshes that change nothing.
+  const still = await startSandbox(['--seed', 'demo', '--devices', String(devices), '--users', '2000', '--rules', '1000', '--stats-interval', '0']);
+  try {
+    const {out} = await timeChild([inproc, still.url, still.token], {...process.env, BENCH_UNCHANGED: '1'});
+    Object.assign(results.at(-1), JSON.parse(out.trim().split('\n').pop()));
+  } finally {
+    still.child.kill('SIGTERM');
   }
 }
 
@@ -158,6 +168,7 @@ const rows = [
     '≤ 2× paused at 50k',
   ],
   ['refresh cycle CPU, receiving included (ms)', (r) => fmt(r.cycleCpuMs), '≤ 50 at 10k'],
+  ['the same when nothing changed (stats off: most polls of a 0.7.36 server, which writes them once a minute) (ms)', (r) => fmt(r.unchangedCycleCpuMs), ''],
   ['longest main-thread task while refreshing (ms)', (r) => fmt(r.longestTaskMs), '≤ 16 at 10k, ≤ 50 at 50k'],
   [
     'meanwhile, per second: main thread on a CPU / waiting for one; process CPU (of it, other threads) (ms)',
