@@ -25,7 +25,7 @@
 //   the slowest key. After the refresh cycles (paused), once more round: the slowest key (the
 //   volatile columns are not ordered ahead, src/state/lists/column-order.ts).
 // - keys while live: 200 cursor moves 73 ms apart while `r` refreshes every second, p99 (the third
-//   slowest), against 200 moves with nothing refreshing (paused).
+//   slowest), against 200 moves 73 ms apart with nothing refreshing (paused).
 // - VmRSS and VmHWM from /proc/self/status after 10+ refresh cycles, no forced GC (what the system
 //   sees), and process.memoryUsage() at the same moment (rss, heapUsed, external, arrayBuffers);
 //   RSS after a forced GC for comparison; idle CPU over 3 s with updates paused, from 2 s after
