@@ -3,6 +3,7 @@
 import * as nodeModule from 'node:module';
 import {HELP_TEXT} from './config/args.js';
 import {tuneHeap} from './config/heap-tuning.js';
+import {FIRST_DATA_WAIT_MS, settledWithin} from './common/settled-within.js';
 
 // Node ≥ 22.1 can keep the compiled bytecode of the chunks loaded below (React, Ink: most of
 // the start time) in its cache directory (under the OS temp dir unless NODE_COMPILE_CACHE says
@@ -50,25 +51,10 @@ async function run(): Promise<number> {
   // once both are done (or after FIRST_DATA_WAIT_MS of a slow server), so that its first frame
   // shows the data. Drawing a "loading" frame first costs more than the wait: every render
   // starves the decoding of the bodies that are arriving meanwhile.
-  const [{main}] = await Promise.all([import('./cli.js'), early?.started ? firstDataOrTimeout(early.started.firstData) : null]);
+  const [{main}] = await Promise.all([import('./cli.js'), early?.started ? settledWithin(early.started.firstData, FIRST_DATA_WAIT_MS) : null]);
   const code = await main(argv, early);
   // The console owns the process: once its UI has gone, nothing else may keep it alive.
   process.exit(code);
-}
-
-/** Past this, a slow server gets the console's "loading" screen instead of a terminal that shows nothing. */
-const FIRST_DATA_WAIT_MS = 1500;
-
-function firstDataOrTimeout(firstData: Promise<unknown>): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, FIRST_DATA_WAIT_MS);
-    // A failure is the console's to report, once it is drawn.
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    firstData.then(done, done);
-  });
 }
 
 run().then(

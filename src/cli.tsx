@@ -10,6 +10,8 @@ import {clientFor} from './config/connection-client.js';
 import {isPlainHttpToNetwork} from './config/transport.js';
 import type {EarlyStart} from './early.js';
 import type {FetchedData} from './state/data/snapshot.js';
+import {fetchAll} from './state/data/fetch.js';
+import {FIRST_DATA_WAIT_MS, settledWithin} from './common/settled-within.js';
 import type {ProfileEntry, ProfileSwitcher} from './state/core/context.js';
 import {App, type AppSettings} from './ui/App.js';
 import {FirstRun} from './ui/FirstRun.js';
@@ -59,10 +61,15 @@ async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise
     timeoutMs: (flags.timeout ?? 15) * 1000,
     ...(debug ? {onRequest: (e: RequestEvent) => debug.request(e)} : {}),
   });
+  // As for a server (bin.ts): the first frame shows the first poll, not a "loading" screen just before it.
+  const firstData = fetchAll(client);
+  const firstDataReady = await settledWithin(firstData, FIRST_DATA_WAIT_MS);
   return {
     id: nextSessionId++,
     profile: null,
     client,
+    firstData,
+    firstDataReady,
     settings: {
       label: `demo sandbox ${sandbox.url}`,
       refreshSeconds: flags.refresh ?? 5,

@@ -209,6 +209,22 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
     expect(written).toMatch(/1 Devices \d+/);
   });
 
+  it("--demo's first frame is its first poll's too (npm start): no 'loading…' screen before it", async () => {
+    // The demo's sandbox starts in the console's process, after the UI has loaded; cli.tsx waits
+    // for its first poll as bin.ts does for a server's.
+    const bytes = join(dir, 'first-frame-demo.bytes');
+    term.tmux('pipe-pane', '-o', '-t', term.name, `cat >> ${bytes}`);
+    const n = ++run;
+    term.run(`clear; node ${BIN} --demo; echo "exit=$? run=${n}"`);
+    await term.waitFor(/1 Devices \d+/);
+    term.keys('q');
+    await term.waitFor(`exit=0 run=${n}`);
+    term.tmux('pipe-pane', '-t', term.name);
+    const written = readFileSync(bytes, 'latin1');
+    expect(written).not.toContain('loading');
+    expect(written).toMatch(/1 Devices \d+/);
+  });
+
   it("a profile's working tokenCommand runs once", async () => {
     const counter = join(dir, 'count-ok');
     writeProfile({url: sandbox.url, tokenCommand: `echo ran >> ${counter}; echo ${sandbox.adminToken}`});
