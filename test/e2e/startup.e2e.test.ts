@@ -192,18 +192,23 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
     expect(modules.filter((m) => /\b(tls|_tls_wrap)$/.test(m))).toEqual([]);
   });
 
-  it("the first frame is the first poll's: no empty 'loading…' screen is drawn just before it", async () => {
-    // The first poll arrives while the console loads (src/early.ts); bin.ts starts drawing once it
-    // is there, and App draws nothing until it is applied (firstDataReady).
-    const bytes = join(dir, 'first-frame.bytes');
+  /** Every byte `command` wrote to the terminal (tmux pipe-pane) from its start until `q` ended it on the device list. */
+  async function bytesOfRun(command: string, file: string): Promise<string> {
+    const bytes = join(dir, file);
     term.tmux('pipe-pane', '-o', '-t', term.name, `cat >> ${bytes}`);
     const n = ++run;
-    term.run(`clear; ${connect()} node ${BIN}; echo "exit=$? run=${n}"`);
+    term.run(`clear; ${command}; echo "exit=$? run=${n}"`);
     await term.waitFor(/1 Devices \d+/);
     term.keys('q');
     await term.waitFor(`exit=0 run=${n}`);
     term.tmux('pipe-pane', '-t', term.name);
-    const written = readFileSync(bytes, 'latin1');
+    return readFileSync(bytes, 'latin1');
+  }
+
+  it("the first frame is the first poll's: no empty 'loading…' screen is drawn just before it", async () => {
+    // The first poll arrives while the console loads (src/early.ts); bin.ts starts drawing once it
+    // is there, and App draws nothing until it is applied (firstDataReady).
+    const written = await bytesOfRun(`${connect()} node ${BIN}`, 'first-frame.bytes');
     expect(written).not.toContain('loading');
     // Drawn whole, as the first frame is (a later frame sends only the cells that changed).
     expect(written).toMatch(/1 Devices \d+/);
@@ -212,15 +217,7 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
   it("--demo's first frame is its first poll's too (npm start): no 'loading…' screen before it", async () => {
     // The demo's sandbox starts in the console's process, after the UI has loaded; cli.tsx waits
     // for its first poll as bin.ts does for a server's.
-    const bytes = join(dir, 'first-frame-demo.bytes');
-    term.tmux('pipe-pane', '-o', '-t', term.name, `cat >> ${bytes}`);
-    const n = ++run;
-    term.run(`clear; node ${BIN} --demo; echo "exit=$? run=${n}"`);
-    await term.waitFor(/1 Devices \d+/);
-    term.keys('q');
-    await term.waitFor(`exit=0 run=${n}`);
-    term.tmux('pipe-pane', '-t', term.name);
-    const written = readFileSync(bytes, 'latin1');
+    const written = await bytesOfRun(`node ${BIN} --demo`, 'first-frame-demo.bytes');
     expect(written).not.toContain('loading');
     expect(written).toMatch(/1 Devices \d+/);
   });
