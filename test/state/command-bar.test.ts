@@ -30,6 +30,17 @@ describe('the command table', () => {
     expect(commandNamed('')).toMatchObject({ambiguous: COMMANDS});
   });
 
+  it("the README's examples of unique prefixes and short forms each name one command", () => {
+    const text = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const sentence = /A unique prefix of a command works \(([^)]*)\), and so do the short forms \(([^)]*)\)/.exec(text);
+    expect(sentence).not.toBeNull();
+    const examples = [...`${sentence![1]} ${sentence![2]}`.matchAll(/`:([a-z]+)`/g)].map((m) => m[1]!);
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const word of examples) expect(commandNamed(word), word).toHaveProperty('name');
+    // `:u` was the README's example once: users or undo.
+    expect(commandNamed('u')).toHaveProperty('ambiguous');
+  });
+
   it('no alias is used twice or shadows a name', () => {
     const words = COMMANDS.flatMap((c) => [c.name, ...c.aliases]);
     expect(new Set(words).size).toBe(words.length);

@@ -302,6 +302,34 @@ describe('the Controller, driven by key names without Ink', () => {
     expect(message()).toBe('Space does nothing here (mark / unmark the row (marks stay through refreshes, sorting and filtering))');
   });
 
+  it("a list's key in a detail or on Configuration says so (what is typed after / must not run unannounced), and such a hint goes once the keys are elsewhere", async () => {
+    const {c, press, message} = await open(seeded());
+    press('enter');
+    expect(c.state.lists.devices.detailId).toBe('d-1');
+    press('/');
+    expect(c.state.lists.devices.filtering).toBe(false);
+    expect(message()).toBe('/ does nothing here (filter is on the list; Esc goes back to it)');
+    // Scrolling the same detail keeps it; leaving the detail takes it away.
+    press('j');
+    expect(message()).toBe('/ does nothing here (filter is on the list; Esc goes back to it)');
+    press('esc');
+    expect(c.state.message).toBeNull();
+    press('4', 's');
+    expect(message()).toBe('s does nothing here (sort by a column is on the lists: 1–3 and 5)');
+    press('1');
+    expect(c.state.message).toBeNull();
+    // Another screen's key: said in a detail, gone on the screen where the key works.
+    press('enter', 'n');
+    expect(message()).toBe('n does nothing here (Users only: new device for this user)');
+    press('esc', '2');
+    expect(c.state.message).toBeNull();
+    // A message that is not about the place stays through a change of place.
+    press('1', 'c');
+    expect(message()).toMatch(/^Copied public key/);
+    press('2');
+    expect(message()).toMatch(/^Copied public key/);
+  });
+
   it('tells an admin whose token sees no users why no device can be added', async () => {
     const server = seeded();
     server.listUsers = () => Promise.reject(new ApiError({kind: 'forbidden', message: '403 Forbidden', method: 'GET', path: '/v0/users', status: 403}));

@@ -24,6 +24,11 @@ export const SCREENS: ReadonlyArray<{id: ScreenId; title: string}> = [
 export interface StatusMessage {
   text: string;
   tone: 'info' | 'ok' | 'error' | 'warning';
+  /**
+   * About the place the key was pressed ("n does nothing here"): cleared as soon as the keys are
+   * elsewhere (another screen, a detail, a modal), where it would say the opposite of the truth.
+   */
+  place?: true;
 }
 
 export interface ConsoleState {

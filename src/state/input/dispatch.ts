@@ -43,8 +43,27 @@ const HANDLERS: Record<Scope, (c: ConsoleContext, action: Action) => void> = {
   global: globalAction,
 };
 
+/** Says that a key does nothing here, until the keys are elsewhere (or the message fades). */
+function doesNothingHere(c: ConsoleContext, text: string): void {
+  c.message({tone: 'info', text, place: true});
+}
+
+/** Where the keys go: the screen, the innermost scope, the item a detail shows. */
+function placeOf(c: ConsoleContext): string {
+  const s = c.state;
+  const detail = s.screen === 'configuration' ? '' : (s.lists[s.screen].detailId ?? '');
+  return `${s.screen} ${scopes(s)[0] ?? ''} ${detail} ${s.modals.length}`;
+}
+
 /** One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. */
 export function keyPress(c: ConsoleContext, name: string, input: string): void {
+  const place = placeOf(c);
+  dispatchKey(c, name, input);
+  const shown = c.state.message;
+  if (shown?.place && placeOf(c) !== place) c.message(null);
+}
+
+function dispatchKey(c: ConsoleContext, name: string, input: string): void {
   if (name === 'ctrl+c') {
     c.io.exit();
     return;
@@ -89,7 +108,7 @@ export function keyPress(c: ConsoleContext, name: string, input: string): void {
   }
   if (!available({...binding, writes: false}, c.state, c.settings.readOnly)) {
     // A key that does something on another screen says so instead of doing nothing.
-    c.message({tone: 'info', text: `${displayKey(name)} does nothing here (${binding.help.replace(/^users: /, 'Users only: ')})`});
+    doesNothingHere(c, `${displayKey(name)} does nothing here (${binding.help.replace(/^users: /, 'Users only: ')})`);
     return;
   }
   if (binding.writes && c.settings.readOnly) {
@@ -249,7 +268,11 @@ function unbound(c: ConsoleContext, name: string, input: string): void {
     return;
   }
   const m = topModal(c.state);
-  if (m?.kind !== 'form' || !typed(name, input)) return;
+  if (m === null) {
+    elsewhereOnly(c, name);
+    return;
+  }
+  if (m.kind !== 'form' || !typed(name, input)) return;
   if (name === 'q') {
     askClose(c, m, 'quit');
     return;
@@ -257,4 +280,18 @@ function unbound(c: ConsoleContext, name: string, input: string): void {
   const spec = focusedSpec(m.form);
   const how = spec?.kind === 'toggle' ? 'Space toggles it' : spec?.kind === 'choice' ? '←/→ choose a value' : 'it takes no text';
   c.message({tone: 'info', text: `${spec?.label.trim() ?? 'This field'}: ${how}`});
+}
+
+/**
+ * A list's key pressed in a detail or on Configuration says so: silence there reads as "the key
+ * took", and what is typed next (the text meant for `/`) runs as commands.
+ */
+function elsewhereOnly(c: ConsoleContext, name: string): void {
+  const here = scopes(c.state)[0];
+  if (here !== 'detail' && here !== 'configuration') return;
+  const elsewhere = bindingFor(here === 'detail' ? ['list'] : ['list', 'detail'], name);
+  if (!elsewhere) return;
+  const what = elsewhere.help.split(/[:(]/)[0]!.trim();
+  const where = here === 'detail' ? 'is on the list; Esc goes back to it' : 'is on the lists: 1–3 and 5';
+  doesNothingHere(c, `${displayKey(name)} does nothing here (${what} ${where})`);
 }

@@ -179,7 +179,7 @@ export function listAction(c: ConsoleContext, where: ActionPlace, action: Action
   const item = where === 'list' ? selectedItem(list) : list.detailItem;
   if (own.needsItem !== false && item === null) {
     // Said rather than ignored: a key that does nothing without a word reads as broken.
-    c.message({tone: 'info', text: nothingUnder(list, where)});
+    c.message({tone: 'info', text: nothingUnder(list, where), place: true});
     return;
   }
   const reason = own.disabledReason?.(c, item) ?? null;

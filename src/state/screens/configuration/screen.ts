@@ -309,7 +309,7 @@ function entryAction(host: ConsoleContext, c: Configuration, key: string, action
   }
   if (entry.kind === 'defaults' || entry.kind === 'security') {
     if (action === 'new') {
-      host.message({tone: 'info', text: 'n adds a provider: move the cursor onto the OpenID Connect or SAML providers'});
+      host.message({tone: 'info', text: 'n adds a provider: move the cursor onto the OpenID Connect or SAML providers', place: true});
       return;
     }
     openSection(host, c, entry.kind);
