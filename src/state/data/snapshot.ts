@@ -2,7 +2,7 @@
 // rates, per-user counts, VPN status, rule precedence. Plain TypeScript, no rendering.
 import {DeviceColumns} from '../../api/device-columns.js';
 import type {Configuration, Device, Rule, SchemaIssue, User} from '../../api/index.js';
-import {parseTime} from './format.js';
+import {formatAge, parseTime} from './format.js';
 import {deriveDeviceRowsSliced, deriveDeviceRowsWhole, DeviceRow, handshakeCounts} from './device-rows.js';
 import {sortRulesByPrecedence} from './rule-precedence.js';
 
@@ -47,6 +47,18 @@ export function deviceState(row: Pick<DeviceRow, 'handshakeAt'>, nowMs: number):
   const at = row.handshakeAt;
   if (at === null) return 'never';
   return nowMs - at <= ONLINE_WINDOW_MS ? 'online' : 'idle';
+}
+
+/** Past this without a newer poll (the server unreachable, updates paused), states are said to be the poll's. */
+export const STATES_AS_OF_MS = 60_000;
+
+/**
+ * Devices' states are the poll's (`deviceState` at `fetchedAt`): whether a device is still online
+ * minutes later cannot be known without asking again. Once that is a while ago, "as of 3m ago"
+ * says so; null while the poll is recent.
+ */
+export function statesAsOf(fetchedAt: number, nowMs: number): string | null {
+  return nowMs - fetchedAt >= STATES_AS_OF_MS ? `as of ${formatAge(fetchedAt, nowMs)} ago` : null;
 }
 
 /** Devices by state at `now`: online (handshake within 3 minutes), idle, never connected. */

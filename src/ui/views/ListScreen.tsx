@@ -2,7 +2,7 @@
 import React, {useMemo} from 'react';
 import {Box} from 'ink';
 import type {ListDerived} from '../../state/core/context.js';
-import {stateCounts, type Snapshot} from '../../state/data/snapshot.js';
+import {stateCounts, statesAsOf, type Snapshot} from '../../state/data/snapshot.js';
 import {glyphs} from '../../state/core/glyphs.js';
 import {SIDE_PANEL_MIN_COLUMNS} from '../../state/core/layout.js';
 import {Text} from '../SafeText.js';
@@ -45,8 +45,10 @@ export function listInfo(
   // Devices say at a glance how many are connected: of all devices, whatever the filter shows.
   let states = '';
   if (spec.id === 'devices' && !stale) {
-    const c = stateCounts(snapshot.devices, now);
-    states = ` · ${c.online} online · ${c.idle} idle · ${c.never} never connected`;
+    // At the poll's time, as the rows' glyphs (src/state/screens/devices/screen.ts).
+    const c = stateCounts(snapshot.devices, snapshot.fetchedAt);
+    const asOf = statesAsOf(snapshot.fetchedAt, now);
+    states = ` · ${asOf ? `${asOf}: ` : ''}${c.online} online · ${c.idle} idle · ${c.never} never connected`;
   }
   // Rules that can decide no packet, counted over all rules (/shadowed, /orphaned list them).
   if (spec.id === 'rules') {

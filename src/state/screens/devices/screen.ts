@@ -8,7 +8,7 @@ import {glyphs} from '../../core/glyphs.js';
 import {createForm, str} from '../../interactions/form.js';
 import {formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime, plural} from '../../data/format.js';
 import {DEVICE_EDIT_NOTE, DEVICE_ERROR_ALIASES, deviceCreateBody, deviceEditInitial, deviceEditSpecs, deviceFormInitial, deviceFormSpecs} from './forms.js';
-import {currentRate, deviceState, type DeviceRow, type DeviceState} from '../../data/snapshot.js';
+import {currentRate, deviceState, statesAsOf, type DeviceRow, type DeviceState} from '../../data/snapshot.js';
 import type {TrafficHistory} from '../../tracking/traffic-history.js';
 import {sparkline} from '../../tracking/sparkline.js';
 import type {ConsoleContext} from '../../core/context.js';
@@ -19,6 +19,12 @@ import {openCommandBar} from '../../commands/open.js';
 import {exportList} from '../../lists/export-action.js';
 import {toggleStaleView} from './stale.js';
 import {deviceFilters} from './filters.js';
+
+/** " (as of 3m ago)" after a state read from a poll that is a while ago; nothing while it is recent. */
+function asOfSuffix(fetchedAt: number, now: number): string {
+  const asOf = statesAsOf(fetchedAt, now);
+  return asOf ? ` (${asOf})` : '';
+}
 
 /** The state column's symbol: ● ○ · (or * o - on plain terminals). */
 export function stateGlyph(state: DeviceState): string {
@@ -134,9 +140,11 @@ export const devices: ResourceSpec<DeviceRow> = {
         header: ' ',
         priority: 1,
         width: 1,
-        cell: (r) => stateGlyph(deviceState(r, clock())),
+        // At the poll's time, not the clock's: a poll says which devices had a handshake within 3
+        // minutes then; minutes later without a poll (offline, paused) nobody knows they went idle.
+        cell: (r) => stateGlyph(deviceState(r, now)),
         // Not a sort column of its own: HANDSHAKE sorts by the same thing, with a title.
-        tone: (r) => STATE_TONE[deviceState(r, clock())],
+        tone: (r) => STATE_TONE[deviceState(r, now)],
       },
       {
         key: 'name',
@@ -261,7 +269,8 @@ export const devices: ResourceSpec<DeviceRow> = {
   title: (r) => `${r.name} (${r.ownerEmail})`,
   detail: (r, {snapshot, now, reveal, history}) => {
     const d = r.toDevice();
-    const state = deviceState(r, now);
+    // As of the poll (see the state column); the info line says how old that is.
+    const state = deviceState(r, snapshot.fetchedAt);
     const owner = snapshot.usersById.get(d.user_id);
     return [
       {heading: true, value: 'Device'},
@@ -270,7 +279,7 @@ export const devices: ResourceSpec<DeviceRow> = {
       {label: 'Owner', value: owner ? `${owner.email} (${owner.role})` : d.user_id},
       {
         label: 'State',
-        value: `${stateGlyph(state)} ${state === 'online' ? 'online (handshake within 3 minutes)' : state === 'idle' ? 'idle' : 'never connected'}`,
+        value: `${stateGlyph(state)} ${state === 'online' ? 'online (handshake within 3 minutes)' : state === 'idle' ? 'idle' : 'never connected'}${asOfSuffix(snapshot.fetchedAt, now)}`,
         tone: STATE_TONE[state],
       },
       {label: 'Latest handshake', value: formatWhen(r.handshakeAt, now)},

@@ -164,7 +164,8 @@ export const users: ResourceSpec<UserRow> = {
     ];
     if (devices.length === 0) lines.push({value: 'No devices.'});
     for (const d of devices) {
-      const state = deviceState(d, now);
+      // As of the poll, as on the Devices list.
+      const state = deviceState(d, snapshot.fetchedAt);
       lines.push({
         value: `${stateGlyph(state)} ${d.name}  ${d.ipv4 ?? ''}  handshake ${formatAge(d.handshakeAt, now)}`,
         tone: STATE_TONE[state],
