@@ -149,6 +149,38 @@ describe('the panel', () => {
     expect(text).toContain('rules with ports need a kernel newer than 5.6.8');
   });
 
+  it('a user whose VPN session has expired is off WireGuard as a disabled one is: no traffic passes, and why', () => {
+    const edited = r({action: 'accept', destination: '10.0.0.0/8'});
+    const t = trace({users: [alice, bob], devices, rules: [edited], expired: new Set(['u-a'])}, 'alice@example.com', '10.1.1.1:22/tcp');
+    if (typeof t === 'string') throw new Error(t);
+    expect(t.lines.slice(0, 2)).toEqual([
+      {
+        text: "Verdict: no traffic passes: alice@example.com's VPN session has expired (the rules alone: ACCEPT)",
+        bold: true,
+        tone: 'danger',
+      },
+      {
+        text: 'Their devices are off WireGuard, so no traffic of theirs reaches the firewall; below is what the rules would decide once they are signed in again',
+        tone: 'danger',
+      },
+    ]);
+    expect(t.lines.map((l) => l.text)).toContain(
+      "  alice@example.com's VPN session has expired: 0.7.36 removes their devices from WireGuard until they sign in again, so none of their traffic reaches the firewall at all",
+    );
+    // Someone else's expiry changes nothing for alice.
+    const other = trace({users: [alice, bob], devices, rules: [edited], expired: new Set(['u-b'])}, 'alice@example.com', '10.1.1.1:22/tcp');
+    if (typeof other === 'string') throw new Error(other);
+    expect(other.lines[0]!.text).toBe('Verdict: ACCEPT');
+    // Disabled and expired: disabled is what an admin must undo first.
+    const both = trace(
+      {users: [{...alice, disabled_at: iso(0)}, bob], devices, rules: [edited], expired: new Set(['u-a'])},
+      'alice@example.com',
+      '10.1.1.1:22/tcp',
+    );
+    if (typeof both === 'string') throw new Error(both);
+    expect(both.lines[0]!.text).toBe('Verdict: no traffic passes: alice@example.com is disabled (the rules alone: ACCEPT)');
+  });
+
   it('reads DEST and WHO, and says what is wrong with them', () => {
     expect(parseDestination('10.2.3.4:53/UDP')).toMatchObject({address: '10.2.3.4', proto: 'udp', port: 53});
     expect(parseDestination('[fd00::1]:443/tcp')).toMatchObject({address: 'fd00::1', proto: 'tcp', port: 443});
@@ -281,6 +313,27 @@ describe(':reach', () => {
       'Who can reach fd00::1 (traffic without a port: ICMP and others; ADDRESS:PORT/tcp|udp asks for a port): 2 of 4 users (of the 2 with a device that sends there, the rules accept 2 and drop 0)',
     );
     expect(reach({users, devices, rules}, 'nowhere')).toBe('"nowhere" is not an IP address (DEST is ADDRESS or ADDRESS:PORT/tcp|udp)');
+    // A user whose VPN session has expired sends nothing either, and is counted apart.
+    const expired = reach({users: [alice, bob, carol, dave], devices: [...devices, daveDevice], rules, expired: new Set(['u-b'])}, '10.2.3.4:443/tcp');
+    if (typeof expired === 'string') throw new Error(expired);
+    expect(expired.lines.map((l) => l.text)).toEqual([
+      'Who can reach 10.2.3.4 tcp 443: 1 of 4 users (of the 1 with a device that sends there, the rules accept 1 and drop 0)',
+      '',
+      'ACCEPT: 1 user',
+      '  by ACCEPT 10.2.0.0/16 all ports · alice@example.com — 1 user',
+      '    alice@example.com',
+      '',
+      'DROP: 0 users',
+      '',
+      'Disabled, so off WireGuard (no traffic, whatever the rules): 1 user',
+      '    dave@example.com',
+      '',
+      'VPN session expired, so off WireGuard until they sign in again (no traffic, whatever the rules): 1 user',
+      '    bob@example.com',
+      '',
+      'No device with an IPv4 address (no traffic to trace): 1 user',
+      '    carol@example.com',
+    ]);
   });
 
   it('long groups name the first users and count the rest', () => {

@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest';
 import {commandNamed, commandsMarkdown, COMMANDS} from '../../src/state/commands/table.js';
 import {CANDIDATES_SHOWN} from '../../src/state/commands/command-bar.js';
 import {topModal} from '../../src/state/core/state.js';
-import {device, user} from '../fixtures/data.js';
+import {device, iso, user} from '../fixtures/data.js';
 import {open, running, seeded, until} from '../helpers/fake-console.js';
 import {Controller} from '../../src/state/controller.js';
 
@@ -291,6 +291,33 @@ describe('the command bar', () => {
     press('esc');
     command(con, 'reach');
     expect(c.state.command?.error).toBe(':reach takes one DEST, e.g. :reach 10.2.3.4:443/tcp');
+  });
+
+  it(":trace and :reach count a user whose VPN session has expired (the Users screen's EXPIRED) as off WireGuard", async () => {
+    const server = seeded();
+    // Sessions last an hour; ann signed in two hours ago, bob never (API-provisioned: never expires).
+    server.config = {...server.config, vpn_session_duration: 3600};
+    server.users = [{...server.users[0]!, last_signed_in_at: iso(Date.now() - 2 * 3600_000)}, server.users[1]!];
+    const con = await open(server);
+    const {c, press} = con;
+    command(con, 'trace ann@example.com 10.1.2.3');
+    const t = topModal(c.state);
+    expect(t?.kind === 'report' && t.lines[0]!.text).toMatch(/^Verdict: no traffic passes: ann@example.com's VPN session has expired/);
+    press('esc');
+    command(con, 'reach 10.1.2.3');
+    const r = topModal(c.state);
+    const lines = r?.kind === 'report' ? r.lines.map((l) => l.text) : [];
+    expect(lines).toContain('VPN session expired, so off WireGuard until they sign in again (no traffic, whatever the rules): 1 user');
+    expect(lines[lines.indexOf('VPN session expired, so off WireGuard until they sign in again (no traffic, whatever the rules): 1 user') + 1]).toBe(
+      '    ann@example.com',
+    );
+    press('esc');
+    // Sessions that never expire: ann's sign-in two hours ago does not matter.
+    server.config = {...server.config, vpn_session_duration: 0};
+    await con.polled();
+    command(con, 'trace ann@example.com 10.1.2.3');
+    const again = topModal(c.state);
+    expect(again?.kind === 'report' && again.lines[0]!.text).not.toMatch(/no traffic passes/);
   });
 
   it(':profile: lists the profiles; a form opened while the other server is asked is not thrown away', async () => {

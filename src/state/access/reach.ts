@@ -6,7 +6,7 @@ import type {Rule, User} from '../../api/index.js';
 import {cidrContains, parseAddress} from '../../common/cidr.js';
 import type {DialogLine} from '../core/modals.js';
 import {RuleBook, type Evaluation} from './evaluate.js';
-import {describeRule, parseDestination, type TraceData} from './trace.js';
+import {describeRule, offWireGuard, parseDestination, type TraceData} from './trace.js';
 
 /** Users named per outcome; the rest are counted. */
 export const NAMED_PER_GROUP = 12;
@@ -30,14 +30,17 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
   }
   const groups = new Map<string, Group>();
   const silent: User[] = [];
-  // Off WireGuard (0.7.36 removes a disabled user's devices): whatever the rules say, they send nothing.
+  // Off WireGuard (0.7.36 removes a disabled user's devices, and those of a user whose VPN session
+  // has expired): whatever the rules say, they send nothing.
   const disabled: User[] = [];
+  const expired: User[] = [];
   let globalOnly: Evaluation | null = null;
   for (const user of data.users) {
     const source = sourceOf.get(user.id);
     const parsed = source ? parseAddress(source) : null;
-    if (parsed && user.disabled_at) {
-      disabled.push(user);
+    const off = parsed ? offWireGuard(user, data) : null;
+    if (off) {
+      (off === 'disabled' ? disabled : expired).push(user);
       continue;
     }
     if (!parsed) {
@@ -52,7 +55,7 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
     g.users.push(user);
   }
   const emailOf = (id: string) => data.users.find((u) => u.id === id)?.email ?? null;
-  const reaching = data.users.length - silent.length - disabled.length;
+  const reaching = data.users.length - silent.length - disabled.length - expired.length;
   const asked =
     d.proto === null ? `${d.address} (traffic without a port: ICMP and others; ADDRESS:PORT/tcp|udp asks for a port)` : `${d.address} ${d.proto} ${d.port}`;
   const totalOf = (verdict: 'accept' | 'drop') => [...groups.values()].reduce((n, g) => n + (g.verdict === verdict ? g.users.length : 0), 0);
@@ -106,6 +109,14 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
     lines.push({text: ''});
     lines.push({text: `Disabled, so off WireGuard (no traffic, whatever the rules): ${disabled.length} user${disabled.length === 1 ? '' : 's'}`, bold: true});
     lines.push(named(disabled));
+  }
+  if (expired.length > 0) {
+    lines.push({text: ''});
+    lines.push({
+      text: `VPN session expired, so off WireGuard until they sign in again (no traffic, whatever the rules): ${expired.length} user${expired.length === 1 ? '' : 's'}`,
+      bold: true,
+    });
+    lines.push(named(expired));
   }
   if (silent.length > 0) {
     lines.push({text: ''});

@@ -14,6 +14,23 @@ export interface TraceData {
   readonly users: readonly User[];
   readonly devices: readonly TraceDevice[];
   readonly rules: readonly Rule[];
+  /**
+   * Users whose VPN session has expired (the configuration's session duration since their last
+   * sign-in): 0.7.36 takes their devices off WireGuard as it does a disabled user's (its peer
+   * list holds only active users' devices), until they sign in again.
+   */
+  readonly expired?: ReadonlySet<string>;
+}
+
+/** Why a user's devices are off WireGuard, whatever the rules say; null when they are on it. */
+export function offWireGuard(user: User, data: TraceData): 'disabled' | 'expired' | null {
+  if (user.disabled_at) return 'disabled';
+  return data.expired?.has(user.id) ? 'expired' : null;
+}
+
+/** A user off WireGuard, in words: "ann@example.com is disabled", "…'s VPN session has expired". */
+function offWords(user: User, off: 'disabled' | 'expired'): string {
+  return off === 'disabled' ? `${user.email} is disabled` : `${user.email}'s VPN session has expired`;
 }
 
 export interface Destination {
@@ -182,11 +199,12 @@ export function trace(data: TraceData, who: string, dest: string): TraceResult |
   }
   // The firewall's answer is moot for a disabled user: the verdict says that no traffic passes, the
   // rules' answer only in brackets, and the line under it why (not only among the caveats).
-  if (sender.user?.disabled_at) {
+  const off = sender.user ? offWireGuard(sender.user, data) : null;
+  if (sender.user && off) {
     const rules = verdict === 'depends' ? 'depend on the port' : `${verdict.toUpperCase()}`;
-    lines[0] = {text: `Verdict: no traffic passes: ${sender.user.email} is disabled (the rules alone: ${rules})`, bold: true, tone: 'danger'};
+    lines[0] = {text: `Verdict: no traffic passes: ${offWords(sender.user, off)} (the rules alone: ${rules})`, bold: true, tone: 'danger'};
     lines.splice(1, 0, {
-      text: 'Their devices are off WireGuard, so no traffic of theirs reaches the firewall; below is what the rules would decide once they are enabled again',
+      text: `Their devices are off WireGuard, so no traffic of theirs reaches the firewall; below is what the rules would decide once they are ${off === 'disabled' ? 'enabled' : 'signed in'} again`,
       tone: 'danger',
     });
   }
@@ -209,7 +227,7 @@ export function trace(data: TraceData, who: string, dest: string): TraceResult |
       for (const r of shown.unreached) lines.push({text: `  ${rule(r)}`, tone: 'muted'});
     }
   }
-  const caveats = caveatsFor(sender, shown, data.rules, d.proto !== null || verdict === 'depends');
+  const caveats = caveatsFor(sender, off, shown, data.rules, d.proto !== null || verdict === 'depends');
   if (caveats.length > 0) {
     lines.push({text: ''});
     lines.push({text: 'Caveats (Firezone 0.7.36):', bold: true});
@@ -224,10 +242,11 @@ function decided(e: Evaluation, rule: (r: Rule) => string): string {
   return `decided by ${rule(e.decidedBy)} (${setOf(e.decidedBy)}; ${level})`;
 }
 
-function caveatsFor(sender: Sender, shown: Evaluation, rules: readonly Rule[], ports: boolean): string[] {
+function caveatsFor(sender: Sender, off: 'disabled' | 'expired' | null, shown: Evaluation, rules: readonly Rule[], ports: boolean): string[] {
   const out: string[] = [];
-  if (sender.user?.disabled_at) {
-    out.push(`${sender.user.email} is disabled: 0.7.36 removes their devices from WireGuard, so none of their traffic reaches the firewall at all`);
+  if (sender.user && off) {
+    const until = off === 'expired' ? ' until they sign in again' : '';
+    out.push(`${offWords(sender.user, off)}: 0.7.36 removes their devices from WireGuard${until}, so none of their traffic reaches the firewall at all`);
   }
   if (sender.user === null) out.push("the device's user no longer exists: its device set and chain went with it; only the global rules would apply");
   const involved = new Set<Rule>([...shown.path.flatMap((s) => s.matched), ...shown.unreached]);

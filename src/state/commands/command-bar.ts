@@ -12,8 +12,8 @@ import {openCommandBar} from './open.js';
 
 export {openCommandBar};
 import {toggleStaleView} from '../screens/devices/stale.js';
-import {trace, type TraceDevice} from '../access/trace.js';
-import type {DeviceRow} from '../data/snapshot.js';
+import {trace, type TraceData, type TraceDevice} from '../access/trace.js';
+import {vpnStatus, type DeviceRow, type Snapshot} from '../data/snapshot.js';
 import {reach} from '../access/reach.js';
 import {undoCommand} from '../undo/undo-actions.js';
 export type {CommandLine};
@@ -306,7 +306,7 @@ function traceCommand(c: ConsoleContext, arg: string): void {
     return;
   }
   const [who, dest] = parts as [string, string];
-  const result = trace({users: snapshot.users, devices: traceDevices(snapshot.devices), rules: snapshot.rules}, who, dest);
+  const result = trace(traceData(snapshot, c.state.clock), who, dest);
   if (typeof result === 'string') {
     openCommandBar(c, `trace ${who} ${dest}`);
     c.set((s) => (s.command ? {...s, command: {...s.command, error: result}} : s));
@@ -318,6 +318,13 @@ function traceCommand(c: ConsoleContext, arg: string): void {
 /** The explainer's view of the rows: four fields each, not a materialised Device. */
 function traceDevices(rows: readonly DeviceRow[]): TraceDevice[] {
   return rows.map((r) => ({name: r.name, user_id: r.userId, ipv4: r.ipv4, ipv6: r.ipv6}));
+}
+
+/** What `:trace` and `:reach` read of a poll: its lists, and whose VPN session has expired by now (the Users screen's EXPIRED). */
+function traceData(snapshot: Snapshot, now: number): TraceData {
+  const duration = snapshot.configuration?.vpn_session_duration ?? 0;
+  const expired = new Set(snapshot.users.filter((u) => vpnStatus(u, duration, now) === 'EXPIRED').map((u) => u.id));
+  return {users: snapshot.users, devices: traceDevices(snapshot.devices), rules: snapshot.rules, expired};
 }
 
 /** `:reach DEST`: every user's answer, grouped (src/state/access/reach.ts). */
@@ -332,7 +339,7 @@ function reachCommand(c: ConsoleContext, arg: string): void {
     c.message({tone: 'info', text: 'No data yet: ask once the first poll has answered'});
     return;
   }
-  const result = reach({users: snapshot.users, devices: traceDevices(snapshot.devices), rules: snapshot.rules}, arg.trim());
+  const result = reach(traceData(snapshot, c.state.clock), arg.trim());
   if (typeof result === 'string') {
     openCommandBar(c, `reach ${arg.trim()}`);
     c.set((s) => (s.command ? {...s, command: {...s.command, error: result}} : s));
