@@ -115,7 +115,10 @@ const SYNC_END = `${ESC}[?2026l`;
  * guard stays the last step); everything else is `stream`'s. A resize makes the writer forget the
  * screen; registered here, before Ink registers its own listener, so it runs first. When Ink then
  * writes nothing for the new size (the same text), the writer draws the last frame whole itself —
- * while `drawing()` says the console still owns the screen (not after exit or Ctrl-Z).
+ * while `drawing()` says the console still owns the screen (not after exit or Ctrl-Z). While it
+ * does not, Ink's frames are dropped too: after `fg` the timers that fell due while the process
+ * was stopped run before the SIGCONT handler takes the screen back, and their frames went to the
+ * shell's main screen (cli.tsx redraws whole once it has the screen again).
  */
 export function frameWriterStream<S extends NodeJS.WriteStream>(stream: S, writer: FrameWriter, drawing: () => boolean = () => true): S {
   let settle: NodeJS.Timeout | undefined;
@@ -130,6 +133,12 @@ export function frameWriterStream<S extends NodeJS.WriteStream>(stream: S, write
     settle.unref?.();
   });
   const write = (chunk: unknown, ...rest: unknown[]): boolean => {
+    if (!drawing()) {
+      // Not shown, and not taken as shown: the writer's idea of the screen stays what it was.
+      const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      if (done) process.nextTick(done);
+      return true;
+    }
     const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
     return (stream.write as (c: string, ...r: unknown[]) => boolean)(writer.write(text), ...rest);
   };

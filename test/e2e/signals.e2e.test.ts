@@ -54,6 +54,27 @@ describe.skipIf(!enabled)('signals end to end (tmux)', {timeout: 120_000}, () =>
     await sandbox?.stop();
   });
 
+  it("Ctrl-Z while live, fg once the clock's timers fell due, q: nothing of the console is left on the shell's screen", async () => {
+    const t = terminal();
+    t.run(`clear; node ${BIN} --refresh 1`);
+    await t.waitFor(/1 Devices \d+/);
+    t.keys('C-z');
+    await t.waitFor(/Stopped/);
+    await t.waitUntil(() => !t.altScreen, 'the main screen');
+    // Stopped for longer than the header clock's second and the refresh: on fg their timers run
+    // before the SIGCONT handler has taken the alternate screen back (their frames went to the
+    // shell's screen: "live 1s · refreshing" over the prompt).
+    await new Promise((r) => setTimeout(r, 2500));
+    t.run('fg');
+    await t.waitUntil(() => t.altScreen && /1 Devices \d+/.test(t.screen()), 'the console back');
+    t.keys('q');
+    await t.waitUntil(() => !t.altScreen, 'the console to quit');
+    t.run('echo "status=$?"');
+    const screen = await t.waitFor('status=0');
+    const console = screen.split('\n').filter((l) => /Devices|Users|live|refreshing|updated|online/.test(l));
+    expect(console, screen).toEqual([]);
+  });
+
   // Two terminals side by side keep the file well under a minute on two cores.
   it('20 exits on SIGTERM and SIGHUP, with a server and with --demo: quiet, 143/129, terminal restored', async () => {
     const plan: [string, NodeJS.Signals][] = [];

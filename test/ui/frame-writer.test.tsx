@@ -218,8 +218,10 @@ describe('the frame writer between Ink and the terminal', () => {
       const stdout = new FakeStdout(30, 12, (s) => vt.write(s));
       const writer = new FrameWriter(() => ({columns: stdout.columns, rows: stdout.rows}));
       const lines: Line[] = [{text: 'device 😀 laptop', color: 'red', inverse: true}, {text: 'online'}];
+      // The first frame is drawn while the console owns the screen; then it owns it or not.
+      let owns = true;
       const instance = render(<Frame lines={lines} rows={12} columns={30} />, {
-        stdout: frameWriterStream(stdout as unknown as NodeJS.WriteStream, writer, () => owned),
+        stdout: frameWriterStream(stdout as unknown as NodeJS.WriteStream, writer, () => owns),
         stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
         patchConsole: false,
         exitOnCtrlC: false,
@@ -230,6 +232,7 @@ describe('the frame writer between Ink and the terminal', () => {
         () => vt.text()[0] === 'device 😀 laptop',
         () => vt.text().join('\n'),
       );
+      owns = owned;
       const before = stdout.written.length;
       vt = vt.resized(32, 12, true);
       stdout.columns = 32;
@@ -249,6 +252,40 @@ describe('the frame writer between Ink and the terminal', () => {
       }
       instance.unmount();
     }
+  });
+
+  it("writes none of Ink's frames while the console does not own the screen (after Ctrl-Z, until the SIGCONT handler has it back), then the next frame whole", async () => {
+    const vt = new VirtualTerminal(30, 6);
+    const stdout = new FakeStdout(30, 6, (s) => vt.write(s));
+    const writer = new FrameWriter(() => ({columns: stdout.columns, rows: stdout.rows}));
+    let owns = true;
+    const frame = (text: string) => <Frame lines={[{text}]} rows={6} columns={30} />;
+    const instance = render(frame('live 1s'), {
+      stdout: frameWriterStream(stdout as unknown as NodeJS.WriteStream, writer, () => owns),
+      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+      patchConsole: false,
+      exitOnCtrlC: false,
+      ...FRAME_OPTIONS,
+    });
+    await until(
+      () => vt.text()[0] === 'live 1s',
+      () => vt.text().join('\n'),
+    );
+    owns = false;
+    const before = stdout.written.length;
+    instance.rerender(frame('live 2s · refreshing'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(stdout.written.length).toBe(before);
+    // Back (cli.tsx: the alternate screen entered again, the writer told it is blank): drawn whole.
+    owns = true;
+    vt.write(`${ESC}[H${ESC}[2J`);
+    writer.invalidate();
+    instance.rerender(frame('live 3s'));
+    await until(
+      () => vt.text()[0] === 'live 3s',
+      () => vt.text().join('\n'),
+    );
+    instance.unmount();
   });
 
   it('passes what it cannot account for through unchanged and draws the next frame whole', () => {
