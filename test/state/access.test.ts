@@ -6,7 +6,8 @@ import {describe, expect, it} from 'vitest';
 import type {Rule} from '../../src/api/index.js';
 import {packet, parsePortRange, RuleBook} from '../../src/state/access/evaluate.js';
 import {neverDecideIn, rulesThatNeverDecide} from '../../src/state/access/never-decide.js';
-import {parseDestination, trace} from '../../src/state/access/trace.js';
+import {parseDestination, routesInto, trace} from '../../src/state/access/trace.js';
+import {parseAddress} from '../../src/common/cidr.js';
 import {NAMED_PER_GROUP, reach} from '../../src/state/access/reach.js';
 import {ruleRank} from '../../src/state/data/rule-precedence.js';
 import {device, iso, rule, user} from '../fixtures/data.js';
@@ -179,6 +180,59 @@ describe('the panel', () => {
     );
     if (typeof both === 'string') throw new Error(both);
     expect(both.lines[0]!.text).toBe('Verdict: no traffic passes: alice@example.com is disabled (the rules alone: ACCEPT)');
+  });
+
+  it('a device whose client config keeps DEST out of the tunnel (AllowedIPs) sends it elsewhere: said in the verdict, or as a caveat for some devices', () => {
+    const split = ['10.0.0.0/8', '192.168.10.0/24'];
+    const own = [
+      {...devices[0]!, allowedIps: split},
+      {...devices[1]!, allowedIps: split},
+      {...devices[2]!, allowedIps: ['0.0.0.0/0', '::/0']},
+    ];
+    const rules = [r({action: 'accept', destination: '8.8.4.0/24'})];
+    const t = trace({users, devices: own, rules}, 'alice@example.com', '8.8.4.4');
+    if (typeof t === 'string') throw new Error(t);
+    expect(t.lines.slice(0, 2)).toEqual([
+      {
+        text: "Verdict: not through the tunnel: none of their devices' client configs routes 8.8.4.4 into WireGuard (the rules alone: ACCEPT)",
+        bold: true,
+        tone: 'warning',
+      },
+      {
+        text: 'AllowedIPs 10.0.0.0/8, 192.168.10.0/24: the client sends 8.8.4.4 outside the tunnel, so the firewall never sees it; below is what the rules would decide if it did',
+        tone: 'warning',
+      },
+    ]);
+    // Inside the lists: the rules' answer, as before.
+    const inside = trace({users, devices: own, rules}, 'alice@example.com', '10.1.1.1');
+    if (typeof inside === 'string') throw new Error(inside);
+    expect(inside.lines[0]!.text).toBe('Verdict: ACCEPT');
+    // One device of two: a caveat names it.
+    const mixed = trace({users, devices: [own[0]!, {...own[1]!, allowedIps: ['0.0.0.0/0']}, own[2]!], rules}, 'alice@example.com', '8.8.4.4');
+    if (typeof mixed === 'string') throw new Error(mixed);
+    expect(mixed.lines[0]!.text).toBe('Verdict: ACCEPT');
+    expect(mixed.lines.map((l) => l.text)).toContain(
+      '  1 of 2 devices (alice-laptop) keep 8.8.4.4 out of the tunnel (AllowedIPs 10.0.0.0/8, 192.168.10.0/24): their traffic to it never reaches the firewall',
+    );
+    // Not known (no list, or an entry that cannot be read): the rules' answer, nothing claimed.
+    expect(routesInto({...devices[0]!, allowedIps: null}, parseAddress('8.8.4.4')!)).toBeNull();
+    expect(routesInto({...devices[0]!, allowedIps: ['10.0.0.0/8', 'nonsense']}, parseAddress('8.8.4.4')!)).toBeNull();
+    expect(routesInto({...devices[0]!, allowedIps: ['10.0.0.0/8', 'nonsense']}, parseAddress('10.2.3.4')!)).toBe(true);
+    expect(routesInto({...devices[0]!, allowedIps: [' 8.8.4.0/24 ']}, parseAddress('8.8.4.4')!)).toBe(true);
+    expect(routesInto({...devices[0]!, allowedIps: ['::/0']}, parseAddress('8.8.4.4')!)).toBe(false);
+    // :reach counts them apart: they send nothing there through the tunnel.
+    const reached = reach({users, devices: own, rules}, '8.8.4.4');
+    if (typeof reached === 'string') throw new Error(reached);
+    const text = reached.lines.map((l) => l.text);
+    expect(text[0]).toMatch(/: 1 of 2 users \(of the 1 with a device that sends there, the rules accept 1 and drop 0\)$/);
+    expect(text).toContain("No device routes 8.8.4.4 into the tunnel (their client configs' AllowedIPs leave it out): 1 user");
+    expect(text[text.indexOf("No device routes 8.8.4.4 into the tunnel (their client configs' AllowedIPs leave it out): 1 user") + 1]).toBe(
+      '    alice@example.com',
+    );
+    // A user with one device routing there is counted with it.
+    const either = reach({users, devices: [own[0]!, {...own[1]!, allowedIps: ['0.0.0.0/0']}, own[2]!], rules}, '8.8.4.4');
+    if (typeof either === 'string') throw new Error(either);
+    expect(either.lines[0]!.text).toMatch(/: 2 of 2 users/);
   });
 
   it('reads DEST and WHO, and says what is wrong with them', () => {

@@ -320,6 +320,29 @@ describe('the command bar', () => {
     expect(again?.kind === 'report' && again.lines[0]!.text).not.toMatch(/no traffic passes/);
   });
 
+  it(":trace reads a device's AllowedIPs as its client config has them: the configuration's default, or its own", async () => {
+    const server = seeded();
+    server.config = {...server.config, default_client_allowed_ips: ['10.0.0.0/8']};
+    const con = await open(server);
+    const {c, press} = con;
+    const verdict = () => {
+      const m = topModal(c.state);
+      return m?.kind === 'report' ? m.lines[0]!.text : '';
+    };
+    // bob's one device uses the default: 8.8.4.4 stays outside the tunnel.
+    command(con, 'trace bob@example.com 8.8.4.4');
+    expect(verdict()).toMatch(/^Verdict: not through the tunnel: its client config routes 8\.8\.4\.4 into WireGuard/);
+    press('esc');
+    command(con, 'trace bob@example.com 10.1.2.3');
+    expect(verdict()).not.toMatch(/not through the tunnel/);
+    press('esc');
+    // Its own list, when it does not use the default.
+    server.devices = server.devices.map((d) => (d.user_id === 'u-2' ? {...d, use_default_allowed_ips: false, allowed_ips: ['0.0.0.0/0']} : d));
+    await con.polled();
+    command(con, 'trace bob@example.com 8.8.4.4');
+    expect(verdict()).not.toMatch(/not through the tunnel/);
+  });
+
   it(':profile: lists the profiles; a form opened while the other server is asked is not thrown away', async () => {
     const server = seeded();
     let answer: (() => void) | null = null;

@@ -6,7 +6,7 @@ import type {Rule, User} from '../../api/index.js';
 import {cidrContains, parseAddress} from '../../common/cidr.js';
 import type {DialogLine} from '../core/modals.js';
 import {RuleBook, type Evaluation} from './evaluate.js';
-import {describeRule, offWireGuard, parseDestination, type TraceData} from './trace.js';
+import {describeRule, offWireGuard, parseDestination, routesInto, type TraceData} from './trace.js';
 
 /** Users named per outcome; the rest are counted. */
 export const NAMED_PER_GROUP = 12;
@@ -23,13 +23,22 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
   const book = new RuleBook(data.rules, new Set(data.users.map((u) => u.id)));
   const family = d.cidr.family;
   // One source address per user, of DEST's family: every device of a user jumps to the same chain.
+  // Only devices whose client config sends DEST into the tunnel count (AllowedIPs; not known counts).
   const sourceOf = new Map<string, string>();
+  const outsideOnly = new Set<string>();
   for (const dev of data.devices) {
     const a = family === 4 ? dev.ipv4 : dev.ipv6;
-    if (a && !sourceOf.has(dev.user_id)) sourceOf.set(dev.user_id, a);
+    if (!a || sourceOf.has(dev.user_id)) continue;
+    if (routesInto(dev, d.cidr) === false) {
+      outsideOnly.add(dev.user_id);
+      continue;
+    }
+    sourceOf.set(dev.user_id, a);
+    outsideOnly.delete(dev.user_id);
   }
   const groups = new Map<string, Group>();
   const silent: User[] = [];
+  const outside: User[] = [];
   // Off WireGuard (0.7.36 removes a disabled user's devices, and those of a user whose VPN session
   // has expired): whatever the rules say, they send nothing.
   const disabled: User[] = [];
@@ -44,7 +53,7 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
       continue;
     }
     if (!parsed) {
-      silent.push(user);
+      (outsideOnly.has(user.id) ? outside : silent).push(user);
       continue;
     }
     const ask = () => book.evaluate(user.id, {source: parsed, dest: d.cidr, proto: d.proto, port: d.port});
@@ -55,7 +64,7 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
     g.users.push(user);
   }
   const emailOf = (id: string) => data.users.find((u) => u.id === id)?.email ?? null;
-  const reaching = data.users.length - silent.length - disabled.length - expired.length;
+  const reaching = data.users.length - silent.length - outside.length - disabled.length - expired.length;
   const asked =
     d.proto === null ? `${d.address} (traffic without a port: ICMP and others; ADDRESS:PORT/tcp|udp asks for a port)` : `${d.address} ${d.proto} ${d.port}`;
   const totalOf = (verdict: 'accept' | 'drop') => [...groups.values()].reduce((n, g) => n + (g.verdict === verdict ? g.users.length : 0), 0);
@@ -117,6 +126,14 @@ export function reach(data: TraceData, dest: string): {lines: DialogLine[]} | st
       bold: true,
     });
     lines.push(named(expired));
+  }
+  if (outside.length > 0) {
+    lines.push({text: ''});
+    lines.push({
+      text: `No device routes ${d.address} into the tunnel (their client configs' AllowedIPs leave it out): ${outside.length} user${outside.length === 1 ? '' : 's'}`,
+      bold: true,
+    });
+    lines.push(named(outside));
   }
   if (silent.length > 0) {
     lines.push({text: ''});

@@ -3,12 +3,35 @@
 // brackets with a port: `[fd00::1]:53/udp`). The verdict comes from RuleBook (evaluate.ts);
 // here are the question's parsing, the port ranges an answer depends on, and the words.
 import type {Device, Rule, User} from '../../api/index.js';
-import {parseAddress, type Cidr} from '../../common/cidr.js';
+import {cidrContains, parseAddress, parseCidr, type Cidr} from '../../common/cidr.js';
 import type {DialogLine} from '../core/modals.js';
 import {RuleBook, setOf, type Evaluation, type Packet, type Proto} from './evaluate.js';
 
-/** What the explainer reads of a device (the Devices list's rows carry no full Device). */
-export type TraceDevice = Pick<Device, 'name' | 'user_id' | 'ipv4' | 'ipv6'>;
+/**
+ * What the explainer reads of a device (the Devices list's rows carry no full Device), and the
+ * AllowedIPs of its client config (its own, or the configuration's default when it uses that;
+ * null or absent: not known): a client sends into the tunnel only what they hold.
+ */
+export type TraceDevice = Pick<Device, 'name' | 'user_id' | 'ipv4' | 'ipv6'> & {readonly allowedIps?: readonly string[] | null};
+
+const parsedLists = new WeakMap<readonly string[], ReadonlyArray<Cidr | null>>();
+
+/**
+ * Whether the device's client sends traffic for `dest` into the tunnel: true when an AllowedIPs
+ * entry holds it, false when none does, null when that is not known (no list, or an entry that
+ * cannot be read). Lists are shared between devices (interned), so each is parsed once.
+ */
+export function routesInto(device: TraceDevice, dest: Cidr): boolean | null {
+  const list = device.allowedIps;
+  if (!list) return null;
+  let parsed = parsedLists.get(list);
+  if (!parsed) {
+    parsed = list.map((entry) => parseCidr(entry.trim()));
+    parsedLists.set(list, parsed);
+  }
+  if (parsed.some((c) => c !== null && cidrContains(c, dest))) return true;
+  return parsed.includes(null) ? null : false;
+}
 
 export interface TraceData {
   readonly users: readonly User[];
@@ -155,6 +178,8 @@ export function trace(data: TraceData, who: string, dest: string): TraceResult |
   });
   if (sender.devices.length === 0) return `${sender.described} has no devices: there is no traffic of theirs to trace`;
   if (sources.length === 0) return `${sender.described}: no device has an IPv${family} address, so none sends to ${d.address}`;
+  // Devices whose client config keeps DEST out of the tunnel send it elsewhere, whatever the rules.
+  const outside = sources.filter((s) => routesInto(s.device, d.cidr) === false);
   const book = new RuleBook(data.rules, new Set(data.users.map((u) => u.id)));
   // A device belongs to one user, and every device of a user jumps to the same chain: one source stands for all.
   const source = sources[0]!.cidr;
@@ -200,6 +225,15 @@ export function trace(data: TraceData, who: string, dest: string): TraceResult |
   // The firewall's answer is moot for a disabled user: the verdict says that no traffic passes, the
   // rules' answer only in brackets, and the line under it why (not only among the caveats).
   const off = sender.user ? offWireGuard(sender.user, data) : null;
+  if (!off && outside.length === sources.length) {
+    const rules = verdict === 'depends' ? 'depend on the port' : `${verdict.toUpperCase()}`;
+    const which = sources.length === 1 ? 'its client config does not route' : "none of their devices' client configs routes";
+    lines[0] = {text: `Verdict: not through the tunnel: ${which} ${d.address} into WireGuard (the rules alone: ${rules})`, bold: true, tone: 'warning'};
+    lines.splice(1, 0, {
+      text: `AllowedIPs ${allowedText(outside)}: the client sends ${d.address} outside the tunnel, so the firewall never sees it; below is what the rules would decide if it did`,
+      tone: 'warning',
+    });
+  }
   if (sender.user && off) {
     const rules = verdict === 'depends' ? 'depend on the port' : `${verdict.toUpperCase()}`;
     lines[0] = {text: `Verdict: no traffic passes: ${offWords(sender.user, off)} (the rules alone: ${rules})`, bold: true, tone: 'danger'};
@@ -228,12 +262,23 @@ export function trace(data: TraceData, who: string, dest: string): TraceResult |
     }
   }
   const caveats = caveatsFor(sender, off, shown, data.rules, d.proto !== null || verdict === 'depends');
+  if (outside.length > 0 && outside.length < sources.length) {
+    const names = outside.map((s) => s.device.name).join(', ');
+    caveats.unshift(
+      `${outside.length} of ${sources.length} devices (${names}) keep ${d.address} out of the tunnel (AllowedIPs ${allowedText(outside)}): their traffic to it never reaches the firewall`,
+    );
+  }
   if (caveats.length > 0) {
     lines.push({text: ''});
     lines.push({text: 'Caveats (Firezone 0.7.36):', bold: true});
     for (const c of caveats) lines.push({text: `  ${c}`, tone: 'warning'});
   }
   return {verdict, lines};
+}
+
+/** The AllowedIPs of these devices, each distinct list once. */
+function allowedText(sources: ReadonlyArray<{device: TraceDevice}>): string {
+  return [...new Set(sources.map((s) => (s.device.allowedIps ?? []).join(', ')))].join('; ');
 }
 
 function decided(e: Evaluation, rule: (r: Rule) => string): string {

@@ -315,16 +315,24 @@ function traceCommand(c: ConsoleContext, arg: string): void {
   c.push({kind: 'report', title: `Trace: ${who} → ${dest}`, phase: 'finished', progress: null, scroll: 0, lines: result.lines});
 }
 
-/** The explainer's view of the rows: four fields each, not a materialised Device. */
-function traceDevices(rows: readonly DeviceRow[]): TraceDevice[] {
-  return rows.map((r) => ({name: r.name, user_id: r.userId, ipv4: r.ipv4, ipv6: r.ipv6}));
+/** The explainer's view of the rows: five fields each, not a materialised Device; AllowedIPs as its client config has them. */
+function traceDevices(rows: readonly DeviceRow[], defaultAllowed: readonly string[] | null): TraceDevice[] {
+  return rows.map((r) => {
+    const s = r.settings;
+    return {name: r.name, user_id: r.userId, ipv4: r.ipv4, ipv6: r.ipv6, allowedIps: s.use_default_allowed_ips ? defaultAllowed : s.allowed_ips};
+  });
 }
 
 /** What `:trace` and `:reach` read of a poll: its lists, and whose VPN session has expired by now (the Users screen's EXPIRED). */
 function traceData(snapshot: Snapshot, now: number): TraceData {
   const duration = snapshot.configuration?.vpn_session_duration ?? 0;
   const expired = new Set(snapshot.users.filter((u) => vpnStatus(u, duration, now) === 'EXPIRED').map((u) => u.id));
-  return {users: snapshot.users, devices: traceDevices(snapshot.devices), rules: snapshot.rules, expired};
+  return {
+    users: snapshot.users,
+    devices: traceDevices(snapshot.devices, snapshot.configuration?.default_client_allowed_ips ?? null),
+    rules: snapshot.rules,
+    expired,
+  };
 }
 
 /** `:reach DEST`: every user's answer, grouped (src/state/access/reach.ts). */
