@@ -331,7 +331,7 @@ describe('the command bar', () => {
     };
     // bob's one device uses the default: 8.8.4.4 stays outside the tunnel.
     command(con, 'trace bob@example.com 8.8.4.4');
-    expect(verdict()).toMatch(/^Verdict: not through the tunnel: its client config routes 8\.8\.4\.4 into WireGuard/);
+    expect(verdict()).toMatch(/^Verdict: not through the tunnel: its client config does not route 8\.8\.4\.4 into WireGuard/);
     press('esc');
     command(con, 'trace bob@example.com 10.1.2.3');
     expect(verdict()).not.toMatch(/not through the tunnel/);
