@@ -330,6 +330,36 @@ describe('the Controller, driven by key names without Ink', () => {
     expect(message()).toMatch(/^Copied public key/);
   });
 
+  it('a row deleted a moment ago (shown ×) is never under the cursor, and a detail left open on one acts on nothing', async () => {
+    const server = seeded();
+    const {c, press, polled, message} = await open(server);
+    press('j');
+    expect(c.activeList()!.selection.id).toBe('d-2');
+    press('d', 'y');
+    await until(() => server.calls.includes('deleteDevice d-2'), 'the delete');
+    await until(() => c.activeList()!.deleted === 1, 'the deleted row shown');
+    const list = () => c.activeList()!;
+    // The deleted row is at the list's end, marked; the cursor is on the row that took its place.
+    expect(list().view.rows.map((r) => (r as {id: string}).id)).toEqual(['d-1', 'd-3', 'd-2']);
+    expect(list().selection).toEqual({id: 'd-3', index: 1});
+    // The end of the list is its last live row; moving back up works from there.
+    press('G');
+    expect(list().selection.id).toBe('d-3');
+    press('k');
+    expect(list().selection.id).toBe('d-1');
+    press('j', 'enter');
+    expect(c.state.lists.devices.detailId).toBe('d-3');
+    // Someone else deletes the device whose detail is open: e and d act on nothing.
+    server.devices = server.devices.filter((d) => d.id !== 'd-3');
+    await polled();
+    press('e');
+    expect(message()).toBe('This device was deleted a moment ago: nothing to act on (Esc goes back to the list)');
+    expect(c.state.modals).toEqual([]);
+    press('d');
+    expect(c.state.modals).toEqual([]);
+    expect(server.calls).toEqual(['deleteDevice d-2']);
+  });
+
   it('tells an admin whose token sees no users why no device can be added', async () => {
     const server = seeded();
     server.listUsers = () => Promise.reject(new ApiError({kind: 'forbidden', message: '403 Forbidden', method: 'GET', path: '/v0/users', status: 403}));

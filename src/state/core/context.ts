@@ -104,6 +104,8 @@ export interface ListDerived {
   total: number;
   /** Rows deleted a moment ago, still shown (marked ×) until they fade. */
   deleted: number;
+  /** Their ids: the cursor does not stay on one, and nothing acts on one (src/state/lists/actions.ts). */
+  ghosts: ReadonlySet<string>;
   /** Why a term of the `/` filter was left out (`unknown filter key "foo" — …`), or null: the list says it under the rows. */
   filterError: string | null;
 }

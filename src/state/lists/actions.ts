@@ -17,10 +17,17 @@ import {SIDE_PANEL_MIN_COLUMNS} from '../core/layout.js';
 
 type Shared = (c: ConsoleContext, list: ListDerived) => void;
 
+// From the row the cursor is shown on (never a row deleted a moment ago: see liveSelection in screen-lists.ts).
 const move =
   (m: Move | ((c: ConsoleContext) => Move)): Shared =>
   (c, list) =>
-    c.updateList(list.spec.id, (st) => moveCursor(list.view, st, typeof m === 'function' ? m(c) : m));
+    c.updateList(list.spec.id, (st) =>
+      moveCursor(
+        list.view,
+        list.selection.id === null ? st : {...st, selectedId: list.selection.id, selectedIndex: list.selection.index},
+        typeof m === 'function' ? m(c) : m,
+      ),
+    );
 const page = (direction: 1 | -1) => (c: ConsoleContext) => ({page: direction, pageSize: Math.max(1, c.layout.bodyHeight() - 2)});
 const sortable = (list: ListDerived) => list.columns.filter((col) => col.sortValue);
 
@@ -176,6 +183,11 @@ export function listAction(c: ConsoleContext, where: ActionPlace, action: Action
   }
   const own = actionAt(spec, action, where);
   if (!own) return;
+  // A detail left open on an item deleted meanwhile (here or elsewhere): it is gone from the server.
+  if (where === 'detail' && list.state.detailId !== null && list.ghosts.has(list.state.detailId)) {
+    c.message({tone: 'info', text: `This ${list.spec.noun} was deleted a moment ago: nothing to act on (Esc goes back to the list)`, place: true});
+    return;
+  }
   const item = where === 'list' ? selectedItem(list) : list.detailItem;
   if (own.needsItem !== false && item === null) {
     // Said rather than ignored: a key that does nothing without a word reads as broken.

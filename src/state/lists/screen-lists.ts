@@ -11,7 +11,8 @@ import type {ActivityEvent} from '../tracking/events.js';
 import {GhostRows, StaleRows} from '../tracking/live-activity.js';
 import type {ActivityTracker} from '../tracking/tracker.js';
 import type {FilterFields} from './filter-query.js';
-import {effectiveSelection, ListViewCache} from './view-state.js';
+import {effectiveSelection, ListViewCache, type ListUiState} from './view-state.js';
+import type {ListView} from './list-view.js';
 
 export class ScreenLists {
   private readonly caches: Record<ListScreenId, ListViewCache<unknown>>;
@@ -110,7 +111,8 @@ export class ScreenLists {
     const items = this.items(screen, state);
     // Field terms are measured at the snapshot's time, so the rows a filter shows change with a poll, not every second.
     const view = this.caches[screen].get(items, st, columns, this.filterFields(screen, snap), snap.fetchedAt);
-    const selection = effectiveSelection(view, st);
+    const ghosts = screen === 'activity' || (screen === 'devices' && state.staleView) ? NO_GHOSTS : this.ghosts.ids(screen);
+    const selection = liveSelection(view, st, ghosts);
     let detailItem: unknown = null;
     if (st.detailId) {
       // The view's index finds it without a scan; a detail filtered out of the view falls back to one.
@@ -119,6 +121,31 @@ export class ScreenLists {
     }
     // Rows deleted a moment ago stay on screen, marked ×, but are no longer among the items counted.
     const deleted = screen === 'activity' || (screen === 'devices' && state.staleView) ? 0 : this.ghosts.count(screen);
-    return {spec, state: st, columns, view, selection, detailItem, total: items.length - deleted, deleted, filterError: view.filterError};
+    return {spec, state: st, columns, view, selection, detailItem, total: items.length - deleted, deleted, ghosts, filterError: view.filterError};
   }
+}
+
+const NO_GHOSTS: ReadonlySet<string> = new Set();
+
+/**
+ * The selection, off the rows deleted a moment ago: when the row under the cursor is deleted it
+ * stays on the list, marked ×, at its end, and the cursor went with it. It stays where it was
+ * instead, on the row that took the deleted one's place (the next), or the nearest live row.
+ * A ghost is never under the cursor: moving onto one leaves it on the nearest live row; a detail
+ * open on an item deleted meanwhile refuses to act on it (actions.ts).
+ */
+function liveSelection(view: ListView<unknown>, st: ListUiState, ghosts: ReadonlySet<string>): {id: string | null; index: number} {
+  const selection = effectiveSelection(view, st);
+  if (selection.id === null || !ghosts.has(selection.id)) return selection;
+  const n = view.rows.length;
+  const from = Math.min(Math.max(Number.isFinite(st.selectedIndex) ? Math.trunc(st.selectedIndex) : 0, 0), n - 1);
+  for (let i = from; i < n; i++) {
+    const id = view.idAt(i);
+    if (id !== null && !ghosts.has(id)) return {id, index: i};
+  }
+  for (let i = from - 1; i >= 0; i--) {
+    const id = view.idAt(i);
+    if (id !== null && !ghosts.has(id)) return {id, index: i};
+  }
+  return {id: null, index: -1};
 }

@@ -82,10 +82,13 @@ const TYPE_OF = {devices: 'device', users: 'user', rules: 'rule'} as const satis
  * until they fade). The same array is returned while nothing changes, so the list view (filter and
  * sort of up to 50k rows) is not rebuilt on every render.
  */
+const NONE: ReadonlySet<string> = new Set();
+
 export class GhostRows {
   private readonly userRows = new WeakMap<User, UserRow>();
-  private cache = new Map<string, {items: readonly unknown[]; ghostKey: string; result: readonly unknown[]}>();
+  private cache = new Map<string, {items: readonly unknown[]; ghostKey: string; result: readonly unknown[]; ids: ReadonlySet<string>}>();
   private readonly shown = new Map<string, number>();
+  private readonly shownIds = new Map<string, ReadonlySet<string>>();
 
   private userRow(user: User): UserRow {
     let row = this.userRows.get(user);
@@ -100,20 +103,30 @@ export class GhostRows {
     if (ghosts.length === 0) {
       this.cache.delete(screen);
       this.shown.set(screen, 0);
+      this.shownIds.set(screen, NONE);
       return items;
     }
     const ghostKey = ghosts.map(getId).join('\u0000');
     const cached = this.cache.get(screen);
     if (cached && cached.items === items && cached.ghostKey === ghostKey) {
       this.shown.set(screen, cached.result.length - items.length);
+      this.shownIds.set(screen, cached.ids);
       return cached.result;
     }
     // A ghost the server lists again (a delete undone) is not shown twice.
     const present = new Set(items.map(getId));
-    const result = [...items, ...ghosts.filter((g) => !present.has(getId(g)))];
-    this.cache.set(screen, {items, ghostKey, result});
+    const shownGhosts = ghosts.filter((g) => !present.has(getId(g)));
+    const result = [...items, ...shownGhosts];
+    const ids = new Set(shownGhosts.map(getId));
+    this.cache.set(screen, {items, ghostKey, result, ids});
     this.shown.set(screen, result.length - items.length);
+    this.shownIds.set(screen, ids);
     return result;
+  }
+
+  /** The ids of the deleted rows the last `items` of a screen appended: shown, marked ×, but nothing to act on. */
+  ids(screen: keyof typeof TYPE_OF): ReadonlySet<string> {
+    return this.shownIds.get(screen) ?? NONE;
   }
 
   /** How many deleted rows the last `items` of a screen appended: not counted among its items. */
