@@ -203,6 +203,10 @@ describe('the panel', () => {
         tone: 'warning',
       },
     ]);
+    // One device: said of it.
+    const bobs = trace({users, devices: [own[0]!, own[1]!, {...own[2]!, allowedIps: split}], rules}, 'bob@example.com', '8.8.4.4:53/udp');
+    if (typeof bobs === 'string') throw new Error(bobs);
+    expect(bobs.lines[0]!.text).toBe('Verdict: not through the tunnel: its client config does not route 8.8.4.4 into WireGuard (the rules alone: ACCEPT)');
     // Inside the lists: the rules' answer, as before.
     const inside = trace({users, devices: own, rules}, 'alice@example.com', '10.1.1.1');
     if (typeof inside === 'string') throw new Error(inside);
@@ -388,6 +392,9 @@ describe(':reach', () => {
       'No device with an IPv4 address (no traffic to trace): 1 user',
       '    carol@example.com',
     ]);
+    const two = reach({users: [alice, bob, carol, dave], devices: [...devices, daveDevice], rules, expired: new Set(['u-a', 'u-b'])}, '10.2.3.4:443/tcp');
+    if (typeof two === 'string') throw new Error(two);
+    expect(two.lines.map((l) => l.text)).toContain('VPN session expired, so off WireGuard until they sign in again (no traffic, whatever the rules): 2 users');
   });
 
   it('long groups name the first users and count the rest', () => {
