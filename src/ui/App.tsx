@@ -193,8 +193,9 @@ function Tabs({state, width, history}: {state: ConsoleState; width: number; hist
   const s = state.snapshot;
   const count = {
     devices: s ? ` ${s.devices.length}` : '',
-    users: s ? ` ${s.users.length}` : '',
-    rules: s ? ` ${s.rules.length}` : '',
+    // A list the token may not read is not empty: its count is not known.
+    users: s ? ` ${s.hidden.has('users') ? '?' : s.users.length}` : '',
+    rules: s ? ` ${s.hidden.has('rules') ? '?' : s.rules.length}` : '',
     configuration: '',
     activity: '',
   };

@@ -68,7 +68,7 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
     };
   }
   if (state.screen === 'configuration') {
-    const lines = configurationLines(snapshot.configuration, state.clock, state.configuration.reveal);
+    const lines = configurationLines(snapshot.configuration, state.clock, state.configuration.reveal, snapshot.hidden.has('configuration'));
     return {body: <DetailView lines={lines} scroll={0} selectedEntry={state.configuration.entry} width={width} height={height} />, info: 'Configuration'};
   }
   const list = controller.list(state.screen, state);

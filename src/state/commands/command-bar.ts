@@ -306,6 +306,11 @@ function traceCommand(c: ConsoleContext, arg: string): void {
     return;
   }
   const [who, dest] = parts as [string, string];
+  const blind = unknownToToken(snapshot);
+  if (blind) {
+    c.message({tone: 'warning', text: `:trace cannot answer: ${blind}`});
+    return;
+  }
   const result = trace(traceData(snapshot, c.state.clock), who, dest);
   if (typeof result === 'string') {
     openCommandBar(c, `trace ${who} ${dest}`);
@@ -321,6 +326,16 @@ function traceDevices(rows: readonly DeviceRow[], defaultAllowed: readonly strin
     const s = r.settings;
     return {name: r.name, user_id: r.userId, ipv4: r.ipv4, ipv6: r.ipv6, allowedIps: s.use_default_allowed_ips ? defaultAllowed : s.allowed_ips};
   });
+}
+
+/**
+ * Why the explainer cannot answer from this poll: a token that may not list the rules or the
+ * users would have it answer from none ("ACCEPT: no rule matches"; every device's user "no longer
+ * exists"). Null when it can.
+ */
+function unknownToToken(snapshot: Snapshot): string | null {
+  const missing = (['rules', 'users'] as const).filter((list) => snapshot.hidden.has(list));
+  return missing.length === 0 ? null : `this token cannot list ${missing.join(' or ')} (its user is not an admin)`;
 }
 
 /** What `:trace` and `:reach` read of a poll: its lists, and whose VPN session has expired by now (the Users screen's EXPIRED). */
@@ -345,6 +360,11 @@ function reachCommand(c: ConsoleContext, arg: string): void {
   }
   if (!snapshot) {
     c.message({tone: 'info', text: 'No data yet: ask once the first poll has answered'});
+    return;
+  }
+  const blind = unknownToToken(snapshot);
+  if (blind) {
+    c.message({tone: 'warning', text: `:reach cannot answer: ${blind}`});
     return;
   }
   const result = reach(traceData(snapshot, c.state.clock), arg.trim());

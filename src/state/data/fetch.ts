@@ -1,6 +1,6 @@
 // One poll cycle: the four lists in parallel, merged into one result.
 import {ApiError, type FirezoneClient, type SchemaIssue} from '../../api/index.js';
-import {prepareSnapshot, type FetchedData} from './snapshot.js';
+import {prepareSnapshot, type FetchedData, type HiddenList} from './snapshot.js';
 
 export type ListingClient = Pick<FirezoneClient, 'pollDevices' | 'listUsers' | 'listRules' | 'getConfiguration'>;
 
@@ -18,7 +18,9 @@ export async function fetchAll(client: ListingClient): Promise<FetchedData> {
   ]);
   if (devices.status === 'rejected') throw devices.reason;
   const issues: SchemaIssue[] = [...devices.value.issues];
-  const optional = <T>(result: PromiseSettledResult<{data: T; issues: SchemaIssue[]}>, fallback: T, path: string): T => {
+  const hidden: HiddenList[] = [];
+  const optional = <T>(result: PromiseSettledResult<{data: T; issues: SchemaIssue[]}>, fallback: T, list: HiddenList): T => {
+    const path = `/v0/${list}`;
     if (result.status === 'fulfilled') {
       issues.push(...result.value.issues);
       return result.value.data;
@@ -26,16 +28,18 @@ export async function fetchAll(client: ListingClient): Promise<FetchedData> {
     const err = result.reason;
     if (err instanceof ApiError && err.kind === 'forbidden') {
       issues.push({path, message: 'not visible to this token (its user is not an admin)'});
+      hidden.push(list);
       return fallback;
     }
     throw err;
   };
   const data: FetchedData = {
     devices: devices.value.data,
-    users: optional(users, [], '/v0/users'),
-    rules: optional(rules, [], '/v0/rules'),
-    configuration: optional(configuration, null, '/v0/configuration'),
+    users: optional(users, [], 'users'),
+    rules: optional(rules, [], 'rules'),
+    configuration: optional(configuration, null, 'configuration'),
     issues,
+    hidden,
   };
   // The device rows, derived now in short slices rather than in one long task when the snapshot is built.
   await prepareSnapshot(data);

@@ -36,7 +36,18 @@ export interface Snapshot {
   /** Wall-clock time the data was received. */
   fetchedAt: number;
   issues: readonly SchemaIssue[];
+  /**
+   * Lists this token may not read (0.7.36: only an admin's token lists users and rules and reads
+   * the configuration): shown as not visible, never as empty, and nothing is worked out from them.
+   */
+  hidden: ReadonlySet<HiddenList>;
 }
+
+/** What a non-admin token cannot read. */
+export type HiddenList = 'users' | 'rules' | 'configuration';
+
+/** Said where a list or the configuration would be, for a token that may not read it. */
+export const NOT_VISIBLE = 'Not visible to this token (its user is not an admin): 0.7.36 lets only an admin list users and rules and read the configuration.';
 
 export function deviceState(row: Pick<DeviceRow, 'handshakeAt'>, nowMs: number): DeviceState {
   // A list row reads its column without boxing a number: this runs for every row every second.
@@ -118,7 +129,11 @@ export interface FetchedData {
   rules: readonly Rule[];
   configuration: Configuration | null;
   issues: readonly SchemaIssue[];
+  /** The lists the token may not read (fetchAll), given as empty above; none when absent. */
+  hidden?: readonly HiddenList[];
 }
+
+const NOTHING_HIDDEN: ReadonlySet<HiddenList> = new Set();
 
 /** User rows of a new poll; a user whose object and counts did not change keeps its row object. */
 function deriveUserRows(
@@ -221,6 +236,7 @@ export function buildSnapshot(data: FetchedData, previous: Snapshot | null, fetc
     ruleCountByUser,
     fetchedAt,
     issues: data.issues,
+    hidden: data.hidden && data.hidden.length > 0 ? new Set(data.hidden) : NOTHING_HIDDEN,
   };
 }
 

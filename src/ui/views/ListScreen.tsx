@@ -2,7 +2,7 @@
 import React, {useMemo} from 'react';
 import {Box} from 'ink';
 import type {ListDerived} from '../../state/core/context.js';
-import {stateCounts, statesAsOf, type Snapshot} from '../../state/data/snapshot.js';
+import {NOT_VISIBLE, stateCounts, statesAsOf, type HiddenList, type Snapshot} from '../../state/data/snapshot.js';
 import {glyphs} from '../../state/core/glyphs.js';
 import {SIDE_PANEL_MIN_COLUMNS} from '../../state/core/layout.js';
 import {Text} from '../SafeText.js';
@@ -164,7 +164,13 @@ export function ListScreen({
         marked={marks}
         gutter
         {...(decorate ? {decorate} : {})}
-        emptyText={state.filter ? `No ${spec.noun}s match ${/^!?"/.test(state.filter) ? state.filter : `"${state.filter}"`}.` : `No ${spec.noun}s.`}
+        emptyText={
+          isHidden(snapshot, spec.id)
+            ? NOT_VISIBLE
+            : state.filter
+              ? `No ${spec.noun}s match ${/^!?"/.test(state.filter) ? state.filter : `"${state.filter}"`}.`
+              : `No ${spec.noun}s.`
+        }
       />
     );
     if (!list.filterError) return table(height);
@@ -211,4 +217,9 @@ export function ListScreen({
       </Box>
     </Box>
   );
+}
+
+/** A list the token may not read (Users, Rules for a non-admin token): not "No users.". */
+function isHidden(snapshot: Snapshot, screen: string): boolean {
+  return snapshot.hidden.has(screen as HiddenList);
 }

@@ -18,13 +18,14 @@ import {
   type ProviderOp,
 } from './provider-forms.js';
 import {createForm, str, type FormState} from '../../interactions/form.js';
+import {NOT_VISIBLE} from '../../data/snapshot.js';
 import {formatKeepalive, formatList, formatSessionDuration, formatTimestamp, formatWhen, parseTime} from '../../data/format.js';
 import type {ConsoleContext} from '../../core/context.js';
 import {formFailed} from '../../interactions/form-actions.js';
 import type {DetailLine} from '../display.js';
 
-export function configurationLines(c: Configuration | null, now: number, reveal: boolean): DetailLine[] {
-  if (c === null) return [{value: 'The configuration has not been loaded yet.'}];
+export function configurationLines(c: Configuration | null, now: number, reveal: boolean, hidden = false): DetailLine[] {
+  if (c === null) return [{value: hidden ? NOT_VISIBLE : 'The configuration has not been loaded yet.'}];
   const bool = (v: boolean | null) => (v === null ? 'not set (server default applies)' : v ? 'on' : 'off');
   const orDefault = (v: string | number | null, builtIn: string) => (v === null || v === '' ? `not set (built-in default ${builtIn})` : String(v));
   const lines: DetailLine[] = [
