@@ -271,9 +271,10 @@ export class Controller implements ConsoleContext {
     this.layout.helpMaxScroll = maxScroll;
   }
 
-  /** How many lines of the open report fit from its scroll position: a report's page. */
-  measuredReport(page: number): void {
+  /** How many lines of the open report fit from its scroll position (a report's page), and the line its last page starts at. */
+  measuredReport(page: number, lastPage = Number.POSITIVE_INFINITY): void {
     this.layout.reportPage = page;
+    this.layout.reportLastPage = lastPage;
   }
 
   // ---- live updates -----------------------------------------------------------------------------

@@ -43,7 +43,10 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   if (state.help.open) return {body: <HelpOverlay width={width} height={height} help={state.help} />, info: 'Help'};
   if (top?.kind === 'dialog') return {body: <Dialog dialog={top} width={width} />, info: top.busy ?? ''};
   if (top?.kind === 'report')
-    return {body: <Report report={top} width={width} height={height} onShown={(n) => controller.measuredReport(n)} />, info: reportInfo(top)};
+    return {
+      body: <Report report={top} width={width} height={height} onShown={(n, lastPage) => controller.measuredReport(n, lastPage)} />,
+      info: reportInfo(top),
+    };
   if (top?.kind === 'picker') return {body: <Picker picker={top} users={snapshot?.users ?? []} width={width} height={height} />, info: 'Pick a user'};
   const result = top?.kind === 'result' ? top : top?.kind === 'prompt' && below?.kind === 'result' ? below : null;
   if (result) {

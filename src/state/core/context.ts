@@ -118,6 +118,8 @@ export interface LayoutReadings {
   readonly helpMaxScroll: number;
   /** How many lines of the open report fit (they wrap): a report's page. */
   readonly reportPage: number;
+  /** The line the open report's last page starts at (End goes there; scrolling stops there); unknown before it is drawn. */
+  readonly reportLastPage: number;
   /** Columns of the terminal. */
   readonly width: number;
   /** The terminal is under MIN_COLUMNS × MIN_ROWS: the screen says so and shows nothing to act on. */

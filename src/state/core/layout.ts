@@ -22,6 +22,7 @@ export class Layout implements LayoutReadings {
   private rows = 30;
   helpMaxScroll = 0;
   reportPage = 1;
+  reportLastPage = Number.POSITIVE_INFINITY;
 
   setViewport(columns: number, rows: number): void {
     this.columns = columns;

@@ -81,7 +81,8 @@ export function reportAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
   if (m?.kind !== 'report') return;
   const page = Math.max(1, c.layout.reportPage);
-  const max = Math.max(0, m.lines.length - 1);
+  // Not past the last page: below it the panel would show a line or two and empty rows.
+  const max = Math.max(0, Math.min(m.lines.length - 1, c.layout.reportLastPage));
   const scrollTo = (n: number) => c.replaceModal(m, {...m, scroll: Math.max(0, Math.min(max, n))});
   switch (action) {
     case 'down':

@@ -16,8 +16,30 @@ export function reportCapacity(height: number): number {
 }
 
 /**
+ * A report line as screen rows: wrapped to `width`, its continuation rows indented like its first
+ * (a wrapped list of names stays under its heading, not at column 0).
+ */
+export function reportRows(text: string, width: number): string[] {
+  if (text === '') return [' '];
+  const indent = /^ */.exec(text)![0];
+  // A deep indent on a narrow panel would leave no room: wrap from column 0 then.
+  if (indent.length === 0 || indent.length * 3 > width) return wrapLines(text, width);
+  return wrapLines(text.slice(indent.length), width - indent.length).map((part) => indent + part);
+}
+
+/** The first line from which the report's last lines fill the panel: End goes there, and scrolling stops there. */
+export function lastPageStart(lines: readonly {text: string}[], width: number, capacity: number): number {
+  let used = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    used += reportRows(lines[i]!.text, width).length;
+    if (used > capacity) return Math.min(lines.length - 1, i + 1);
+  }
+  return 0;
+}
+
+/**
  * `onShown` hears how many of the report's lines fit from its scroll position (long lines wrap),
- * so PgDn moves by what was on screen and skips nothing.
+ * so PgDn moves by what was on screen and skips nothing, and where its last page starts.
  */
 export function Report({
   report,
@@ -28,20 +50,23 @@ export function Report({
   report: ReportModal;
   width: number;
   height: number;
-  onShown?: (lines: number) => void;
+  onShown?: (lines: number, lastPage: number) => void;
 }): React.JSX.Element {
   const capacity = reportCapacity(height) - (report.progress ? 1 : 0);
-  // Long lines wrap (a failure's reason must be readable), so the lines that fit are counted in rows.
+  // Long lines wrap (a failure's reason must be readable), so the lines that fit are counted in
+  // rows. A line that does not fit whole shows what fits (the panel is filled), and is counted as
+  // not shown: PgDn starts the next page with it.
   const rows: Array<{key: string; text: string; line: (typeof report.lines)[number]}> = [];
   let last = report.scroll;
-  for (; last < report.lines.length; last++) {
+  for (; last < report.lines.length && rows.length < capacity; last++) {
     const line = report.lines[last]!;
-    const parts = line.text === '' ? [' '] : wrapLines(line.text, width);
-    if (rows.length + parts.length > capacity && rows.length > 0) break;
-    parts.slice(0, capacity - rows.length).forEach((text, k) => rows.push({key: `${last}.${k}`, text, line}));
+    const parts = reportRows(line.text, width);
+    const room = capacity - rows.length;
+    parts.slice(0, room).forEach((text, k) => rows.push({key: `${last}.${k}`, text, line}));
+    if (parts.length > room) break;
   }
   const below = report.lines.length - last;
-  onShown?.(Math.max(1, last - report.scroll));
+  onShown?.(Math.max(1, last - report.scroll), lastPageStart(report.lines, width, capacity));
   const p = report.progress;
   const ascii = glyphs().asciiQr;
   const key = (action: 'confirm' | 'cancel') => displayKey(keyFor('report', action) ?? '?');
