@@ -360,6 +360,31 @@ describe('the Controller, driven by key names without Ink', () => {
     expect(server.calls).toEqual(['deleteDevice d-2']);
   });
 
+  it('a single delete whose answer never came: said to be unknown, its undo kept, and the poll that shows it gone credits this console', async () => {
+    const server = seeded();
+    // The server deletes it, then the connection breaks before the answer.
+    server.breakDelete.set('d-1', 'after');
+    const {c, press, message} = await open(server);
+    press('d', 'y');
+    await until(() => message().startsWith('No answer to the delete'), 'the unknown outcome');
+    expect(message()).toMatch(
+      /connection closed unexpectedly\. It may have been applied: the list shows whether once it is read again \(if it was, u takes it back\)$/,
+    );
+    expect(c.undo.list().map((e) => e.label)).toEqual(['device ann-laptop (ann@example.com) (no answer came: deleted, if the list no longer shows it)']);
+    // The refresh it asked for shows it gone: by this console, not "another client or the server".
+    await until(() => !c.state.snapshot!.devices.some((d) => d.id === 'd-1'), 'the poll without it');
+    press('5');
+    const events = c.activeList()!.view.rows as Array<{kind: string; by: string | null}>;
+    expect(events.find((e) => e.kind === 'device.deleted')).toMatchObject({by: 'you'});
+    // A delete the server refused outright is a failure, not unknown: no undo, nothing noted.
+    server.breakDelete.set('d-2', 'refused');
+    press('1', 'home');
+    await until(() => c.activeList()!.selection.id === 'd-2', 'd-2 under the cursor');
+    press('d', 'y');
+    await until(() => /Server error 500/.test(message()), 'the refusal');
+    expect(c.undo.list()).toHaveLength(1);
+  });
+
   it('tells an admin whose token sees no users why no device can be added', async () => {
     const server = seeded();
     server.listUsers = () => Promise.reject(new ApiError({kind: 'forbidden', message: '403 Forbidden', method: 'GET', path: '/v0/users', status: 403}));

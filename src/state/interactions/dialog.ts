@@ -5,6 +5,7 @@ import type {DialogLine, DialogModal, Modal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
 import type {Action} from '../input/keymap.js';
 import {countOf, type UndoItems} from '../undo/undo-log.js';
+import {outcomeUnknown} from './jobs.js';
 
 export function dialogAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);
@@ -52,8 +53,23 @@ export function confirmDelete(
         action: 'confirm',
         label: 'delete',
         run: async () => {
-          await question.send();
           const kept = question.kept && countOf(question.kept.items) > 0 ? question.kept : null;
+          try {
+            await question.send();
+          } catch (err) {
+            if (!outcomeUnknown(err)) throw err;
+            // No answer (timed out, connection broken): the delete may have been applied, and then
+            // what it removed must still be there for `u`. The next poll shows which; restoring an
+            // item that was not deleted is refused by the server (its key is taken) and said so.
+            c.leaveDetail(question.screen);
+            c.refresh();
+            if (kept) c.undo.add(`${kept.label} (no answer came: deleted, if the list no longer shows it)`, kept.items, Date.now());
+            c.message({
+              tone: 'warning',
+              text: `No answer to the delete: ${errorText(err)}. It may have been applied: the list shows whether once it is read again${kept ? ' (if it was, u takes it back)' : ''}`,
+            });
+            return;
+          }
           c.leaveDetail(question.screen);
           c.afterWrite(kept ? `${question.done} (u takes it back)` : question.done);
           // After afterWrite, which notes every write: this one is the delete `u` takes back.

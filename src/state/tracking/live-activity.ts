@@ -8,6 +8,7 @@ import type {MarkedType} from './highlights.js';
 import type {User} from '../../api/index.js';
 import type {DeviceRow, Snapshot, UserRow} from '../data/snapshot.js';
 import {staleDevices} from '../data/stale.js';
+import {outcomeUnknown} from '../interactions/jobs.js';
 
 /**
  * The client with every successful write noted in the tracker. Reads, setToken and cancelWrites go
@@ -26,7 +27,9 @@ export function notingWrites(client: ConsoleClient, tracker: ActivityTracker): C
     };
   /**
    * An update or delete: noted before it is sent, so a poll whose answer overtakes the write's own
-   * cannot report it as someone else's; forgotten when it fails.
+   * cannot report it as someone else's; forgotten when it fails, but not when no answer came (a
+   * timeout, a broken connection: it may have been applied, and the poll that shows it is this
+   * console's doing; a note never shown lapses, LOCAL_WRITE_TTL_MS).
    */
   const byId =
     <A extends unknown[], R>(fn: (id: string, ...rest: A) => Promise<R>, type: LocalWrite['type'], action: LocalWrite['action']) =>
@@ -36,7 +39,7 @@ export function notingWrites(client: ConsoleClient, tracker: ActivityTracker): C
       try {
         return await fn(id, ...rest);
       } catch (err) {
-        tracker.forgetLocalWrite(write);
+        if (!outcomeUnknown(err)) tracker.forgetLocalWrite(write);
         throw err;
       }
     };
@@ -48,7 +51,7 @@ export function notingWrites(client: ConsoleClient, tracker: ActivityTracker): C
       try {
         return await fn(...args);
       } catch (err) {
-        tracker.forgetLocalWrite(write);
+        if (!outcomeUnknown(err)) tracker.forgetLocalWrite(write);
         throw err;
       }
     };
