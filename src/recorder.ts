@@ -59,7 +59,7 @@ export async function runRecorder(flags: ConsoleFlags, logPath: string, interval
       clearInterval(keepAlive);
       recorder.stop();
       log.close();
-      say(`${why}; ${recorder.eventsRecorded} events recorded; exit ${code}`);
+      say(`${why}; ${recorder.eventsRecorded} event${recorder.eventsRecorded === 1 ? '' : 's'} recorded; exit ${code}`);
       void client.close().finally(() => resolve(code));
     };
     const recorder = new ActivityRecorder({

@@ -121,6 +121,17 @@ describe.skipIf(!hasBinary())('fz-console activity --follow (the headless record
     for (const line of r.stderr().trim().split('\n')) expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z fz-console activity: /);
   });
 
+  it('one event is "1 event recorded" in the last line', async () => {
+    const log = join(dir, 'one.jsonl');
+    const r = record(['--follow', '--log', log, '--interval', '1']);
+    await until(() => r.stderr().includes('baseline:'), 'the baseline');
+    await api('POST', '/v0/users', {user: {email: 'erin@example.com', role: 'unprivileged'}});
+    await until(() => logLines(log).length === 1, 'the event');
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(143);
+    expect(r.stderr()).toMatch(/stopped by SIGTERM; 1 event recorded; exit 143\n$/);
+  });
+
   it('a token of a user who is not an admin: devices are recorded, and stderr says what is not', async () => {
     const r = record(['--follow', '--log', join(dir, 'unpriv.jsonl'), '--interval', '1'], {FZ_API_TOKEN: sandbox.unprivilegedToken});
     await until(() => r.stderr().includes('not visible to this token'), 'the hidden lists on stderr');
