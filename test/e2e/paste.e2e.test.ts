@@ -6,7 +6,8 @@ import {BIN, hasBinary, hasTmux, startSandboxProcess, Terminal, type SandboxProc
 
 const enabled = hasTmux() && hasBinary();
 let sandbox: SandboxProcess;
-let term: Terminal | null = null;
+// Every terminal a test started, killed after the file (a test that fails leaves its own running).
+const terms: Terminal[] = [];
 
 const METADATA = [
   '<?xml version="1.0" encoding="UTF-8"?>',
@@ -27,13 +28,13 @@ describe.skipIf(!enabled)('bracketed paste end to end (tmux)', {timeout: 60_000}
     sandbox = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
   });
   afterAll(async () => {
-    term?.kill();
+    for (const t of terms.splice(0)) t.kill();
     await sandbox?.stop();
   });
 
   it('a 6-line SAML metadata paste arrives whole; a paste into a one-line field stays one line', async () => {
     const t = Terminal.start({width: 120, height: 40, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});
-    term = t;
+    terms.push(t);
     t.run(`node ${BIN} --refresh 0`);
     await t.waitFor(/Devices \d+/);
     // Configuration: defaults → security → + add OIDC → + add SAML, Enter opens the form.
@@ -65,7 +66,7 @@ describe.skipIf(!enabled)('bracketed paste end to end (tmux)', {timeout: 60_000}
   it('raw bytes from the terminal: a colour code or a split CSI never crashes, a CSI split by 200 ms is one key; a paste that carries its own end marker confirms nothing', async () => {
     const demo = await startSandboxProcess(['--seed', 'demo', '--stats-interval', '0']);
     const t = Terminal.start({width: 120, height: 40, env: {FZ_URL: demo.url, FZ_API_TOKEN: demo.adminToken, NO_COLOR: '1'}});
-    term = t;
+    terms.push(t);
     const hex = (text: string) => t.tmux('send-keys', '-t', t.name, '-H', ...[...Buffer.from(text, 'latin1')].map((b) => b.toString(16).padStart(2, '0')));
     const devices = async () =>
       ((await (await fetch(`${demo.url}/v0/devices`, {headers: {authorization: `Bearer ${demo.adminToken}`}})).json()) as {data: unknown[]}).data.length;
@@ -104,7 +105,6 @@ describe.skipIf(!enabled)('bracketed paste end to end (tmux)', {timeout: 60_000}
       await t.waitFor('SHELL-READY$');
     } finally {
       t.kill();
-      term = null;
       await demo.stop();
     }
   });
@@ -112,7 +112,7 @@ describe.skipIf(!enabled)('bracketed paste end to end (tmux)', {timeout: 60_000}
   it('the line editor in a real terminal: the caret moves, Alt-B is a word move (not Esc then b), Ctrl-_ undoes; Ctrl-Z stops to the shell and fg comes back', async () => {
     const demo = await startSandboxProcess(['--seed', 'demo', '--stats-interval', '0']);
     const t = Terminal.start({width: 120, height: 40, env: {FZ_URL: demo.url, FZ_API_TOKEN: demo.adminToken, NO_COLOR: '1'}});
-    term = t;
+    terms.push(t);
     const hex = (text: string) => t.tmux('send-keys', '-t', t.name, '-H', ...[...Buffer.from(text, 'latin1')].map((b) => b.toString(16).padStart(2, '0')));
     try {
       t.run(`node ${BIN} --refresh 0`);
@@ -159,7 +159,6 @@ describe.skipIf(!enabled)('bracketed paste end to end (tmux)', {timeout: 60_000}
       await t.waitFor('status=0');
     } finally {
       t.kill();
-      term = null;
       await demo.stop();
     }
   });
