@@ -6,6 +6,7 @@
 // The word lists are our own, in the same spirit as upstream's (plain English adjectives and nouns,
 // a few hyphenated), not a copy of them. The hash, however, is Erlang's real phash2 for binaries,
 // so a given long name shortens exactly as 0.7.36 would shorten it.
+import {countGraphemes, firstGraphemes} from './graphemes.js';
 
 // prettier-ignore
 const ADJECTIVES: readonly string[] = [
@@ -115,26 +116,14 @@ export function phash2Binary(bytes: Uint8Array, range = 2 ** 32): number {
   return range >= 2 ** 32 ? hash : hash % range;
 }
 
-function isPlainAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return !text.includes('\r\n');
-}
-
-function graphemes(text: string): string[] {
-  // ASCII has one grapheme per code unit; only pay for segmentation when it matters.
-  if (isPlainAscii(text)) return text.split('');
-  return Array.from(new Intl.Segmenter('en', {granularity: 'grapheme'}).segment(text), (s) => s.segment);
-}
-
 /**
  * 0.7.36's `Devices.generate_name/1` shortening rule: names longer than 15 characters become their
  * first 11 characters plus `phash2(name, 65536)` as 4 upper-case hex digits.
  */
 export function shortenDeviceName(name: string): string {
-  const chars = graphemes(name);
-  if (chars.length <= 15) return name;
+  if (countGraphemes(name, 15) <= 15) return name;
   const hash = phash2Binary(new TextEncoder().encode(name), 65536);
-  return chars.slice(0, 11).join('') + hash.toString(16).toUpperCase().padStart(4, '0');
+  return firstGraphemes(name, 11) + hash.toString(16).toUpperCase().padStart(4, '0');
 }
 
 /** A fresh "<adjective>-<noun>" device name (shortened like 0.7.36), drawn with `random` (values in [0, 1)). */

@@ -10,6 +10,7 @@
 
 import {isParamsMap, type Params} from './json.js';
 import {sameInet, type Inet} from './inet.js';
+import {countGraphemes} from '../common/graphemes.js';
 
 export type CastResult = {ok: true; value: unknown} | {ok: false; message?: string};
 
@@ -34,15 +35,6 @@ export function valueEquals(a: unknown, b: unknown): boolean {
     return ka.length === kb.length && ka.every((k) => valueEquals((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
   }
   return false;
-}
-
-function graphemeLength(text: string): number {
-  let ascii = !text.includes('\r\n');
-  for (let i = 0; ascii && i < text.length; i++) ascii = text.charCodeAt(i) <= 0x7f;
-  if (ascii) return text.length;
-  let n = 0;
-  for (const _ of new Intl.Segmenter('en', {granularity: 'grapheme'}).segment(text)) n++;
-  return n;
 }
 
 export const trimString = (value: string): string => value.trim();
@@ -165,7 +157,9 @@ export class Changeset {
   validateLength(field: string, opts: {min?: number; max?: number; is?: number}): void {
     this.validateChange(field, (value) => {
       const isList = Array.isArray(value);
-      const length = isList ? value.length : typeof value === 'string' ? graphemeLength(value) : 0;
+      // Counted no further than the largest bound: an 8 MB value is not segmented whole to learn it is too long.
+      const cap = Math.max(opts.is ?? 0, opts.min ?? 0, opts.max ?? 0);
+      const length = isList ? value.length : typeof value === 'string' ? countGraphemes(value, cap) : 0;
       const unit = (n: number, kind: 'is' | 'min' | 'max'): string => {
         if (isList)
           return kind === 'is' ? `should have ${n} item(s)` : kind === 'min' ? `should have at least ${n} item(s)` : `should have at most ${n} item(s)`;

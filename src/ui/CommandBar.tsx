@@ -10,13 +10,13 @@ import {displayWidth, truncate, wrapLines} from './text.js';
 
 /** Whether the bar's error needs a second line (App takes it from the body, as for a long status message). */
 export function commandErrorIsLong(line: CommandLine | null, width: number): boolean {
-  return line !== null && line.error !== null && displayWidth(line.error) > width;
+  return line !== null && line.error !== null && displayWidth(line.error, width) > width;
 }
 
 /** The info line while the bar is open (two lines for an error longer than one). */
 export function CommandInfo({line, hints, width}: {line: CommandLine; hints: string; width: number}): React.JSX.Element {
   if (line.error) {
-    const wrapped = commandErrorIsLong(line, width) ? wrapLines(line.error, width) : [line.error];
+    const wrapped = commandErrorIsLong(line, width) ? wrapLines(line.error, width, 3) : [line.error];
     // The rest of a very long error (past two lines) is cut with an ellipsis.
     const shown = wrapped.length > 2 ? [wrapped[0]!, truncate(wrapped.slice(1).join(' '), width)] : wrapped;
     return (

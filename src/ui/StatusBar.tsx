@@ -12,7 +12,7 @@ const TONE_COLOR = {info: undefined, ok: 'ok', error: 'danger', warning: 'warnin
 export function StatusBar({message, hints, width, lines = 1}: {message: StatusMessage | null; hints: string; width: number; lines?: 1 | 2}): React.JSX.Element {
   if (lines === 2 && message) {
     // Two lines for a long message: wrapped, the rest (if any) cut with an ellipsis.
-    const wrapped = wrapLines(message.text, width);
+    const wrapped = wrapLines(message.text, width, 3);
     const shown = wrapped.length > 2 ? [wrapped[0]!, truncate(wrapped.slice(1).join(' '), width)] : [wrapped[0]!, wrapped[1] ?? ''];
     const tone = TONE_COLOR[message.tone];
     return (
@@ -26,8 +26,9 @@ export function StatusBar({message, hints, width, lines = 1}: {message: StatusMe
     );
   }
   // The message wins: hints are always one `?` away, a result or an error is not.
-  const messageWidth = message ? displayWidth(message.text) : 0;
-  const hintWidth = Math.max(0, Math.min(displayWidth(hints), width - messageWidth - 2));
+  // Measured only as far as the line goes: a message is at most that wide as far as this line cares.
+  const messageWidth = message ? displayWidth(message.text, width) : 0;
+  const hintWidth = Math.max(0, Math.min(displayWidth(hints, width), width - messageWidth - 2));
   const left = message ? truncate(message.text, Math.max(0, width - (hintWidth > 0 ? hintWidth + 1 : 0))) : '';
   const tone = message ? TONE_COLOR[message.tone] : undefined;
   return (

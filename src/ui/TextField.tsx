@@ -40,10 +40,12 @@ export function TextField({
       </Text>
     );
   }
-  // Keep the cursor visible in a long value by scrolling the window.
+  // Keep the cursor visible in a long value by scrolling the window. Only the window is handed
+  // on (a character is at least one cell): Ink measures and cuts what it is given, at a cost that
+  // grows faster than its length.
   let offset = 0;
   if (focused && cursor >= width - 1) offset = cursor - width + 2;
-  chars = chars.slice(offset);
+  chars = chars.slice(offset, offset + Math.max(1, width) + 1);
   const at = cursor - offset;
   if (!focused) return <Text wrap="truncate">{chars.join('')}</Text>;
   return (

@@ -4,8 +4,9 @@
 // wrapped or cut a second time. Printable ASCII, nearly all of the data, skips it entirely.
 
 import stringWidth from 'string-width';
-import {narrowWidth} from './narrow-width.js';
+import {isNarrow, narrowWidth} from './narrow-width.js';
 import {displaySafe, ESCAPE_CLOSE, ESCAPE_OPEN} from '../common/display-safe.js';
+import {graphemes} from '../common/graphemes.js';
 import {glyphs} from '../state/core/glyphs.js';
 
 // Every function here takes RAW text and works on its display-safe form (src/common/display-safe.ts):
@@ -15,43 +16,60 @@ import {glyphs} from '../state/core/glyphs.js';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-const segmenter = new Intl.Segmenter();
+/**
+ * The widths of clusters already measured. string-width costs microseconds per call (a segmenter
+ * and Unicode regexes), and text repeats its clusters (an alphabet, a script's syllables): a
+ * measure is a Map lookup after the first. Cleared when full, so it never holds more than this.
+ */
+const CLUSTER_WIDTHS = new Map<string, number>();
+const CLUSTER_CACHE_MAX = 4096;
 
-function safeWidth(safe: string): number {
+function clusterWidth(unit: string): number {
+  if (unit.length === 1 && isNarrow(unit.charCodeAt(0))) return 1;
+  let width = CLUSTER_WIDTHS.get(unit);
+  if (width === undefined) {
+    width = stringWidth(unit.includes(ESCAPE_OPEN) || unit.includes(ESCAPE_CLOSE) ? unit.replace(/[\ue000\ue001]/g, '') : unit);
+    if (CLUSTER_WIDTHS.size >= CLUSTER_CACHE_MAX) CLUSTER_WIDTHS.clear();
+    CLUSTER_WIDTHS.set(unit, width);
+  }
+  return width;
+}
+
+/**
+ * Display-safe text longer than this is measured unit by unit, never by one string-width call:
+ * string-width segments its whole input at once, which V8 does in time far worse than linear
+ * (120 KB of non-ASCII text in a status message made each key take 93 s).
+ */
+const WHOLE_MEASURE_MAX = 256;
+
+/**
+ * The cells display-safe text takes, or a number above `limit` as soon as it is known to pass
+ * it: what cannot be shown is not measured.
+ */
+function safeWidth(safe: string, limit = Number.POSITIVE_INFINITY): number {
   const narrow = narrowWidth(safe);
   if (narrow !== null) return narrow;
-  // Markers are dropped before Ink sees the text; the token between them is printable ASCII.
-  return stringWidth(safe.includes(ESCAPE_OPEN) || safe.includes(ESCAPE_CLOSE) ? safe.replace(/[\ue000\ue001]/g, '') : safe);
-}
-
-/** Terminal cells `s` occupies once made display-safe (ANSI escape sequences of ours count 0, as for Ink). */
-export function displayWidth(s: string): number {
-  return PRINTABLE_ASCII.test(s) ? s.length : safeWidth(displaySafe(s));
-}
-
-// V8's segmenter slows down far faster than linearly on long input (a device with 10,000 allowed
-// IPs took 47 s to draw): it only ever sees slices of this size, and a cluster is carried over to
-// the next slice whole, so the units are the same as for the whole string.
-const SEGMENT_SLICE = 1024;
-
-export function* graphemes(text: string): Generator<string> {
-  let carry = '';
-  let i = 0;
-  while (i < text.length) {
-    let end = Math.min(text.length, i + SEGMENT_SLICE);
-    // Never cut between the halves of a surrogate pair.
-    if (end < text.length && /[\ud800-\udbff]/.test(text[end - 1]!)) end++;
-    let last = '';
-    for (const {segment} of segmenter.segment(carry + text.slice(i, end))) {
-      if (last) yield last;
-      last = segment;
-    }
-    i = end;
-    // The last cluster of a slice may go on in the next one. A flood of marks is cut to MAX_MARKS
-    // by displaySafe; a cluster longer still (100,000 Hangul jamo are one) is let go in pieces.
-    carry = i < text.length && last.length <= 256 ? last : '';
-    if (!carry && last) yield last;
+  if (safe.length <= WHOLE_MEASURE_MAX) {
+    // Markers are dropped before Ink sees the text; the token between them is printable ASCII.
+    return stringWidth(safe.includes(ESCAPE_OPEN) || safe.includes(ESCAPE_CLOSE) ? safe.replace(/[\ue000\ue001]/g, '') : safe);
   }
+  const {text, cut} = visiblePrefix(safe, limit);
+  let width = 0;
+  for (const unit of units(text)) {
+    width += clusterWidth(unit);
+    if (width > limit) return width;
+  }
+  // Past the prefix nothing can be drawn: more than the limit, as far as anyone can see.
+  return cut ? Math.max(width, Math.floor(limit) + 1) : width;
+}
+
+/**
+ * Terminal cells `s` occupies once made display-safe (ANSI escape sequences of ours count 0, as for
+ * Ink). With a `limit`, the answer is exact up to it and only "more than `limit`" beyond: the
+ * measure stops there, so its cost follows what can be shown, not the length of `s`.
+ */
+export function displayWidth(s: string, limit = Number.POSITIVE_INFINITY): number {
+  return PRINTABLE_ASCII.test(s) ? s.length : safeWidth(displaySafe(s), limit);
 }
 
 /** Units that truncation never splits: one escape token, or one grapheme cluster. */
@@ -97,12 +115,12 @@ export function truncate(s: string, width: number): string {
   // segmenting, the costly part, only ever see what can be visible.
   const prefix = visiblePrefix(displaySafe(s), max);
   const safe = prefix.text;
-  if (!prefix.cut && safeWidth(safe) <= max) return safe;
+  if (!prefix.cut && safeWidth(safe, max) <= max) return safe;
   const room = max - 1; // the ellipsis is one cell
   let out = '';
   let used = 0;
   for (const unit of units(safe)) {
-    const w = safeWidth(unit);
+    const w = clusterWidth(unit);
     if (used + w > room) break;
     out += unit;
     used += w;
@@ -113,14 +131,14 @@ export function truncate(s: string, width: number): string {
 /** `s` (display-safe) followed by spaces up to `width` cells; not cut when it is wider. */
 export function padEnd(s: string, width: number): string {
   const safe = displaySafe(s);
-  const gap = Math.floor(width) - safeWidth(safe);
+  const gap = Math.floor(width) - safeWidth(safe, width);
   return gap > 0 ? safe + ' '.repeat(gap) : safe;
 }
 
 /** Spaces then `s` (display-safe), right-aligned in `width` cells; not cut when it is wider. */
 export function padStart(s: string, width: number): string {
   const safe = displaySafe(s);
-  const gap = Math.floor(width) - safeWidth(safe);
+  const gap = Math.floor(width) - safeWidth(safe, width);
   return gap > 0 ? ' '.repeat(gap) + safe : safe;
 }
 
@@ -130,8 +148,12 @@ export function fitCell(s: string, width: number, align: 'left' | 'right' = 'lef
   return align === 'right' ? padStart(cut, width) : padEnd(cut, width);
 }
 
-/** Text broken into lines of at most `width` cells (at spaces where possible), each display-safe. */
-export function wrapLines(s: string, width: number): string[] {
+/**
+ * Text broken into lines of at most `width` cells (at spaces where possible), each display-safe.
+ * With `maxLines`, wrapping stops once that many lines are full: a status line that shows two
+ * lines of a 100 MB error reads no further than its third.
+ */
+export function wrapLines(s: string, width: number, maxLines = Number.POSITIVE_INFINITY): string[] {
   const max = Math.max(1, Math.floor(width));
   // Printable ASCII (nearly all data: 10,000 allowed IPs are 200 KB of it) needs no segmenter:
   // every character is a unit of one cell.
@@ -143,8 +165,12 @@ export function wrapLines(s: string, width: number): string[] {
   let lastSpace = -1; // index in `line` after the last space
   let usedAtSpace = 0;
   for (const unit of ascii ? safe : units(safe)) {
-    const w = ascii ? 1 : safeWidth(unit);
+    const w = ascii ? 1 : clusterWidth(unit);
     if (used + w > max && line !== '') {
+      if (lines.length + 1 >= maxLines) {
+        lines.push(lastSpace > 0 && unit !== ' ' ? line.slice(0, lastSpace).trimEnd() : line.trimEnd());
+        return lines;
+      }
       if (lastSpace > 0 && unit !== ' ') {
         lines.push(line.slice(0, lastSpace).trimEnd());
         line = line.slice(lastSpace);

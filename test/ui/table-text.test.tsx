@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import fc from 'fast-check';
-import {displayWidth, fitCell, graphemes, padEnd, padStart, truncate, wrapLines} from '../../src/ui/text.js';
+import {graphemes} from '../../src/common/graphemes.js';
+import {displayWidth, fitCell, padEnd, padStart, truncate, wrapLines} from '../../src/ui/text.js';
 import {ESCAPE_CLOSE as C, ESCAPE_OPEN as O} from '../../src/common/display-safe.js';
 
 describe('displayWidth', () => {

@@ -5,6 +5,8 @@
 
 import {isCidrOrIPLiteral, isIPLiteral, isIPv4Literal, isIPv6Literal} from '../../common/ip-literal.js';
 import {parseUri} from '../../common/uri.js';
+// Ecto's validate_length counts graphemes ("e" + a combining accent is one character), counted only as far as the limit.
+import {countGraphemes} from '../../common/graphemes.js';
 
 export type Messages = string[];
 
@@ -171,7 +173,7 @@ export function validateEmail(value: string): Messages {
  */
 export function validatePassword(password: string, confirmation: string): {password: Messages; password_confirmation: Messages} {
   if (password === '') return {password: [], password_confirmation: []};
-  const length = graphemes(password);
+  const length = countGraphemes(password, 64);
   const p: Messages = [];
   if (length < 12) p.push('should be at least 12 character(s)');
   if (length > 64) p.push('should be at most 64 character(s)');
@@ -179,22 +181,17 @@ export function validatePassword(password: string, confirmation: string): {passw
   return {password: p, password_confirmation: c};
 }
 
-/** Ecto's validate_length counts graphemes: "e" + a combining accent is one character. */
-function graphemes(text: string): number {
-  return [...new Intl.Segmenter('en', {granularity: 'grapheme'}).segment(text)].length;
-}
-
 // ---- devices ---------------------------------------------------------------------------------
 
 export function validateDeviceName(value: string): Messages {
   const v = value.trim();
   if (v === '') return ["can't be blank"];
-  if (graphemes(v) > 255) return ['should be at most 255 character(s)'];
+  if (countGraphemes(v, 255) > 255) return ['should be at most 255 character(s)'];
   return [];
 }
 
 export function validateDescription(value: string): Messages {
-  return graphemes(value.trim()) > 2048 ? ['should be at most 2048 character(s)'] : [];
+  return countGraphemes(value.trim(), 2048) > 2048 ? ['should be at most 2048 character(s)'] : [];
 }
 
 export function validateTunnelAddress(value: string, family: 4 | 6): Messages {

@@ -153,7 +153,7 @@ export function headerText<T>(
     let cell: string;
     if (sort && sort.key === column.key) {
       const marker = sortMarker(sort.desc);
-      if (displayWidth(title) + 1 <= width) {
+      if (displayWidth(title, width) + 1 <= width) {
         cell = fitCell(`${title}${marker}`, width, align);
       } else if (align === 'right' && gap.length > 0) {
         // HANDSHAKE keeps every letter: the arrow takes the gap before it.

@@ -38,7 +38,7 @@ function wrapped(value: string, width: number): string[] {
 
 /** The rows a list of detail lines takes at `width`: a long value wraps onto rows of its own. */
 function layout(lines: readonly DetailLine[], width: number): Row[] {
-  const labelWidth = Math.min(34, Math.max(0, ...lines.map((l) => (l.label === undefined ? 0 : displayWidth(l.label)))) + 2);
+  const labelWidth = Math.min(34, Math.max(0, ...lines.map((l) => (l.label === undefined ? 0 : displayWidth(l.label, 34)))) + 2);
   const rows: Row[] = [];
   lines.forEach((line, i) => {
     if (line.heading) {

@@ -87,7 +87,7 @@ const FILTER_ERROR_ROWS = 2;
  * filter: `✗ unknown filter key "foo" — devices know: …`, wrapped, at most FILTER_ERROR_ROWS.
  */
 export function filterErrorLines(error: string, width: number): string[] {
-  const lines = wrapLines(`✗ ${error}`, width);
+  const lines = wrapLines(`✗ ${error}`, width, FILTER_ERROR_ROWS + 1);
   if (lines.length <= FILTER_ERROR_ROWS) return lines;
   return [...lines.slice(0, FILTER_ERROR_ROWS - 1), truncate(lines.slice(FILTER_ERROR_ROWS - 1).join(' '), width)];
 }
