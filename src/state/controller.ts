@@ -4,10 +4,11 @@
 // screen or a modal of its own; nothing in src/state imports it (lint enforces both: see
 // docs/architecture.md, "The console context"). Plain TypeScript: tests drive it without Ink.
 import {ApiError, type Configuration} from '../api/index.js';
-import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, ListDerived} from './core/context.js';
+import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, InputRead, ListDerived} from './core/context.js';
+import {codePoints} from './input/limits.js';
 import {Layout} from './core/layout.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './core/modals.js';
-import {CLOSED_HELP, errorText, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
+import {boundedMessage, CLOSED_HELP, errorText, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
 import {Store} from './core/store.js';
 import {UndoLog} from './undo/undo-log.js';
 import {needsClock, Poller, type PollStatus} from './data/poller.js';
@@ -88,7 +89,9 @@ export class Controller implements ConsoleContext {
   private clockTimer: ReturnType<typeof setInterval> | null = null;
   private logFailed = false;
   private nextModalKey = 1;
-  private currentRead = 0;
+  private currentRead: InputRead = {number: 0, presses: 0};
+  /** Set once a key of a read of several did nothing: the rest of that read is not run (counted). */
+  private readStopped: {dropped: number} | null = null;
 
   constructor(
     client: ConsoleClient,
@@ -126,7 +129,8 @@ export class Controller implements ConsoleContext {
     this.store.update(change);
   }
 
-  message(message: StatusMessage | null): void {
+  message(shown: StatusMessage | null): void {
+    const message = shown && boundedMessage(shown);
     this.set((s) => ({...s, message}));
     if (this.fadeTimer) clearTimeout(this.fadeTimer);
     this.fadeTimer = null;
@@ -139,12 +143,12 @@ export class Controller implements ConsoleContext {
     }
   }
 
-  get inputRead(): number {
+  get inputRead(): InputRead {
     return this.currentRead;
   }
 
   push<M extends Modal>(modal: M): M {
-    const keyed = {...modal, key: this.nextModalKey++, openedInRead: this.currentRead};
+    const keyed = {...modal, key: this.nextModalKey++, openedInRead: this.currentRead.number};
     this.set((s) => ({...s, modals: [...s.modals, keyed]}));
     return keyed;
   }
@@ -233,18 +237,42 @@ export class Controller implements ConsoleContext {
 
   // ---- for the UI -------------------------------------------------------------------------------
 
-  /** The keys that follow came in terminal read `read` (src/ui/keys.ts). */
-  beginRead(read: number): void {
-    this.currentRead = read;
+  /** The keys that follow came in terminal read `read`, which carried `presses` keys, pastes and sequences (src/ui/keys.ts). */
+  beginRead(read: number, presses: number): void {
+    this.currentRead = {number: read, presses};
+    this.readStopped = null;
+  }
+
+  /**
+   * The read's keys have all been handled. Keys dropped after one that did nothing are said: a
+   * key that does nothing where it lands (`/` in a detail) does not let the rest of its read run
+   * as commands (the filter `owner:dana` typed fast once opened Edit with its `e`).
+   */
+  endRead(): void {
+    const dropped = this.readStopped?.dropped ?? 0;
+    this.readStopped = null;
+    if (dropped === 0) return;
+    const after = `the ${dropped === 1 ? 'key' : `${dropped.toLocaleString('en-US')} keys`} that came after it in the same read ${dropped === 1 ? 'was' : 'were'} not run`;
+    const shown = this.state.message;
+    this.message(shown ? {...shown, text: `${shown.text}; ${after}`} : {tone: 'warning', text: `A key did nothing here, and ${after}`});
   }
 
   /** One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. */
   key(name: string, input: string): void {
-    keyPress(this, name, input);
+    if (this.readStopped) {
+      this.readStopped.dropped += input.length > 1 ? codePoints(input) : 1;
+      return;
+    }
+    const taken = keyPress(this, name, input);
+    if (!taken && this.currentRead.presses > 1) this.readStopped = {dropped: 0};
   }
 
   /** A bracketed paste: one insertion where text goes. */
   paste(text: string): void {
+    if (this.readStopped) {
+      this.readStopped.dropped++;
+      return;
+    }
     paste(this, text);
   }
 
@@ -297,7 +325,10 @@ export class Controller implements ConsoleContext {
           clock: Date.now(),
           message:
             status.lastError && status.failures > 0 && !status.inFlight
-              ? {tone: 'error', text: `Refresh failed: ${errorText(status.lastError)}${status.retryStopped ? ' (not retried by itself: r tries again)' : ''}`}
+              ? boundedMessage({
+                  tone: 'error',
+                  text: `Refresh failed: ${errorText(status.lastError)}${status.retryStopped ? ' (not retried by itself: r tries again)' : ''}`,
+                })
               : s.message,
         }));
         this.keepClock(needsClock(status));

@@ -121,7 +121,8 @@ export function App({
   if (firstDataReady === true && state.snapshot === null && state.poll.failures === 0) return null;
   const width = size.columns;
   // A long status message, or a long error of the open command bar, takes a second line from the body.
-  const long = state.command === null ? state.message !== null && displayWidth(state.message.text) > width - 12 : commandErrorIsLong(state.command, width);
+  const long =
+    state.command === null ? state.message !== null && displayWidth(state.message.text, width) > width - 12 : commandErrorIsLong(state.command, width);
   const bodyHeight = controller.bodyHeight() - (long ? 1 : 0);
   // The help's lines are laid out only while it is open: on every frame they cost a whole render.
   if (state.help.open) controller.measuredHelp(Math.max(0, helpLines(width - 1, state.help).length - helpCapacity(bodyHeight)));

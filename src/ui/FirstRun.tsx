@@ -9,6 +9,7 @@ import {Box, useApp} from 'ink';
 import {createForm, editFocused, focusFirstError, hasErrors, moveFocus, str, validateForm, type FieldSpec, type FormState} from '../state/interactions/form.js';
 import {FormView} from './FormView.js';
 import {pasteRefused} from '../state/input/textedit.js';
+import {pasteTooLong, typedTooLong} from '../state/input/limits.js';
 import {useTerminalSize} from './terminal.js';
 import {useTerminalInput} from './keys.js';
 import {Text} from './SafeText.js';
@@ -121,7 +122,8 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
     else if (name === 'enter') set({form: moveFocus(s.form, 1)});
     else {
       const edited = editFocused(s.form, name, input);
-      if (edited) set({form: edited});
+      if (edited && 'form' in edited) set({form: edited.form});
+      else if (edited) set({error: typedTooLong(edited.label, edited.overLimit)});
     }
   };
 
@@ -134,7 +136,8 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
           const text = event.text.replace(/^[\r\n]+|[\r\n]+$/g, '');
           const edited = editFocused(s.form, 'paste', text);
           const spec = s.form.specs[s.form.focus];
-          if (edited) set({form: edited, error: null});
+          if (edited && 'form' in edited) set({form: edited.form, error: null});
+          else if (edited) set({error: pasteTooLong(edited.label, edited.overLimit, text)});
           else set({error: pasteRefused(spec?.label ?? 'this field', text, spec?.kind)});
         }
       } else if (event.type === 'text') {

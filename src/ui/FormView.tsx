@@ -20,6 +20,8 @@ export interface FormViewProps {
 
 /** The label column's least width; a form whose labels are longer widens it (up to 40% of the line). */
 const LABEL_MIN = 30;
+/** The most lines one field error takes (an override explanation runs to three at 80 columns). */
+const FIELD_ERROR_LINES = 6;
 
 function valueText(spec: FieldSpec, value: string | boolean): string {
   switch (spec.kind) {
@@ -41,7 +43,7 @@ function valueText(spec: FieldSpec, value: string | boolean): string {
 export function FormView({title, form, width, height, notes = []}: FormViewProps): React.JSX.Element {
   const lines: React.JSX.Element[] = [];
   // Wide enough for the longest label and two spaces ("Unprivileged device configuration" was cut at 120 columns).
-  const labelWidth = Math.max(LABEL_MIN, Math.min(Math.floor(width * 0.4), Math.max(...form.specs.map((s) => displayWidth(s.label))) + 4));
+  const labelWidth = Math.max(LABEL_MIN, Math.min(Math.floor(width * 0.4), Math.max(...form.specs.map((s) => displayWidth(s.label, width))) + 4));
   const inputWidth = Math.max(10, width - labelWidth - 2);
   form.specs.forEach((spec, i) => {
     const focused = i === form.focus;
@@ -79,15 +81,22 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
     // wrapped here, a line each, so that the window below counts the rows they take: a message Ink
     // wrapped by itself made the column taller than the form's height, and Ink then squeezed rows
     // together (the title gone, the field's value drawn over by its error).
-    for (const message of form.errors[spec.key] ?? []) {
-      wrapLines(message, Math.max(1, inputWidth - 2)).forEach((line, j) =>
+    // A message longer than FIELD_ERROR_LINES (a server's, cut at the edge to a few hundred
+    // characters) ends in an ellipsis: read no further than what can show.
+    (form.errors[spec.key] ?? []).forEach((message, m) => {
+      const wrapped = wrapLines(message, Math.max(1, inputWidth - 2), FIELD_ERROR_LINES + 1);
+      const shown =
+        wrapped.length > FIELD_ERROR_LINES
+          ? [...wrapped.slice(0, FIELD_ERROR_LINES - 1), truncate(wrapped.slice(FIELD_ERROR_LINES - 1).join(' '), inputWidth - 2)]
+          : wrapped;
+      shown.forEach((line, j) =>
         lines.push(
-          <Text key={`${spec.key}-e-${message}-${j}`} color={color('danger')} wrap="truncate">
+          <Text key={`${spec.key}-e-${m}-${j}`} color={color('danger')} wrap="truncate">
             {`${' '.repeat(labelWidth)}${j === 0 ? glyphs().error : ' '} ${line}`}
           </Text>,
         ),
       );
-    }
+    });
     const help = focused ? fieldHelp(spec, form.values) : null;
     if (help) lines.push(<Text key={`${spec.key}-h`} color={color('muted')}>{`${' '.repeat(labelWidth)}${truncate(help, inputWidth)}`}</Text>);
   });

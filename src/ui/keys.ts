@@ -77,7 +77,15 @@ export class InputRouter {
   constructor(private readonly controller: Controller) {}
 
   handle(events: readonly InputEvent[], read: number): void {
-    this.controller.beginRead(read);
+    this.controller.beginRead(read, pressesIn(events));
+    try {
+      this.route(events);
+    } finally {
+      this.controller.endRead();
+    }
+  }
+
+  private route(events: readonly InputEvent[]): void {
     for (const event of events) {
       switch (event.type) {
         case 'paste':
@@ -96,4 +104,14 @@ export class InputRouter {
       }
     }
   }
+}
+
+/**
+ * What one read carried: each key press, each typed character, each paste and each sequence the
+ * console does not know. A key typed alone is 1; `hello yes` written at once is 9.
+ */
+export function pressesIn(events: readonly InputEvent[]): number {
+  let presses = 0;
+  for (const event of events) presses += event.type === 'text' ? [...event.text].length : 1;
+  return presses;
 }

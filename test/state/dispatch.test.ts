@@ -407,12 +407,12 @@ describe('the Controller, driven by key names without Ink', () => {
   it('type-ahead never answers a question: a y in the same terminal read as the key that opened it is refused', async () => {
     const server = seeded();
     const {c, press, message} = await open(server);
-    c.beginRead(7);
+    c.beginRead(7, 2);
     press('d', 'y');
     expect(topModal(c.state)).toMatchObject({kind: 'dialog', title: 'Delete device ann-laptop of ann@example.com?'});
     expect(message()).toBe('Not done: that key came in with the keys that opened this question (typed ahead or pasted); press it again to answer');
     expect(server.calls).toEqual([]);
-    c.beginRead(8);
+    c.beginRead(8, 1);
     press('y');
     await until(() => server.calls.length > 0, 'the delete');
     expect(server.calls).toEqual(['deleteDevice d-1']);

@@ -120,19 +120,19 @@ describe('App', () => {
     expect((await api<{data: unknown[]}>('GET', '/v0/users')).data.length).toBe(before);
   });
 
-  it('an Esc glued to the next key is Alt+key: it neither leaves the filter nor types the key', async () => {
+  it('an Esc glued to the next key (Alt+key to the terminal) that nothing binds is Esc, then the key', async () => {
     const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
     await app.press('filter', 'list');
     await app.type('xyz');
     await app.waitFor('/xyz');
-    // ESC and `2` in one write: what a terminal sends for Alt-2
+    // ESC and `2` in one write: Esc typed fast before 2, or Alt-2, which nothing binds. It was
+    // dropped in silence; it is Esc (the filter is cleared) and then 2 (the Users screen).
     await app.keys('\x1b2');
-    await app.type('w');
-    await app.waitFor('/xyzw');
-    expect(app.frame()).not.toContain('EMAIL');
-    await app.press('filterClear', 'filter');
-    const frame = await app.waitFor(/1\/\d+ devices/);
+    const frame = await app.waitFor('EMAIL');
     expect(frame).not.toContain('xyz');
+    await app.press('screen1');
+    await app.waitFor(/1\/\d+ devices/);
+    expect(app.frame()).not.toContain('xyz');
   });
 });
 

@@ -1,5 +1,6 @@
 // At 80×24 the Devices screen still says which devices move traffic now: RX/S and TX/S stay (IPv4
 // and the totals go first), and the header keeps the total rates in a compact form.
+import {FILTER_LIMIT} from '../../src/state/input/limits.js';
 import {afterEach, describe, expect, it} from 'vitest';
 import {cleanupRigs, renderApp, useSandbox} from '../helpers/rig.js';
 
@@ -46,10 +47,10 @@ describe('an 80×24 terminal', () => {
     expect(frame.split('\n').every((l) => l.length <= 80)).toBe(true);
   });
 
-  it('a long filter (a pasted megabyte) still leaves the counts in view', async () => {
+  it('a long filter (as long as a filter may be) still leaves the counts in view', async () => {
     const app = await renderApp({fixture: fx});
     app.resize(80, 24);
-    await app.paste('x'.repeat(1_000_000));
+    await app.paste('x'.repeat(FILTER_LIMIT.units));
     const frame = await app.waitFor(/0\/0 of \d+ devices/, 8000);
     const line = frame.split('\n').find((l) => l.includes('0/0 of'))!;
     expect(line).toMatch(/^\/…x+▌ {2}0\/0 of \d+ devices/);

@@ -7,6 +7,7 @@ import {CLOSED_HELP, errorText, type ScreenId} from '../core/state.js';
 import {openHelp} from '../input/help.js';
 import type {Action} from '../input/keymap.js';
 import {editText} from '../input/textedit.js';
+import {COMMAND_LIMIT, pasteTooLong, typedTooLong} from '../input/limits.js';
 import type {CommandLine} from './command-line.js';
 import {openCommandBar} from './open.js';
 
@@ -33,9 +34,11 @@ function setLine(c: ConsoleContext, line: CommandLine | null): void {
 export function typeIntoCommand(c: ConsoleContext, name: string, input: string): boolean {
   const line = c.state.command;
   if (!line) return false;
-  const edited = editText(line, name, input);
+  const edited = editText(line, name, input, {limit: COMMAND_LIMIT});
   if (!edited) return false;
-  setLine(c, {...line, ...edited, candidates: [], error: null});
+  // Said in the bar, which covers the status line while it is open.
+  if (edited.overLimit) setLine(c, {...line, candidates: [], error: typedTooLong('The command bar', COMMAND_LIMIT)});
+  else setLine(c, {...line, ...edited, candidates: [], error: null});
   return true;
 }
 
@@ -43,9 +46,10 @@ export function typeIntoCommand(c: ConsoleContext, name: string, input: string):
 export function pasteIntoCommand(c: ConsoleContext, text: string): boolean {
   const line = c.state.command;
   if (!line) return false;
-  const edited = editText(line, 'paste', text);
+  const edited = editText(line, 'paste', text, {limit: COMMAND_LIMIT});
   if (!edited) return false;
-  setLine(c, {...line, ...edited, candidates: [], error: null});
+  if (edited.overLimit) setLine(c, {...line, candidates: [], error: pasteTooLong('the command bar', COMMAND_LIMIT, text)});
+  else setLine(c, {...line, ...edited, candidates: [], error: null});
   return true;
 }
 

@@ -12,6 +12,12 @@ import type {ConsoleState, ListScreenId, StatusMessage} from './state.js';
 import type {UndoLog} from '../undo/undo-log.js';
 
 /** What the console needs of the API client (tests may pass a wrapper). */
+
+/** One read of the terminal, as the keys in it are handled (src/ui/keys.ts). */
+export interface InputRead {
+  readonly number: number;
+  readonly presses: number;
+}
 export type ConsoleClient = Pick<
   FirezoneClient,
   | 'listDevices'
@@ -141,8 +147,11 @@ export interface ConsoleContext {
   readonly layout: LayoutReadings;
   /** The deletes of this session that `u` and `:undo` can take back (src/state/undo/). */
   readonly undo: UndoLog;
-  /** The terminal read the key being handled came in (0: not from the terminal). */
-  readonly inputRead: number;
+  /**
+   * The terminal read the key being handled came in: its number (0: not from the terminal) and how
+   * many key presses, pastes and unknown sequences it carried (1: the key alone, as typed).
+   */
+  readonly inputRead: InputRead;
   /** Changes the state synchronously (every key sees what the previous one did). */
   set(change: (s: ConsoleState) => ConsoleState): void;
   /** The status line; info and success fade after a few seconds, warnings and errors stay. */

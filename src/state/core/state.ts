@@ -77,6 +77,20 @@ export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * The most of a status message that is kept: the status line shows two lines of it at most, and a
+ * server's text has no length of its own (a 422's field error of 120 KB, a proxy's page).
+ */
+export const MESSAGE_MAX = 2048;
+
+/** A message's text cut to MESSAGE_MAX, saying how much was left out. */
+export function boundedMessage(message: StatusMessage): StatusMessage {
+  if (message.text.length <= MESSAGE_MAX) return message;
+  const high = message.text.charCodeAt(MESSAGE_MAX - 1);
+  const keep = high >= 0xd800 && high <= 0xdbff ? MESSAGE_MAX - 1 : MESSAGE_MAX;
+  return {...message, text: `${message.text.slice(0, keep)}… (${(message.text.length - keep).toLocaleString('en-US')} more characters not shown)`};
+}
+
 /** The innermost modal: the only scope keys go to while one is open. */
 export function topModal(state: ConsoleState): Modal | null {
   return state.modals[state.modals.length - 1] ?? null;

@@ -23,6 +23,8 @@ import {commandAction, pasteIntoCommand, typeIntoCommand} from '../commands/comm
 import {bindingFor, displayKey, type Action, type Scope} from './keymap.js';
 import {acceptsText, available, scopes, typed, writeName} from './scopes.js';
 import {editText, isEditKey, pasteRefused, type LineEdit} from './textedit.js';
+import {FILTER_LIMIT, FILTER_TERMS_MAX, pasteTooLong, PROMPT_LIMIT, SEARCH_LIMIT, typedTooLong} from './limits.js';
+import {tokenizeFilter} from '../lists/filter-query.js';
 
 /** Each scope's handler. */
 const HANDLERS: Record<Scope, (c: ConsoleContext, action: Action) => void> = {
@@ -55,35 +57,40 @@ function placeOf(c: ConsoleContext): string {
   return `${s.screen} ${scopes(s)[0] ?? ''} ${detail} ${s.modals.length}`;
 }
 
-/** One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. */
-export function keyPress(c: ConsoleContext, name: string, input: string): void {
+/**
+ * One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. False when it did
+ * nothing where it landed (refused, unbound, "does nothing here"): the rest of its read is then
+ * not run (Controller.key).
+ */
+export function keyPress(c: ConsoleContext, name: string, input: string): boolean {
   const place = placeOf(c);
-  dispatchKey(c, name, input);
+  const taken = dispatchKey(c, name, input);
   const shown = c.state.message;
   if (shown?.place && placeOf(c) !== place) c.message(null);
+  return taken;
 }
 
-function dispatchKey(c: ConsoleContext, name: string, input: string): void {
+function dispatchKey(c: ConsoleContext, name: string, input: string): boolean {
   if (name === 'ctrl+c') {
     c.io.exit();
-    return;
+    return true;
   }
   // Job control works wherever the keys are, a form included, as in any terminal program.
   if (name === 'ctrl+z') {
     globalAction(c, 'suspend');
-    return;
+    return true;
   }
   // F1 opens the help wherever it is not open yet, a form or a dialog included (where `?` may be
   // text, or the dialog's keys are all there is).
   if (name === 'f1' && !c.state.help.open && !c.layout.tooSmall) {
     openHelp(c);
-    return;
+    return true;
   }
   // The screen says "terminal too small" and shows nothing a key could act on: `d` `y` typed
   // blind must not delete a row no one sees. Only quitting from where nothing is unsaved works.
   if (c.layout.tooSmall) {
     if (name === 'q' && topModal(c.state) === null) c.io.exit();
-    return;
+    return name === 'q';
   }
   // While a form's save is in flight only Esc acts (it cancels the save). A key typed then would
   // land on a form about to close, or on the screen behind it once it has (`e` or `d` typed after
@@ -92,30 +99,36 @@ function dispatchKey(c: ConsoleContext, name: string, input: string): void {
   if (!c.state.help.open && top?.kind === 'form' && top.form.submitting && bindingFor(['form'], name)?.action !== 'cancel') {
     const key = typed(name, input) ? `"${input}"` : displayKey(name);
     c.message({tone: 'info', text: `Saving… the server has not answered yet: ${key} was not taken (Esc cancels the save)`});
-    return;
+    return false;
   }
   // Where text goes, a printable key is text even if a binding uses it elsewhere (Space toggles
   // a yes/no field, but types a space into a text field), and a line-editing key edits (← moves
   // the caret in a text field; on a choice field it picks the previous value).
-  if ((typed(name, input) || isEditKey(name)) && acceptsText(c.state) && typeInto(c, name, input)) return;
+  if ((typed(name, input) || isEditKey(name)) && acceptsText(c.state) && typeInto(c, name, input)) return true;
   const stack = scopes(c.state);
   const inner = bindingFor(stack.slice(0, 1), name);
-  if (!inner && typeInto(c, name, input)) return;
+  if (!inner && typeInto(c, name, input)) return true;
   const binding = inner ?? bindingFor(stack.slice(1), name);
   if (!binding) {
-    unbound(c, name, input);
-    return;
+    // Esc then a key, arriving together (or within the escape delay), read as Alt with that key:
+    // where nothing binds that Alt key, it is what was typed (`Esc q` left a detail and quit).
+    if (name.startsWith('alt+') && input !== '') {
+      dispatchKey(c, 'esc', '');
+      return dispatchKey(c, name.slice('alt+'.length), input);
+    }
+    return unbound(c, name, input);
   }
   if (!available({...binding, writes: false}, c.state, c.settings.readOnly)) {
     // A key that does something on another screen says so instead of doing nothing.
     doesNothingHere(c, `${displayKey(name)} does nothing here (${binding.help.replace(/^users: /, 'Users only: ')})`);
-    return;
+    return false;
   }
   if (binding.writes && c.settings.readOnly) {
     c.message({tone: 'warning', text: `Read-only mode: ${writeName(binding, c.state)} is disabled (started with --read-only)`});
-    return;
+    return false;
   }
   HANDLERS[binding.scope](c, binding.action);
+  return true;
 }
 
 /** A paste refused earlier is not the story any more once a later one went in. */
@@ -155,14 +168,17 @@ function pasteInto(c: ConsoleContext, text: string): void {
       openPicker(c, m, spec.key, oneLine.trim());
       return;
     }
-    const edited = editFocused(m.form, 'paste', spec?.multiline ? text : oneLine);
-    if (edited) showForm(c, m, edited);
-    else c.message({tone: 'warning', text: pasteRefused(spec?.label.trim() ?? 'this field', spec?.multiline ? text : oneLine, spec?.kind)});
+    const pasted = spec?.multiline ? text : oneLine;
+    const edited = editFocused(m.form, 'paste', pasted);
+    if (edited && 'form' in edited) showForm(c, m, edited.form);
+    else if (edited) c.message({tone: 'warning', text: pasteTooLong(edited.label, edited.overLimit, pasted)});
+    else c.message({tone: 'warning', text: pasteRefused(spec?.label.trim() ?? 'this field', pasted, spec?.kind)});
     return;
   }
   if (m?.kind === 'picker') {
-    const edited = editText({value: m.filter, cursor: [...m.filter].length}, 'paste', oneLine);
-    if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
+    const edited = editText({value: m.filter, cursor: [...m.filter].length}, 'paste', oneLine, {limit: SEARCH_LIMIT});
+    if (edited?.overLimit) c.message({tone: 'warning', text: pasteTooLong('the picker', SEARCH_LIMIT, oneLine)});
+    else if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
     else c.message({tone: 'warning', text: pasteRefused('the picker', oneLine, 'text')});
     return;
   }
@@ -172,8 +188,9 @@ function pasteInto(c: ConsoleContext, text: string): void {
     return;
   }
   if (m?.kind === 'prompt') {
-    const edited = editText(m, 'paste', oneLine);
-    if (edited) c.replaceModal(m, {...m, ...lineOf(edited)});
+    const edited = editText(m, 'paste', oneLine, {limit: PROMPT_LIMIT});
+    if (edited?.overLimit) c.message({tone: 'warning', text: pasteTooLong(m.label, PROMPT_LIMIT, oneLine)});
+    else if (edited) c.replaceModal(m, {...m, ...lineOf(edited)});
     else c.message({tone: 'warning', text: pasteRefused(m.label, oneLine, 'text')});
     return;
   }
@@ -186,9 +203,9 @@ function pasteInto(c: ConsoleContext, text: string): void {
     const pasted = filterFromPaste(text);
     if (pasted.keyFrom) c.message({tone: 'info', text: `Filtering by the key of the pasted "${pasted.keyFrom}:" line`});
     const typedText = pasted.keyFrom ? pasted.text : oneLine;
-    const edited = editText(pasted.keyFrom && st.filtering ? {value: '', cursor: 0} : line, 'paste', st.filtering ? typedText : typedText.trim());
-    if (!edited) {
-      c.message({tone: 'warning', text: pasteRefused('the filter', oneLine, 'text')});
+    const edited = editFilter(pasted.keyFrom && st.filtering ? {value: '', cursor: 0} : line, 'paste', st.filtering ? typedText : typedText.trim());
+    if (edited === null || typeof edited === 'string') {
+      c.message({tone: 'warning', text: edited ?? pasteRefused('the filter', oneLine, 'text')});
       return;
     }
     c.updateList(list.spec.id, (s) => ({...s, filtering: true, filter: edited.value, filterEdit: caretOf(edited)}));
@@ -211,24 +228,24 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
       return true;
     }
     const edited = editFocused(m.form, name, input);
-    if (edited) {
-      showForm(c, m, edited);
-      return true;
-    }
-    return false;
+    if (edited && 'form' in edited) showForm(c, m, edited.form);
+    else if (edited) c.message({tone: 'warning', text: typedTooLong(edited.label, edited.overLimit)});
+    return edited !== null;
   }
   if (m?.kind === 'picker') {
     // The picker's filter edits at its end (it is a few letters of a name): Backspace, Ctrl-W, Ctrl-U.
     if (!typed(name, input) && !['backspace', 'ctrl+w', 'ctrl+u', 'alt+backspace'].includes(name)) return false;
-    const edited = editText({value: m.filter, cursor: [...m.filter].length}, name, input);
-    if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
+    const edited = editText({value: m.filter, cursor: [...m.filter].length}, name, input, {limit: SEARCH_LIMIT});
+    if (edited?.overLimit) c.message({tone: 'warning', text: typedTooLong('The picker', SEARCH_LIMIT)});
+    else if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
     return true;
   }
   if (m === null && s.command) return typeIntoCommand(c, name, input);
   if (m?.kind === 'prompt') {
-    const edited = editText(m, name, input);
+    const edited = editText(m, name, input, {limit: PROMPT_LIMIT});
     if (!edited) return false;
-    c.replaceModal(m, {...m, ...lineOf(edited)});
+    if (edited.overLimit) c.message({tone: 'warning', text: typedTooLong(m.label, PROMPT_LIMIT)});
+    else c.replaceModal(m, {...m, ...lineOf(edited)});
     return true;
   }
   if (m === null && s.screen !== 'configuration' && s.lists[s.screen].sortPicking) {
@@ -241,15 +258,32 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
     const screen = s.screen;
     const st = s.lists[screen];
     if (!typed(name, input) && !isEditKey(name)) return false;
-    const edited = editText({value: st.filter, ...st.filterEdit}, name, input);
-    if (edited) c.updateList(screen, (x) => ({...x, filter: edited.value, filterEdit: caretOf(edited)}));
+    const edited = editFilter({value: st.filter, ...st.filterEdit}, name, input);
+    if (typeof edited === 'string') c.message({tone: 'warning', text: edited});
+    else if (edited) c.updateList(screen, (x) => ({...x, filter: edited.value, filterEdit: caretOf(edited)}));
     return true;
   }
   return false;
 }
 
+/**
+ * A key or a paste in the `/` filter, within its limits: the edited line, why it was refused, or
+ * null when the key is not an edit. Every refresh runs the filter over the whole list, so a
+ * filter of 20,000 terms cost seconds on each; FILTER_TERMS_MAX keeps it to what is typed.
+ */
+function editFilter(line: LineEdit, name: string, input: string): LineEdit | string | null {
+  const edited = editText(line, name, input, {limit: FILTER_LIMIT});
+  if (!edited) return null;
+  if (edited.overLimit) return name === 'paste' ? pasteTooLong('the filter', FILTER_LIMIT, input) : typedTooLong('The filter', FILTER_LIMIT);
+  const terms = tokenizeFilter(edited.value).length;
+  if (terms > FILTER_TERMS_MAX && terms > tokenizeFilter(line.value).length) {
+    return `${name === 'paste' ? 'Paste ignored: ' : ''}the filter takes at most ${FILTER_TERMS_MAX} terms, and this would make ${terms}; nothing was inserted`;
+  }
+  return edited;
+}
+
 /** An edited line as a prompt stores it. */
-function lineOf(edited: LineEdit): Required<LineEdit> {
+function lineOf(edited: LineEdit): Required<Omit<LineEdit, 'overLimit'>> {
   return {value: edited.value, cursor: edited.cursor, undo: edited.undo ?? [], typing: edited.typing ?? false};
 }
 
@@ -258,28 +292,29 @@ function caretOf(edited: LineEdit): FilterEdit {
   return {cursor: edited.cursor, undo: edited.undo ?? [], typing: edited.typing ?? false};
 }
 
-/** A key nothing took. Printable keys on a form field that takes no text say why. */
-function unbound(c: ConsoleContext, name: string, input: string): void {
+/** A key nothing took (false), but for `?` and a form's `q`. Printable keys on a form field that takes no text say why. */
+function unbound(c: ConsoleContext, name: string, input: string): boolean {
   // The help may be open over a form: a key it does not take is not the form's.
-  if (c.state.help.open) return;
+  if (c.state.help.open) return false;
   // `?` where nothing takes it (a dialog, a report, a form's yes/no field) is the help, as F1 is.
   if (name === '?') {
     openHelp(c);
-    return;
+    return true;
   }
   const m = topModal(c.state);
   if (m === null) {
     elsewhereOnly(c, name);
-    return;
+    return false;
   }
-  if (m.kind !== 'form' || !typed(name, input)) return;
+  if (m.kind !== 'form' || !typed(name, input)) return false;
   if (name === 'q') {
     askClose(c, m, 'quit');
-    return;
+    return true;
   }
   const spec = focusedSpec(m.form);
   const how = spec?.kind === 'toggle' ? 'Space toggles it' : spec?.kind === 'choice' ? '←/→ choose a value' : 'it takes no text';
   c.message({tone: 'info', text: `${spec?.label.trim() ?? 'This field'}: ${how}`});
+  return false;
 }
 
 /**

@@ -6,6 +6,7 @@ import {CLOSED_HELP} from '../core/state.js';
 import type {Action} from './keymap.js';
 import {scopes} from './scopes.js';
 import {editText} from './textedit.js';
+import {pasteTooLong, SEARCH_LIMIT, typedTooLong} from './limits.js';
 
 /** Opens the help on the keys of the place the console is at now. */
 export function openHelp(c: ConsoleContext): void {
@@ -43,8 +44,12 @@ export function helpSearchAction(c: ConsoleContext, action: Action): void {
 /** Text typed or pasted into the search; false when the key is not text or an edit. */
 export function typeIntoHelpSearch(c: ConsoleContext, name: string, input: string): boolean {
   const help = c.state.help;
-  const edited = editText({value: help.search, cursor: help.cursor}, name, input);
+  const edited = editText({value: help.search, cursor: help.cursor}, name, input, {limit: SEARCH_LIMIT});
   if (!edited) return false;
+  if (edited.overLimit) {
+    c.message({tone: 'warning', text: name === 'paste' ? pasteTooLong('the help search', SEARCH_LIMIT, input) : typedTooLong('The help search', SEARCH_LIMIT)});
+    return true;
+  }
   c.set((s) => ({...s, help: {...s.help, search: edited.value, cursor: edited.cursor, scroll: 0}}));
   return true;
 }

@@ -3,6 +3,7 @@
 // chords (Ctrl-S would type "s" into the field before the form could save). The keys are
 // readline's, where a terminal user's fingers expect them (docs/architecture.md, "The line editor").
 // Positions count code points, as the field draws them.
+import {overLimit, type TextLimit} from './limits.js';
 
 export interface TextEdit {
   value: string;
@@ -13,6 +14,11 @@ export interface TextEdit {
 export interface LineEdit extends TextEdit {
   undo?: readonly TextEdit[];
   typing?: boolean;
+  /**
+   * Set on the result (never stored) when text was refused because the line would pass its
+   * limit: the line is as it was, and the caller says why (src/state/input/limits.ts).
+   */
+  overLimit?: true;
 }
 
 /** How many edits undo remembers per line. */
@@ -83,7 +89,7 @@ function changed(state: LineEdit, value: string, cursor: number, typing = false)
  * Applies one key (normalised name + raw input) to the line; returns null if the key is neither an
  * edit nor text. A paste is the name `paste` with the text as input.
  */
-export function editText(state: LineEdit, name: string, input: string, opts: {multiline?: boolean} = {}): LineEdit | null {
+export function editText(state: LineEdit, name: string, input: string, opts: {multiline?: boolean; limit?: TextLimit} = {}): LineEdit | null {
   const chars = [...state.value];
   const cursor = Math.max(0, Math.min(state.cursor, chars.length));
   const move = (to: number): LineEdit => ({...state, cursor: to, typing: false});
@@ -141,8 +147,14 @@ export function editText(state: LineEdit, name: string, input: string, opts: {mu
   // Printable text, possibly several characters at once (paste); control bytes never enter a field.
   if (name.startsWith('ctrl+') || name.startsWith('alt+') || !isPrintable(input)) return null;
   // A paste into a one-line field becomes one line; a multi-line field (SAML metadata) keeps its lines.
-  const insert = [...(opts.multiline ? input.replace(/\r\n?/g, '\n').replace(/\t/g, ' ') : input.replace(/[\r\n\t]+/g, ' '))];
+  const text = opts.multiline ? input.replace(/\r\n?/g, '\n').replace(/\t/g, ' ') : input.replace(/[\r\n\t]+/g, ' ');
+  // Over the limit, the text is refused whole before it is split or joined (the cost bound), and
+  // before any check of characters, which costs at most the limit.
+  const refused: LineEdit = {...state, cursor, typing: false, overLimit: true};
+  if (opts.limit && state.value.length + text.length > opts.limit.units) return refused;
+  const insert = [...text];
   const value = [...chars.slice(0, cursor), ...insert, ...chars.slice(cursor)].join('');
+  if (opts.limit && overLimit(value, opts.limit)) return refused;
   // A typed run undoes as one step; a paste is a step of its own.
   return changed(state, value, cursor + insert.length, name !== 'paste' && !/\s/.test(input));
 }

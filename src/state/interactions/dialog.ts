@@ -84,10 +84,22 @@ export function confirmDelete(
 /**
  * Type-ahead never answers a question: a key that came in the same terminal read as the key that
  * opened the dialog (a fast `dy`, or the tail of a paste that carried its own end marker) was typed
- * before the admin saw the question. Says so, and the dialog waits for a key typed after it.
+ * before the admin saw the question. Nor does a key that came with others in one read: `hello yes`
+ * pasted where the terminal does not bracket pastes (or a slow link that merges keys), or a colour
+ * code and a key (`ESC[31m y`) — only a read that is one key press answers. Says so, and the
+ * dialog waits for a key typed alone.
  */
 export function typedAhead(c: ConsoleContext, m: Modal): boolean {
-  if (c.inputRead === 0 || m.openedInRead !== c.inputRead) return false;
-  c.message({tone: 'warning', text: 'Not done: that key came in with the keys that opened this question (typed ahead or pasted); press it again to answer'});
+  const read = c.inputRead;
+  if (read.number === 0) return false;
+  if (m.openedInRead === read.number) {
+    c.message({tone: 'warning', text: 'Not done: that key came in with the keys that opened this question (typed ahead or pasted); press it again to answer'});
+    return true;
+  }
+  if (read.presses === 1) return false;
+  c.message({
+    tone: 'warning',
+    text: 'Not done: that key came with other keys in one read (pasted, or typed ahead over a slow link); press it again, alone, to answer',
+  });
   return true;
 }

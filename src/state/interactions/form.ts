@@ -2,6 +2,7 @@
 // tracking, client-side validation and server 422s mapped onto fields. Pure functions;
 // the UI only renders a FormState and forwards keys.
 import type {FieldErrors} from '../../api/index.js';
+import {FIELD_UNITS_MAX, LONG_FIELD_UNITS_MAX, type TextLimit} from '../input/limits.js';
 import {editText, type LineEdit} from '../input/textedit.js';
 
 export type FieldValue = string | boolean;
@@ -29,6 +30,16 @@ export interface FieldSpec {
   display?: (value: FieldValue) => string;
   /** Client-side checks with the server's messages; `values` holds every field. */
   validate?: (value: FieldValue, values: Values) => string[];
+  /** The most characters 0.7.36 accepts (its validate_length), where it sets one. */
+  maxLength?: number;
+  /** A list or a document (allowed IPs, SAML metadata): holds as much as one paste, not FIELD_UNITS_MAX. */
+  long?: boolean;
+}
+
+/** What the field holds at most (src/state/input/limits.ts): typing or pasting past it is refused. */
+export function fieldLimit(spec: FieldSpec): TextLimit {
+  const units = spec.long === true || spec.multiline === true ? LONG_FIELD_UNITS_MAX : FIELD_UNITS_MAX;
+  return spec.maxLength === undefined ? {units} : {units, chars: spec.maxLength};
 }
 
 export interface FormState {
@@ -92,16 +103,24 @@ export function setValue(form: FormState, key: string, value: FieldValue): FormS
   return {...form, values, errors, confirmingDiscard: false};
 }
 
+/** A key or a paste in the focused field: the form it made, or the limit it would have passed. */
+export type FieldEdit = {form: FormState} | {overLimit: TextLimit; label: string};
+
 /** Typing in the focused text field; null when the key is not a text edit there. */
-export function editFocused(form: FormState, name: string, input: string): FormState | null {
+export function editFocused(form: FormState, name: string, input: string): FieldEdit | null {
   const spec = focusedSpec(form);
   if (!spec || (spec.kind !== 'text' && spec.kind !== 'secret') || isDisabled(spec, form.values) !== null) return null;
   const value = String(form.values[spec.key] ?? '');
-  const next = editText({value, cursor: form.cursor, undo: form.undo ?? [], typing: form.typing ?? false}, name, input, {multiline: spec.multiline === true});
+  const limit = fieldLimit(spec);
+  const next = editText({value, cursor: form.cursor, undo: form.undo ?? [], typing: form.typing ?? false}, name, input, {
+    multiline: spec.multiline === true,
+    limit,
+  });
   if (!next) return null;
+  if (next.overLimit) return {overLimit: limit, label: spec.label.trim()};
   const moved = {...form, cursor: next.cursor, undo: next.undo ?? [], typing: next.typing ?? false};
   // A caret move keeps the field's error: only a changed value no longer matches it.
-  return next.value === value ? moved : {...setValue(moved, spec.key, next.value), cursor: next.cursor};
+  return {form: next.value === value ? moved : {...setValue(moved, spec.key, next.value), cursor: next.cursor}};
 }
 
 /** Space on a toggle. */

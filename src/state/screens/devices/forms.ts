@@ -27,6 +27,8 @@ interface DefaultPair {
   placeholder: string;
   defaultText: (c: Configuration | null) => string;
   validate: (text: string) => string[];
+  /** A list (allowed IPs, DNS servers): holds as much as one paste. */
+  long?: boolean;
 }
 
 const DEFAULT_PAIRS: readonly DefaultPair[] = [
@@ -36,6 +38,7 @@ const DEFAULT_PAIRS: readonly DefaultPair[] = [
     label: 'Allowed IPs',
     placeholder: 'e.g. 0.0.0.0/0, ::/0',
     defaultText: (c) => formatList(c?.default_client_allowed_ips ?? null),
+    long: true,
     validate: (t) => validateAllowedIps(parseList(t)),
   },
   {
@@ -44,6 +47,7 @@ const DEFAULT_PAIRS: readonly DefaultPair[] = [
     label: 'DNS servers',
     placeholder: 'e.g. 1.1.1.1, 1.0.0.1',
     defaultText: (c) => formatList(c?.default_client_dns ?? null),
+    long: true,
     validate: (t) => validateDnsList(parseList(t)),
   },
   {
@@ -89,10 +93,11 @@ export function deviceFormSpecs(configuration: Configuration | null, ownerPicker
       key: 'name',
       label: 'Name',
       kind: 'text',
+      maxLength: 255,
       validate: (v) => validateDeviceName(String(v)),
       help: 'Pre-filled like Firezone does; at most 15 characters keeps it a valid interface name.',
     },
-    {key: 'description', label: 'Description', kind: 'text', placeholder: 'optional', validate: (v) => validateDescription(String(v))},
+    {key: 'description', label: 'Description', kind: 'text', maxLength: 2048, placeholder: 'optional', validate: (v) => validateDescription(String(v))},
   );
   for (const pair of DEFAULT_PAIRS) {
     const toggleKey = `use_default_${pair.key}`;
@@ -102,6 +107,7 @@ export function deviceFormSpecs(configuration: Configuration | null, ownerPicker
         key: pair.key,
         label: `  ${pair.label}`,
         kind: 'text',
+        long: pair.long,
         placeholder: pair.placeholder,
         disabledWhen: (v) => (bool(v, toggleKey) ? `default: ${pair.defaultText(configuration)}` : null),
         validate: (v) => pair.validate(String(v)),
@@ -172,8 +178,8 @@ export const DEVICE_ERROR_ALIASES = {
 
 export function deviceEditSpecs(): FieldSpec[] {
   return [
-    {key: 'name', label: 'Name', kind: 'text', validate: (v) => validateDeviceName(String(v))},
-    {key: 'description', label: 'Description', kind: 'text', placeholder: 'optional', validate: (v) => validateDescription(String(v))},
+    {key: 'name', label: 'Name', kind: 'text', maxLength: 255, validate: (v) => validateDeviceName(String(v))},
+    {key: 'description', label: 'Description', kind: 'text', maxLength: 2048, placeholder: 'optional', validate: (v) => validateDescription(String(v))},
   ];
 }
 

@@ -22,6 +22,7 @@ export function userFormSpecs(mode: 'create' | 'edit'): FieldSpec[] {
       key: 'password',
       label: mode === 'create' ? 'Password' : 'New password',
       kind: 'secret',
+      maxLength: 64,
       help:
         mode === 'create'
           ? 'Optional, 12–64 characters. Without one the user signs in through OIDC/SAML only.'
@@ -32,6 +33,7 @@ export function userFormSpecs(mode: 'create' | 'edit'): FieldSpec[] {
       key: 'password_confirmation',
       label: 'Confirm password',
       kind: 'secret',
+      maxLength: 64,
       validate: (_v, all) => validatePassword(str(all, 'password'), str(all, 'password_confirmation')).password_confirmation,
     },
   );
