@@ -4,7 +4,8 @@
 // EFBIG, after a short write). Either way the line being written is cut short by the kernel, and
 // the recorder must leave the log exactly as it was (whole batches only), say how many events it
 // did not record, count only what is in the file, and exit 1; restarted once there is room, its
-// next event is a line of its own.
+// next event is a line of its own. A half line it cannot even end with a newline keeps it from
+// starting (exit 2), the file untouched.
 import {execFileSync} from 'node:child_process';
 import {mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -128,5 +129,17 @@ describe.skipIf(noTmpfs !== null && noPrlimit !== null)('fz-console activity on 
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(143);
     expect(readFileSync(log, 'utf8').startsWith(before)).toBe(true);
+  });
+
+  it.skipIf(noPrlimit !== null)('a half line that cannot be ended (no room for the newline): it does not start, and says why', async () => {
+    const log = join(dir, 'half-full.jsonl');
+    const content = `${earlierLines(500)}{"time":"2026-`;
+    writeFileSync(log, content, {mode: 0o600});
+    const r = rig.record(['--follow', '--log', log, '--interval', '1'], {}, ['prlimit', `--fsize=${statSync(log).size}`]);
+    expect(await r.exited).toBe(2);
+    expect(r.stderr()).toBe(
+      `fz-console: cannot open the activity log ${log}: it ends in a partial line (14 bytes) that cannot be ended: the file is at its size limit (EFBIG)\n`,
+    );
+    expect(readFileSync(log, 'utf8')).toBe(content);
   });
 });
