@@ -3,6 +3,7 @@ import React, {useState} from 'react';
 import {render} from 'ink';
 import {FirezoneClient, type RequestEvent} from './api/index.js';
 import {HELP_TEXT, parseCommandLine, UsageError, type ConsoleFlags} from './config/args.js';
+import {activityHelp} from './config/cli-spec.js';
 import {ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection, type Resolution} from './config/profile.js';
 import {PrivateFileError} from './common/private-file.js';
 import {DebugLog} from './config/debuglog.js';
@@ -484,8 +485,11 @@ export async function main(argv: string[], early: EarlyStart | null = null): Pro
       }
       case 'activity': {
         const {runRecorder} = await import('./recorder.js');
-        return await runRecorder(command.flags, command.log, command.intervalSeconds);
+        return await runRecorder(command);
       }
+      case 'activity-help':
+        process.stdout.write(activityHelp());
+        return 0;
       case 'completion': {
         const {runCompletion} = await import('./config/completion.js');
         return await runCompletion(command.argv);

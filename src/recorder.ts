@@ -3,12 +3,15 @@
 // (flags, environment, profile; token file or command; TLS options), the recorder
 // (src/state/tracking/recorder.ts) polls with the console's back-off, and every batch of events
 // goes to the same JSON Lines log as `--activity-log` (0600, never through a symbolic link,
-// written and flushed per batch). Its own state goes to stderr, one line each, stamped. SIGTERM,
-// SIGINT and SIGHUP stop it after the batch being written: exit 143, 130, 129.
+// written and flushed per batch, whole or not at all). Its own state goes to stderr, one line
+// each, stamped. SIGTERM, SIGINT and SIGHUP stop it after the batch being written: exit 143, 130,
+// 129. It exits 1 when a batch cannot be written, and when no token has been accepted for
+// --token-grace seconds after a 401 (the token is read again, as at start, before each retry).
 import type {FirezoneClient} from './api/index.js';
 import {clientFor} from './config/connection-client.js';
 import {PrivateFileError} from './common/private-file.js';
-import {parseCommandLine, UsageError, type ConsoleFlags} from './config/args.js';
+import {parseCommandLine, UsageError, type Command} from './config/args.js';
+import {activityHelp, ACTIVITY_TOKEN_GRACE_S} from './config/cli-spec.js';
 import {ConfigError, resolveConnection} from './config/profile.js';
 import {ActivityLog} from './state/tracking/activity-log.js';
 import {ActivityRecorder} from './state/tracking/recorder.js';
@@ -23,7 +26,8 @@ function say(line: string): void {
   process.stderr.write(`${new Date().toISOString()} fz-console activity: ${line.replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ')}\n`);
 }
 
-export async function runRecorder(flags: ConsoleFlags, logPath: string, intervalSeconds: number | null): Promise<number> {
+export async function runRecorder(command: Extract<Command, {kind: 'activity'}>): Promise<number> {
+  const {flags, log: logPath, intervalSeconds} = command;
   const resolution = await resolveConnection(flags, process.env);
   if (resolution.kind !== 'connection') {
     throw new ConfigError('activity: no server to record: give --url or FZ_URL with FZ_API_TOKEN/FZ_API_TOKEN_FILE, or --profile NAME');
@@ -48,6 +52,9 @@ export async function runRecorder(flags: ConsoleFlags, logPath: string, interval
   }
   const interval = intervalSeconds ?? (connection.refreshSeconds > 0 ? connection.refreshSeconds : DEFAULT_INTERVAL_S);
   say(`recording ${connection.label} every ${interval} s to ${log.path}${connection.insecure ? ' (TLS not verified: --insecure)' : ''}`);
+  // A half line left by a write cut short (an older version on a full disk, a crash) was ended when the log was opened.
+  const mended = log.takeStartNote();
+  if (mended) say(mended);
   return new Promise<number>((resolve) => {
     // The poller's timers do not hold the process (in the console, the terminal does): this does,
     // until a signal or a failed write ends the recording.
@@ -67,7 +74,18 @@ export async function runRecorder(flags: ConsoleFlags, logPath: string, interval
       intervalMs: interval * 1000,
       append: (events) => log.append(events),
       say,
-      failed: (why) => finish(1, `cannot write the log: ${why}`),
+      failed: (why) => finish(1, why),
+      token: {
+        current: connection.token,
+        // Resolved again as at start (src/config/profile.ts): the token file read, the tokenCommand run.
+        reload: async () => {
+          const again = await resolveConnection(flags, process.env);
+          if (again.kind !== 'connection') throw new ConfigError('the configuration names no server any more');
+          return again.connection.token;
+        },
+        use: (token) => client.setToken(token),
+        graceMs: (command.tokenGraceSeconds ?? ACTIVITY_TOKEN_GRACE_S) * 1000,
+      },
     });
     process.on('SIGTERM', () => finish(143, 'stopped by SIGTERM'));
     process.on('SIGINT', () => finish(130, 'stopped by SIGINT'));
@@ -80,8 +98,12 @@ export async function runRecorder(flags: ConsoleFlags, logPath: string, interval
 export async function recorderMain(argv: string[]): Promise<number> {
   try {
     const command = parseCommandLine(argv);
+    if (command.kind === 'activity-help') {
+      process.stdout.write(activityHelp());
+      return 0;
+    }
     if (command.kind !== 'activity') throw new UsageError('expected fz-console activity --follow --log FILE');
-    return await runRecorder(command.flags, command.log, command.intervalSeconds);
+    return await runRecorder(command);
   } catch (err) {
     // eslint-disable-next-line no-control-regex
     const line = (err instanceof Error ? err.message : String(err)).replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ');

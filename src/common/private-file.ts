@@ -38,10 +38,12 @@ function refusal(path: string, err: NodeJS.ErrnoException): Error {
  * Opens `path` for appending and returns the descriptor: created 0600 when missing; an existing
  * file must be a regular file of this user that group and others cannot read or write, and is
  * appended to as it is. Throws a PrivateFileError that says why and what to do, or the system
- * error (ENOENT for a missing folder, EACCES …).
+ * error (ENOENT for a missing folder, EACCES …). `readable` opens it for reading too (the
+ * activity log reads its own last line at start: src/state/tracking/activity-log.ts).
  */
-export function openPrivateAppend(path: string): number {
-  const base = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NOCTTY | constants.O_NONBLOCK;
+export function openPrivateAppend(path: string, options: {readable?: boolean} = {}): number {
+  const access = options.readable === true ? constants.O_RDWR : constants.O_WRONLY;
+  const base = access | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NOCTTY | constants.O_NONBLOCK;
   let fd: number;
   let created = true;
   try {

@@ -23,7 +23,8 @@ export type Command =
   | {kind: 'version'}
   | {kind: 'sandbox'; argv: string[]}
   | {kind: 'completion'; argv: string[]}
-  | {kind: 'activity'; flags: ConsoleFlags; log: string; intervalSeconds: number | null}
+  | {kind: 'activity'; flags: ConsoleFlags; log: string; intervalSeconds: number | null; tokenGraceSeconds: number | null}
+  | {kind: 'activity-help'}
   | {kind: 'console'; flags: ConsoleFlags};
 
 export class UsageError extends Error {
@@ -125,9 +126,9 @@ export function parseCommandLine(argv: string[]): Command {
 }
 
 /**
- * `fz-console activity --follow --log FILE [--interval S]` with the connection flags of the
- * console (README, "The headless audit recorder"). `--follow` is required: recording is all it
- * does, and a command that starts an endless process should say so.
+ * `fz-console activity --follow --log FILE [--interval S] [--token-grace S]` with the connection
+ * flags of the console (README, "The headless audit recorder"), or `activity --help`. `--follow`
+ * is required: recording is all it does, and a command that starts an endless process should say so.
  */
 function parseActivity(argv: string[]): Command {
   let parsed;
@@ -140,6 +141,8 @@ function parseActivity(argv: string[]): Command {
         follow: {type: 'boolean', default: false},
         log: {type: 'string'},
         interval: {type: 'string'},
+        'token-grace': {type: 'string'},
+        help: {type: 'boolean', short: 'h', default: false},
         ...CONNECTION_OPTIONS,
       },
     });
@@ -147,12 +150,14 @@ function parseActivity(argv: string[]): Command {
     throw new UsageError(`activity: ${String((err as Error).message).replace(/\. To specify a positional argument.*$/, '')}`);
   }
   const {values, positionals} = parsed;
+  if (values.help) return {kind: 'activity-help'};
   if (values.token !== undefined) throw new UsageError(NO_TOKEN_FLAG);
   if (positionals.length > 0) throw new UsageError(`activity: unexpected argument "${positionals[0]}"`);
   if (!values.follow) throw new UsageError('activity needs --follow: it records changes until stopped (fz-console activity --follow --log FILE)');
   if (values.log === undefined || values.log.trim() === '') throw new UsageError('activity needs --log FILE: where the events are appended (JSON Lines, 0600)');
   const interval = parseSeconds('interval', values.interval, {min: 1, allowZero: false});
+  const tokenGrace = parseSeconds('token-grace', values['token-grace'], {min: 1, allowZero: false});
   // It sends no writes; read-only keeps the resolution's meaning for it.
   const flags = withConnection(values, {insecure: values.insecure, readOnly: true, demo: false, debug: false});
-  return {kind: 'activity', flags, log: values.log, intervalSeconds: interval ?? null};
+  return {kind: 'activity', flags, log: values.log, intervalSeconds: interval ?? null, tokenGraceSeconds: tokenGrace ?? null};
 }

@@ -35,16 +35,32 @@ export const SUBCOMMANDS: ReadonlyArray<{name: string; args: string; help: strin
   {name: 'completion', args: 'bash|zsh|fish', help: 'print a shell completion script (README, "Shell completion")'},
   {
     name: 'activity',
-    args: '--follow --log FILE [--interval S]',
-    help: 'record what changes to FILE (JSON Lines, 0600) without a terminal, until stopped: the headless audit recorder (README)',
+    args: '--follow --log FILE [--interval S] [--token-grace S]',
+    help: 'record what changes to FILE (JSON Lines, 0600) without a terminal, until stopped: the headless audit recorder (see: fz-console activity --help)',
   },
 ];
+
+/** `activity --token-grace`'s default: ten minutes without an accepted token, then exit 1 (README, "The headless audit recorder"). */
+export const ACTIVITY_TOKEN_GRACE_S = 600;
 
 /** `fz-console activity`'s own options; it also takes the connection's (--url, --profile, --timeout, --ca-file, --insecure). */
 export const ACTIVITY_OPTIONS: readonly OptionSpec[] = [
   {flag: '--follow', arg: '', help: 'keep recording until stopped (SIGTERM, SIGINT, SIGHUP); required'},
   {flag: '--log', arg: 'FILE', help: 'where the events are appended, as --activity-log does (0600, never through a symbolic link)', completes: 'file'},
   {flag: '--interval', arg: 'SECONDS', help: "poll every SECONDS (default: the profile's refresh, else 30)"},
+  {
+    flag: '--token-grace',
+    arg: 'SECONDS',
+    help: `after the server rejects the token (401), re-read it from its file or command before each retry for this long, then exit 1 (default ${ACTIVITY_TOKEN_GRACE_S})`,
+  },
+  {flag: '--help', short: '-h', arg: '', help: 'show this help'},
+];
+
+/** `activity`'s exit statuses, as its --help and the man page say them. */
+export const ACTIVITY_EXIT_STATUS = [
+  'Exit status: 1 when a batch of events cannot be written (the log keeps only whole batches; stderr',
+  'says how many events were not recorded) or when no token has been accepted for --token-grace',
+  'seconds; 2 on a usage or configuration error; 143, 130, 129 after SIGTERM, SIGINT, SIGHUP.',
 ];
 
 /** The console's options that `activity` takes too. */
@@ -86,9 +102,36 @@ export function optionLabel(o: OptionSpec): string {
   return `${o.short ? `${o.short}, ` : ''}${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
 }
 
+const helpRow = (left: string, help: string, column: number) => `  ${left.padEnd(column - 2)}${help}`;
+
+/** `fz-console activity --help`. */
+export function activityHelp(): string {
+  const activity = SUBCOMMANDS.find((s) => s.name === 'activity')!;
+  const connection = CONSOLE_OPTIONS.filter((o) => (ACTIVITY_CONNECTION_FLAGS as readonly string[]).includes(o.flag));
+  const column = Math.max(...[...ACTIVITY_OPTIONS, ...connection].map((o) => optionLabel(o).length)) + 4;
+  return [
+    'fz-console activity — the headless audit recorder: appends what changes on the server to a',
+    'file (JSON Lines, 0600, the events of --activity-log) without a terminal, until stopped.',
+    '',
+    'Usage:',
+    `  fz-console activity ${activity.args}`,
+    '',
+    'Options:',
+    ...ACTIVITY_OPTIONS.map((o) => helpRow(optionLabel(o), o.help, column)),
+    '',
+    'Connection options (as the console takes them):',
+    ...connection.map((o) => helpRow(optionLabel(o), o.help, column)),
+    '',
+    'The token comes from FZ_API_TOKEN, FZ_API_TOKEN_FILE or the profile (see: fz-console --help).',
+    '',
+    ...ACTIVITY_EXIT_STATUS,
+    '',
+  ].join('\n');
+}
+
 /** `fz-console --help`. */
 export function consoleHelp(): string {
-  const row = (left: string, help: string, column: number) => `  ${left.padEnd(column - 2)}${help}`;
+  const row = helpRow;
   const usage = ['fz-console [options]', ...SUBCOMMANDS.map((s) => `fz-console ${s.name} ${s.args}`)];
   const usageColumn = Math.max(...usage.map((u) => u.length)) + 4;
   return [

@@ -4,7 +4,18 @@
 // this makes (`npm run man` is that test with UPDATE_MAN=1). roff: every line of text goes through `esc`, so a help text cannot start a request
 // (a leading `.` or `'`) or an escape (`\`).
 import {helpSections} from '../state/input/keymap.js';
-import {ACTIVITY_OPTIONS, CONSOLE_OPTIONS, ENVIRONMENT, EXIT_STATUS, optionLabel, PRECEDENCE, SANDBOX_OPTIONS, SUBCOMMANDS, SUMMARY} from './cli-spec.js';
+import {
+  ACTIVITY_EXIT_STATUS,
+  ACTIVITY_OPTIONS,
+  CONSOLE_OPTIONS,
+  ENVIRONMENT,
+  EXIT_STATUS,
+  optionLabel,
+  PRECEDENCE,
+  SANDBOX_OPTIONS,
+  SUBCOMMANDS,
+  SUMMARY,
+} from './cli-spec.js';
 
 /** Text for a roff line: backslashes doubled, hyphens kept as hyphens, a leading dot or quote made inert. */
 export function esc(text: string): string {
@@ -71,6 +82,8 @@ export function manPage(version: string): string {
   out.push(...tagged('\\fI$XDG_STATE_HOME/fz\\-console/debug.log\\fR', 'the --debug request log, without secrets'));
   out.push('.SH EXIT STATUS');
   out.push(esc(EXIT_STATUS.join(' ')));
+  out.push('.br');
+  out.push(esc(`fz-console activity: ${ACTIVITY_EXIT_STATUS.join(' ').replace(/^Exit status: /, '')}`));
   out.push('.SH SEE ALSO');
   out.push(`${bold('wg')}(8), ${bold('nft')}(8)`);
   return `${out.join('\n')}\n`;

@@ -24,6 +24,8 @@ import {ScreenLists} from './lists/screen-lists.js';
 import {initialListState, type ListUiState} from './lists/view-state.js';
 import {WarmSorter} from './lists/warm-sort.js';
 import {SCREEN_SPECS} from './screens/index.js';
+import {notRecordedText} from './tracking/activity-log.js';
+import {listedTwiceText} from './tracking/id-pairing.js';
 import type {ActivityEvent} from './tracking/events.js';
 import {notingWrites} from './tracking/live-activity.js';
 import {ActivityTracker} from './tracking/tracker.js';
@@ -87,7 +89,8 @@ export class Controller implements ConsoleContext {
   private unsubscribe: Array<() => void> = [];
   private fadeTimer: ReturnType<typeof setTimeout> | null = null;
   private clockTimer: ReturnType<typeof setInterval> | null = null;
-  private logFailed = false;
+  /** Events of `--activity-log` batches that failed since its last good write. */
+  private logNotRecorded = 0;
   private nextModalKey = 1;
   private currentRead: InputRead = {number: 0, presses: 0};
   /** Set once a key of a read of several did nothing: the rest of that read is not run (counted). */
@@ -347,6 +350,9 @@ export class Controller implements ConsoleContext {
     ];
     poller.start();
     if (this.settings.notice) this.message({tone: 'ok', text: this.settings.notice});
+    // A half line that opening the log had to end (a full disk, a crash) is said where the admin looks.
+    const mended = this.io.activityLog?.takeStartNote?.() ?? null;
+    if (mended) this.message({tone: 'warning', text: mended});
   }
 
   stop(): void {
@@ -373,6 +379,19 @@ export class Controller implements ConsoleContext {
       message = {tone: 'ok', text: 'Connection restored'};
     }
     this.refreshPipeline.observe(next);
+    // A list that repeats an id is the server's error, and Activity and the highlights skip it: said, over any other note.
+    const twice = this.tracker.listedTwice;
+    if (twice.length > 0) {
+      const more =
+        twice.length > 1
+          ? ` (and ${twice
+              .slice(1)
+              .map((t) => `/v0/${t.twice.list}`)
+              .join(', ')} too)`
+          : '';
+      const text = `${listedTwiceText(twice[0]!.twice, twice[0]!.baseline)}${more}`;
+      message = before?.text === text ? before : {tone: 'warning', text};
+    }
     const pruned = pruneMarks(this.state.marks, next, SCREEN_SPECS);
     if (pruned.dropped && message === before) message = {tone: 'warning', text: `${pruned.dropped[0]!.toUpperCase()}${pruned.dropped.slice(1)}`};
     this.set((s) => ({...s, snapshot: next, clock: Date.now(), marks: pruned.marks}));
@@ -391,11 +410,25 @@ export class Controller implements ConsoleContext {
     }
   }
 
-  /** `--activity-log`: a write error is said once (until a write works again) and the console goes on. */
+  /**
+   * `--activity-log`: a batch is in the file whole or not at all; while writes fail, the status
+   * line says how many events the log is missing, and the console goes on (screen 5 still lists them).
+   */
   private logEvents(events: readonly ActivityEvent[]): void {
     if (!this.io.activityLog) return;
     const failure = this.io.activityLog.append(events);
-    if (failure && !this.logFailed) this.message({tone: 'error', text: `${failure}; the events are still listed on screen 5`});
-    this.logFailed = failure !== null;
+    // Screen 5 keeps the last EventRing.capacity events: beyond that, not all of the missing ones.
+    const listed = (n: number) => (n <= this.tracker.events.capacity ? 'screen 5 lists them' : `screen 5 lists the last ${this.tracker.events.capacity}`);
+    if (failure) {
+      this.logNotRecorded += events.length;
+      this.message({tone: 'error', text: `${notRecordedText(failure, this.logNotRecorded)}; ${listed(this.logNotRecorded)}`});
+    } else if (this.logNotRecorded > 0) {
+      const missing = this.logNotRecorded;
+      this.logNotRecorded = 0;
+      this.message({
+        tone: 'warning',
+        text: `The activity log is written again; ${missing} earlier event${missing === 1 ? ' is' : 's are'} NOT in it (${listed(missing)})`,
+      });
+    }
   }
 }

@@ -124,7 +124,7 @@ describe.skipIf(!enabled)('start-up errors end to end (tmux)', {timeout: 120_000
     r = await start(connect(), `--activity-log ${fifo}`);
     expect(r).toEqual({
       status: 2,
-      output: [`fz-console: cannot open the activity log: ${fifo} is a named pipe (FIFO) with nobody reading it, not a regular file`],
+      output: [`fz-console: cannot open the activity log: ${fifo} is a named pipe (FIFO), not a regular file`],
     });
     r = await start(connect(), `--activity-log ${target}`);
     expect(r).toEqual({

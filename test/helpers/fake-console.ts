@@ -4,7 +4,7 @@
 import {DeviceColumns} from '../../src/api/device-columns.js';
 import {afterEach} from 'vitest';
 import {ApiError, type Configuration, type Device, type DeviceCreate, type Rule, type RuleWrite, type User, type UserCreate} from '../../src/api/index.js';
-import type {ConsoleClient, ConsoleSettings} from '../../src/state/core/context.js';
+import type {ConsoleClient, ConsoleIO, ConsoleSettings} from '../../src/state/core/context.js';
 import {Controller} from '../../src/state/controller.js';
 import {topModal} from '../../src/state/core/state.js';
 import {generateKeyPair} from '../../src/wireguard/index.js';
@@ -167,12 +167,13 @@ export async function until(ready: () => boolean, what: string): Promise<void> {
   }
 }
 
-export async function open(server: FakeServer, settings: Partial<ConsoleSettings> = {}) {
+/** `more` adds to the console's IO (an activity log). */
+export async function open(server: FakeServer, settings: Partial<ConsoleSettings> = {}, more: Partial<ConsoleIO> = {}) {
   const io = {raw: [] as string[], exited: false};
   const c = new Controller(
     server,
     {label: 'test', refreshSeconds: 0, readOnly: false, insecure: false, demo: false, ...settings},
-    {writeRaw: (data) => io.raw.push(data), exit: () => (io.exited = true)},
+    {writeRaw: (data) => io.raw.push(data), exit: () => (io.exited = true), ...more},
   );
   running.push(c);
   c.start();

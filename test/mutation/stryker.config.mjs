@@ -104,7 +104,7 @@ export const GROUPS = [
     // Change detection (Activity).
     name: 'change detection',
     gate: true,
-    mutate: ['src/state/tracking/snapshot-diff.ts'],
+    mutate: ['src/state/tracking/snapshot-diff.ts', 'src/state/tracking/id-pairing.ts'],
     tests: ['test/state/activity.test.ts', 'test/state/snapshot-diff/*.test.ts'],
   },
 ];

@@ -2,76 +2,28 @@
 // the baseline, events as the console writes them, a gap (the server answering 500s) crossed
 // without losing or duplicating, its own state on stderr, 0600, no symbolic link, and exit 143 on
 // SIGTERM. Waits are for conditions (a line on stderr, a line in the log), never for a time.
-import {spawn, type ChildProcess} from 'node:child_process';
 import {readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {BIN, hasBinary, startSandboxProcess, type SandboxProcess} from '../e2e/harness.js';
+import {hasBinary} from '../e2e/harness.js';
 import {TempDirs} from '../helpers/tmp.js';
+import {logLines, Rig, until} from './harness.js';
 
-let sandbox: SandboxProcess;
+const rig = new Rig();
 let dir: string;
 const tmp = new TempDirs();
-const recorders: Running[] = [];
-
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-    ...(body === undefined ? {} : {body: JSON.stringify(body)}),
-  });
-  return (res.status === 204 ? null : await res.json()) as T;
-}
-
-interface Running {
-  child: ChildProcess;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function record(args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [BIN, 'activity', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {...process.env, FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, ...env},
-  });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const running = {child, stderr: () => err, exited};
-  recorders.push(running);
-  return running;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const logLines = (path: string) => {
-  try {
-    return readFileSync(path, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as {kind: string; label: string; text: string});
-  } catch {
-    return [];
-  }
-};
+const api = <T>(method: string, path: string, body?: unknown) => rig.api<T>(method, path, body);
+const record = (args: string[], env: NodeJS.ProcessEnv = {}) => rig.record(args, env);
 
 describe.skipIf(!hasBinary())('fz-console activity --follow (the headless recorder)', {timeout: 60_000}, () => {
   beforeAll(async () => {
-    sandbox = await startSandboxProcess(['--seed', 'empty', '--stats-interval', '0']);
+    await rig.start();
     dir = tmp.make('fz-recorder-');
   });
   afterAll(async () => {
-    // A recorder a failed test left running still appends to its log in the directory: stopped
-    // (each test stops its own when it passes), and waited for, before the directory goes.
-    for (const r of recorders) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    await Promise.all(recorders.map((r) => r.exited));
-    await sandbox?.stop();
+    // A recorder a failed test left running still appends to its log in the directory: stopped,
+    // and waited for, before the directory goes.
+    await rig.stop();
     tmp.remove();
   });
 
@@ -132,8 +84,63 @@ describe.skipIf(!hasBinary())('fz-console activity --follow (the headless record
     expect(r.stderr()).toMatch(/stopped by SIGTERM; 1 event recorded; exit 143\n$/);
   });
 
+  it("a list holding an id twice is the server's error: said on stderr, no events invented, and the change made meanwhile recorded once after", async () => {
+    const log = join(dir, 'twice.jsonl');
+    const users = (await api<{data: Array<{id: string; email: string}>}>('GET', '/v0/users')).data;
+    const r = record(['--follow', '--log', log, '--interval', '1']);
+    await until(() => r.stderr().includes('baseline:'), 'the baseline');
+    // The sandbox now sends the users' last item under the first one's id (the old recorder wrote
+    // "is now …" and a role change for it, then "created" when the list was whole again).
+    await api('PUT', '/_sandbox/faults', {mode: 'duplicate-id'});
+    const said = `Server error: /v0/users lists user id ${JSON.stringify(users[0]!.id)} more than once: no user changes are taken from it; the next poll is compared with the last list that held each id once`;
+    await until(() => r.stderr().includes(said), 'the repeated id on stderr');
+    const created = await api<{data: {email: string}}>('POST', '/v0/users', {user: {email: 'frank@example.com', role: 'unprivileged'}});
+    expect(created.data.email).toBe('frank@example.com');
+    await api('PUT', '/_sandbox/faults', {mode: 'none'});
+    await until(() => r.stderr().includes('every list holds each id once again'), 'the end of the repeats');
+    await until(() => logLines(log).length === 1, 'the change made meanwhile');
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(143);
+    expect(logLines(log).map((l) => `${l.kind} ${l.label}`)).toEqual(['user.created frank@example.com']);
+    // Said once, though every poll of the fault repeated the id.
+    expect(r.stderr().split(said).length - 1).toBe(1);
+    expect(r.stderr()).toMatch(/stopped by SIGTERM; 1 event recorded; exit 143\n$/);
+  });
+
+  it('a half line left in the log (an older recorder on a full disk) is ended and said; the next event is a line of its own', async () => {
+    const log = join(dir, 'half.jsonl');
+    const start = '{"time":"2026-01-01T00:00:00.000Z","kind":"device.updated","text":"';
+    writeFileSync(log, `{"earlier":1}\n${start}${'x'.repeat(807 - start.length)}`, {mode: 0o600});
+    const r = record(['--follow', '--log', log, '--interval', '1']);
+    await until(() => r.stderr().includes('baseline:'), 'the baseline');
+    expect(r.stderr()).toContain(
+      `The activity log ${log} ended in a partial line (807 bytes, a write cut short by a full disk or a crash): ended it with a newline, so new events start on a line of their own; that line is not a whole event`,
+    );
+    await api('POST', '/v0/users', {user: {email: 'gina@example.com', role: 'unprivileged'}});
+    await until(() => readFileSync(log, 'utf8').includes('gina@example.com'), 'the event');
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(143);
+    const lines = readFileSync(log, 'utf8').split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toBe(`${start}${'x'.repeat(807 - start.length)}`);
+    expect(JSON.parse(lines[2]!)).toMatchObject({kind: 'user.created', label: 'gina@example.com'});
+    expect(r.stderr()).toMatch(/stopped by SIGTERM; 1 event recorded; exit 143\n$/);
+  });
+
+  it('activity --help (and -h) prints its help and exits 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const r = record([flag]);
+      expect(await r.exited).toBe(0);
+      expect(r.stderr()).toBe('');
+      expect(r.stdout()).toMatch(/^fz-console activity — the headless audit recorder/);
+      for (const option of ['--follow', '--log FILE', '--interval SECONDS', '--token-grace SECONDS', '--url URL', '--profile NAME'])
+        expect(r.stdout()).toContain(`  ${option} `);
+      expect(r.stdout()).toContain('Exit status: 1 when a batch of events cannot be written');
+    }
+  });
+
   it('a token of a user who is not an admin: devices are recorded, and stderr says what is not', async () => {
-    const r = record(['--follow', '--log', join(dir, 'unpriv.jsonl'), '--interval', '1'], {FZ_API_TOKEN: sandbox.unprivilegedToken});
+    const r = record(['--follow', '--log', join(dir, 'unpriv.jsonl'), '--interval', '1'], {FZ_API_TOKEN: rig.sandbox.unprivilegedToken});
     await until(() => r.stderr().includes('not visible to this token'), 'the hidden lists on stderr');
     expect(r.stderr()).toContain('not visible to this token (its user is not an admin), so not recorded: /v0/users, /v0/rules, /v0/configuration');
     r.child.kill('SIGINT');

@@ -114,6 +114,26 @@ describe('faults', () => {
     expect(() => JSON.parse(truncated.text)).toThrow();
   });
 
+  it("duplicate-id answers as usual, but a list of two or more sends its last item under its first item's id", async () => {
+    // The empty seed's two users: a list of two.
+    const before = data<Array<{id: string; email: string}>>(await api('GET', '/v0/users'));
+    expect(before).toHaveLength(2);
+    await control('PUT', '/_sandbox/faults', {body: {mode: 'duplicate-id', rate: 1}});
+    const res = await api('GET', '/v0/users');
+    expect(res.status).toBe(200);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    const listed = data<Array<{id: string; email: string}>>(res);
+    expect(listed.map((u) => [u.id, u.email])).toEqual([
+      [before[0]!.id, before[0]!.email],
+      [before[0]!.id, before[1]!.email],
+    ]);
+    // One record (not a list) and a list of none or one go out as they are.
+    expect((await api('GET', '/v0/configuration')).status).toBe(200);
+    expect(data(await api('GET', '/v0/rules'))).toEqual([]);
+    await control('PUT', '/_sandbox/faults', {body: {mode: 'none'}});
+    expect(data(await api('GET', '/v0/users'))).toEqual(before);
+  });
+
   it('rate is a probability per request', async () => {
     await control('PUT', '/_sandbox/faults', {body: {mode: 'empty-500', rate: 0.5}});
     const statuses = await Promise.all(Array.from({length: 40}, () => api('GET', '/v0/configuration').then((r) => r.status)));

@@ -1,11 +1,12 @@
 // Injected failures for /v0 requests (control API, src/sandbox/README.md), so clients can be tested against what
 // a real deployment produces on a bad day: Phoenix's empty 500, a reverse proxy's 502 page, a JSON
-// body cut short, a connection reset mid-response, and a server that never answers.
+// body cut short, a connection reset mid-response, a server that never answers, and a list that
+// holds one id twice.
 
-import type {ServerResponse} from 'node:http';
+import type {OutgoingHttpHeaders, ServerResponse} from 'node:http';
 import {JSON_TYPE} from './respond.js';
 
-type FaultMode = 'none' | 'empty-500' | 'html-502' | 'malformed-json' | 'reset' | 'hang';
+type FaultMode = 'none' | 'empty-500' | 'html-502' | 'malformed-json' | 'reset' | 'hang' | 'duplicate-id';
 
 export interface FaultSettings {
   mode: FaultMode;
@@ -30,7 +31,7 @@ const NGINX_502 = `<html>
  * Answers the request according to `mode`. Returns false for 'hang', where nothing is written
  * and the socket stays open until the client gives up or the sandbox closes.
  */
-export function applyFault(mode: Exclude<FaultMode, 'none'>, res: ServerResponse, isList: boolean): boolean {
+export function applyFault(mode: Exclude<FaultMode, 'none' | 'duplicate-id'>, res: ServerResponse, isList: boolean): boolean {
   switch (mode) {
     case 'empty-500':
       res.writeHead(500, {'content-length': '0', server: 'Cowboy'});
@@ -54,4 +55,46 @@ export function applyFault(mode: Exclude<FaultMode, 'none'>, res: ServerResponse
     case 'hang':
       return false;
   }
+}
+
+/** A list body with its last item under its first item's id; any other body as it is. */
+function firstIdLast(body: Buffer): Buffer {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return body;
+  }
+  const data = (parsed as {data?: unknown}).data;
+  if (!Array.isArray(data) || data.length < 2) return body;
+  (data[data.length - 1] as {id: unknown}).id = (data[0] as {id: unknown}).id;
+  return Buffer.from(JSON.stringify(parsed));
+}
+
+/**
+ * 'duplicate-id': the request is answered as usual, but a list's last item goes out under its
+ * first item's id — two records under one id, a server's error a client must not take for a
+ * rename or a deletion. The answer is held whole (sandbox lists are small) and rewritten as it ends.
+ */
+export function repeatFirstId(res: ServerResponse): void {
+  let status = 200;
+  let headers: OutgoingHttpHeaders = {};
+  const chunks: Buffer[] = [];
+  const writeHead = res.writeHead.bind(res);
+  const end = res.end.bind(res);
+  res.writeHead = ((code: number, given?: OutgoingHttpHeaders) => {
+    status = code;
+    headers = {...given};
+    return res;
+  }) as typeof res.writeHead;
+  res.write = ((chunk: Buffer | string) => {
+    chunks.push(Buffer.from(chunk));
+    return true;
+  }) as typeof res.write;
+  res.end = ((chunk?: Buffer | string) => {
+    if (chunk !== undefined) chunks.push(Buffer.from(chunk));
+    const body = status === 200 ? firstIdLast(Buffer.concat(chunks)) : Buffer.concat(chunks);
+    writeHead(status, {...headers, 'content-length': String(body.length)});
+    return end(body);
+  }) as typeof res.end;
 }

@@ -6,6 +6,7 @@ import type {Snapshot} from '../data/snapshot.js';
 import type {ListView} from '../lists/list-view.js';
 import type {ListUiState} from '../lists/view-state.js';
 import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
+import type {AppendFailure} from '../tracking/activity-log.js';
 import type {ActivityEvent} from '../tracking/events.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './modals.js';
 import type {ConsoleState, ListScreenId, StatusMessage} from './state.js';
@@ -94,8 +95,11 @@ export interface ConsoleIO {
   reloadToken?: () => Promise<string | null>;
   /** `:profile`; absent where there is nothing to switch with (tests, the first-run screen). */
   profiles?: ProfileSwitcher;
-  /** `--activity-log`: appends each batch of events (src/state/tracking/activity-log.ts); null when written, else why not. */
-  activityLog?: {append(events: readonly ActivityEvent[]): string | null};
+  /**
+   * `--activity-log` (src/state/tracking/activity-log.ts): appends each batch of events, whole or
+   * not at all (null when written); `takeStartNote` says, once, what opening the file mended.
+   */
+  activityLog?: {append(events: readonly ActivityEvent[]): AppendFailure | null; takeStartNote?(): string | null};
 }
 
 /** A list screen as the body draws it and its handlers act on it: derived once per (items, filter, sort). */

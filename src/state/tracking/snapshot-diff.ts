@@ -10,6 +10,7 @@ import {runWhole, type SlicedPass} from '../core/slices.js';
 import type {ActivityEvent, ActivityKind, ActivityObject} from './events.js';
 import type {LocalWrites} from './local-writes.js';
 import type {Highlights} from './highlights.js';
+import {pairById, positionsOf, Repeats, type ListedTwice, type TrackedList} from './id-pairing.js';
 
 /** Event numbers, process-wide: the Activity screen's order and the id of a row there. */
 let lastSeq = 0;
@@ -26,6 +27,8 @@ export interface DiffOptions {
   local?: LocalWrites;
   /** The pass over the devices, made ahead by ActivityTracker.prepare; used only if made for these rows and times. */
   scan?: DeviceScan;
+  /** Lists not compared (no baseline for them: ActivityTracker). */
+  skip?: ReadonlySet<TrackedList>;
 }
 
 /** Whether a section was visible to the token in a snapshot: fetchAll degrades a 401 on users/rules/configuration to empty with an issue at this path. */
@@ -45,15 +48,14 @@ function ruleLabel(rule: Rule): string {
   return `${rule.action.toUpperCase()} ${rule.destination} ${ports}`;
 }
 
-/** The previous snapshot's device rows by id, built once per snapshot (only when the order changed). */
-const rowIndexCache = new WeakMap<readonly DeviceRow[], Map<string, DeviceRow>>();
+/** The previous snapshot's device rows' positions by id, built once per snapshot (only when the order changed). */
+const rowIndexCache = new WeakMap<readonly DeviceRow[], Map<string, number>>();
 
-function rowIndex(rows: readonly DeviceRow[]): Map<string, DeviceRow> {
+function rowIndex(rows: readonly DeviceRow[]): Map<string, number> {
   let index = rowIndexCache.get(rows);
   // Stryker disable next-line ConditionalExpression: a cache; building the index again gives the same index
   if (!index) {
-    index = new Map();
-    for (const row of rows) index.set(row.id, row);
+    index = positionsOf(rows);
     rowIndexCache.set(rows, index);
   }
   return index;
@@ -134,11 +136,14 @@ type DeviceStep = {kind: 'idle'; b: DeviceRow} | {kind: 'compare'; a: DeviceRow;
  * The reading half of diffDevices: one pass over the rows that only reads them and notes the few
  * that have something to report. Emitting (which consults local writes and sets highlights)
  * waits for diffDevices, so the pass can run in slices while the poll is still in flight
- * (ActivityTracker.prepare) and nothing shows before the new rows do.
+ * (ActivityTracker.prepare) and nothing shows before the new rows do. `prev` holds each id once;
+ * ids `rows` repeats are found by the pairing itself (src/state/tracking/id-pairing.ts).
  */
 export class DeviceScan implements SlicedPass {
   next = 0;
   readonly steps: DeviceStep[] = [];
+  /** Ids the new rows hold more than once (the server's error): the diff then reports no device. */
+  readonly repeats = new Repeats();
   private readonly before: NumberColumn;
   private readonly deadlines: NumberColumn;
   // Consecutive polls list devices in the same order (insertion order), so rows are compared by
@@ -148,7 +153,12 @@ export class DeviceScan implements SlicedPass {
   // Stryker disable next-line BooleanLiteral: equivalent, see above
   private aligned = true;
   private matched = 0;
-  private index: Map<string, DeviceRow> | null = null;
+  private index: Map<string, number> | null = null;
+  /** prev[0, prefix) were paired by position; later positions paired through the index are marked in `taken`. */
+  private prefix = 0;
+  private taken: Uint8Array | null = null;
+  /** Ids of rows prev lacks, to find a new id listed twice. */
+  private created: Set<string> | null = null;
 
   constructor(
     readonly prev: readonly DeviceRow[],
@@ -172,6 +182,7 @@ export class DeviceScan implements SlicedPass {
           // The same row object: only time can have moved it, from online to idle.
           // Stryker disable next-line UpdateOperator: `matched` only picks a shortcut in removed()
           this.matched++;
+          this.prefix = i + 1;
           const deadline = before[i]!;
           deadlines[i] = deadline;
           if (deadline >= prevNow && deadline < now) steps.push({kind: 'idle', b});
@@ -181,6 +192,7 @@ export class DeviceScan implements SlicedPass {
         if (c.id === b.id) {
           // Stryker disable next-line UpdateOperator: `matched` only picks a shortcut in removed()
           this.matched++;
+          this.prefix = i + 1;
           deadlines[i] = deadlineOf(b);
           if (notable(c, b, prevNow, now)) steps.push({kind: 'compare', a: c, b});
           continue;
@@ -189,11 +201,24 @@ export class DeviceScan implements SlicedPass {
       }
       deadlines[i] = deadlineOf(b);
       this.index ??= rowIndex(prev);
-      const a = this.index.get(b.id);
-      if (a === undefined) {
-        steps.push({kind: 'created', b});
+      const at = this.index.get(b.id);
+      if (at === undefined) {
+        this.created ??= new Set();
+        if (this.created.has(b.id)) {
+          this.repeats.add(b.id);
+        } else {
+          this.created.add(b.id);
+          steps.push({kind: 'created', b});
+        }
         continue;
       }
+      this.taken ??= new Uint8Array(p);
+      if (at < this.prefix || this.taken[at] === 1) {
+        this.repeats.add(b.id);
+        continue;
+      }
+      this.taken[at] = 1;
+      const a = prev[at]!;
       // Stryker disable next-line UpdateOperator: `matched` only picks a shortcut in removed()
       this.matched++;
       // Stryker disable next-line ConditionalExpression: equivalent, an unchanged row that went idle is `notable` and compared
@@ -207,23 +232,26 @@ export class DeviceScan implements SlicedPass {
     this.next = end;
   }
 
-  /** The devices of prev that are gone; call after the pass. */
+  /** The devices of prev that are gone; call after the pass (and only when it found no repeated id). */
   removed(): readonly DeviceRow[] {
     idleDeadlines.set(this.rows, this.deadlines);
     const n = this.rows.length;
-    // Two shortcuts before the filter below; mutants that skip them give the same answer.
+    // Two shortcuts before the walk below; mutants that skip them give the same answer.
     // Stryker disable next-line ConditionalExpression
     if (this.matched === this.prev.length) return [];
     // Stryker disable next-line ConditionalExpression,EqualityOperator
     if (this.aligned && this.matched === n) return this.prev.slice(n);
-    const ids = new Set<string>();
-    for (let i = 0; i < n; i++) ids.add(this.rows[i]!.id);
-    return this.prev.filter((row) => !ids.has(row.id));
+    const gone: DeviceRow[] = [];
+    for (let j = this.prefix; j < this.prev.length; j++) if (this.taken?.[j] !== 1) gone.push(this.prev[j]!);
+    return gone;
   }
 }
 
-function diffDevices(d: Diff, scan: DeviceScan): void {
+/** The device events, or — when the new list repeats an id — none, and what it repeats. */
+function diffDevices(d: Diff, scan: DeviceScan): ListedTwice | null {
   runWhole(scan, scan.rows.length);
+  const twice = scan.repeats.result('devices');
+  if (twice !== null) return twice;
   const now = d.now;
   for (const step of scan.steps) {
     if (step.kind === 'idle') {
@@ -247,6 +275,7 @@ function diffDevices(d: Diff, scan: DeviceScan): void {
     d.emit('device.deleted', {type: 'device', id: a.id, label: a.name}, a.ownerEmail, `Device ${deviceLabel(a)} deleted`, [], a.userId);
     d.hl?.removedRow('device', a.id, a, now);
   }
+  return null;
 }
 
 /** Whether compareDevice has anything to report: runs for every device whose stats moved, up to all 50k on every poll. */
@@ -323,42 +352,12 @@ function compareDevice(d: Diff, a: DeviceRow, b: DeviceRow, prevNow: number): vo
   d.hl?.changed('device', b.id, now, fields, 0, 0, true, from, from !== to ? to : undefined);
 }
 
-/**
- * Pairs the items of two polls by id, by position while the order holds, and returns the items of
- * `prev` that are gone. Users and rules are few next to devices, but this is still every poll.
- */
-function pairById<T extends {id: string}>(prev: readonly T[], next: readonly T[], visit: (item: T, old: T | undefined) => void): T[] {
-  // As in DeviceScan, the shortcuts' surviving mutants give the same result by the index.
-  // Stryker disable next-line BooleanLiteral
-  let aligned = true;
-  let matched = 0;
-  let index: Map<string, T> | null = null;
-  for (let i = 0; i < next.length; i++) {
-    const b = next[i]!;
-    let a: T | undefined;
-    // Stryker disable next-line ConditionalExpression
-    if (aligned && i < prev.length && prev[i]!.id === b.id) {
-      a = prev[i]!;
-    } else {
-      aligned = false;
-      index ??= new Map(prev.map((x) => [x.id, x]));
-      a = index.get(b.id);
-    }
-    // Stryker disable next-line ConditionalExpression,UpdateOperator
-    if (a !== undefined) matched++;
-    visit(b, a);
-  }
-  // Stryker disable next-line ConditionalExpression
-  if (matched === prev.length) return [];
-  // Stryker disable next-line ConditionalExpression
-  if (aligned) return prev.slice(next.length);
-  const ids = new Set(next.map((x) => x.id));
-  return prev.filter((x) => !ids.has(x.id));
-}
-
-function diffUsers(d: Diff, prev: Snapshot, next: Snapshot): void {
+function diffUsers(d: Diff, prev: Snapshot, next: Snapshot): ListedTwice | null {
   const now = d.now;
-  const gone = pairById(prev.users, next.users, (u, old) => {
+  const paired = pairById('users', prev.users, next.users);
+  if (!('before' in paired)) return paired;
+  next.users.forEach((u, i) => {
+    const old = paired.before[i];
     const obj: ActivityObject = {type: 'user', id: u.id, label: u.email};
     const deviceDelta = (next.deviceCountByUser.get(u.id) ?? 0) - (prev.deviceCountByUser.get(u.id) ?? 0);
     const ruleDelta = (next.ruleCountByUser.get(u.id) ?? 0) - (prev.ruleCountByUser.get(u.id) ?? 0);
@@ -395,18 +394,22 @@ function diffUsers(d: Diff, prev: Snapshot, next: Snapshot): void {
     }
     if (fields !== 0) d.hl?.changed('user', u.id, now, fields, up, down, (fields & ~(U.devices | U.rules)) !== 0);
   });
-  for (const u of gone) {
+  for (const u of paired.gone) {
     d.emit('user.deleted', {type: 'user', id: u.id, label: u.email}, null, `User ${u.email} deleted`);
     d.hl?.removedRow('user', u.id, u, now);
   }
+  return null;
 }
 
-function diffRules(d: Diff, prev: Snapshot, next: Snapshot): void {
+function diffRules(d: Diff, prev: Snapshot, next: Snapshot): ListedTwice | null {
   const now = d.now;
   // Stryker disable next-line ConditionalExpression: equivalent, no user has the id null
   const emailOf = (s: Snapshot, id: string | null) => (id === null ? null : (s.usersById.get(id)?.email ?? id));
   const scope = (s: Snapshot, r: Rule) => emailOf(s, r.user_id) ?? 'everyone';
-  const gone = pairById(prev.rules, next.rules, (r, old) => {
+  const paired = pairById('rules', prev.rules, next.rules);
+  if (!('before' in paired)) return paired;
+  next.rules.forEach((r, i) => {
+    const old = paired.before[i];
     if (!old) {
       d.emit('rule.added', {type: 'rule', id: r.id, label: ruleLabel(r)}, emailOf(next, r.user_id), `Rule added: ${ruleLabel(r)} for ${scope(next, r)}`);
       d.hl?.added('rule', r.id, now);
@@ -442,7 +445,7 @@ function diffRules(d: Diff, prev: Snapshot, next: Snapshot): void {
     );
     d.hl?.changed('rule', r.id, now, fields, 0, 0, true);
   });
-  for (const r of gone) {
+  for (const r of paired.gone) {
     d.emit(
       'rule.removed',
       {type: 'rule', id: r.id, label: ruleLabel(r)},
@@ -453,6 +456,7 @@ function diffRules(d: Diff, prev: Snapshot, next: Snapshot): void {
     );
     d.hl?.removedRow('rule', r.id, r, now);
   }
+  return null;
 }
 
 /** Every string an OIDC client secret could leak through (SAML metadata is shown as a byte count by diffConfigurations). */
@@ -509,30 +513,47 @@ function diffConfiguration(d: Diff, prev: Configuration, next: Configuration): v
   configurationEvent(d, at, next, 'other');
 }
 
+/** What two polls' diff found: the events, and the lists that repeated an id (none of their changes is in `events`). */
+export interface PollDiff {
+  events: ActivityEvent[];
+  listedTwice: ListedTwice[];
+}
+
 /**
  * The events between two consecutive good snapshots, each seen at `now` (the time of `next`), and
  * the row marks for `options.highlights`. Sections a snapshot could not see (a 401 on users, rules
- * or the configuration) are skipped rather than reported as deleted.
+ * or the configuration) are skipped rather than reported as deleted; so are the lists of
+ * `options.skip`, and a list that repeats an id (the server's error) gives no event and is named
+ * in `listedTwice` (src/state/tracking/id-pairing.ts). `prev` holds each id once.
  *
  * Cost at 50k devices: one pass over the rows. An unchanged device keeps its DeviceRow object
  * across polls (deriveDeviceRows), so it costs a comparison of identity and of its handshake age.
  */
-export function diffSnapshots(prev: Snapshot, next: Snapshot, now: number = next.fetchedAt, options: DiffOptions = {}): ActivityEvent[] {
+export function diffPolls(prev: Snapshot, next: Snapshot, now: number = next.fetchedAt, options: DiffOptions = {}): PollDiff {
   const d = new Diff(now, options.local, options.highlights);
+  const skip = options.skip;
+  const listedTwice: ListedTwice[] = [];
+  const found = (twice: ListedTwice | null) => {
+    if (twice !== null) listedTwice.push(twice);
+  };
   // Users first: a user deleted by this console makes its devices' and rules' deletions ours too.
-  const users = visible(prev, '/v0/users') && visible(next, '/v0/users');
-  if (users) diffUsers(d, prev, next);
+  const users = visible(prev, '/v0/users') && visible(next, '/v0/users') && !skip?.has('users');
+  if (users) found(diffUsers(d, prev, next));
   const prevNow = options.prevNow ?? prev.fetchedAt;
   const scan = options.scan;
-  diffDevices(
-    d,
-    // Without the scan the pass is made here, with the same result (only slower).
-    // Stryker disable next-line ConditionalExpression
-    scan && scan.prev === prev.devices && scan.rows === next.devices && scan.prevNow === prevNow && scan.now === now
-      ? scan
-      : new DeviceScan(prev.devices, next.devices, prevNow, now),
-  );
-  if (visible(prev, '/v0/rules') && visible(next, '/v0/rules')) diffRules(d, prev, next);
+  if (!skip?.has('devices')) {
+    found(
+      diffDevices(
+        d,
+        // Without the scan the pass is made here, with the same result (only slower).
+        // Stryker disable next-line ConditionalExpression
+        scan && scan.prev === prev.devices && scan.rows === next.devices && scan.prevNow === prevNow && scan.now === now
+          ? scan
+          : new DeviceScan(prev.devices, next.devices, prevNow, now),
+      ),
+    );
+  }
+  if (visible(prev, '/v0/rules') && visible(next, '/v0/rules') && !skip?.has('rules')) found(diffRules(d, prev, next));
   if (prev.configuration && next.configuration && visible(prev, '/v0/configuration') && visible(next, '/v0/configuration')) {
     diffConfiguration(d, prev.configuration, next.configuration);
   }
@@ -541,5 +562,10 @@ export function diffSnapshots(prev: Snapshot, next: Snapshot, now: number = next
     options.highlights.prune(now);
     options.highlights.version++;
   }
-  return d.events;
+  return {events: d.events, listedTwice};
+}
+
+/** diffPolls' events alone. */
+export function diffSnapshots(prev: Snapshot, next: Snapshot, now: number = next.fetchedAt, options: DiffOptions = {}): ActivityEvent[] {
+  return diffPolls(prev, next, now, options).events;
 }
