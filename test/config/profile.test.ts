@@ -103,6 +103,21 @@ describe('resolveConnection', () => {
     await expect(resolveConnection({...noFlags, profile: 'c'}, env)).rejects.toThrow('(profiles: a, b)');
   });
 
+  it('a profile is one the file names: inherited members of an object (constructor, toString, __proto__) are none', async () => {
+    const path = writeConfig({profiles: {a: {url: 'https://a', tokenCommand: 'echo t'}}});
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      await expect(resolveConnection({...noFlags, profile: name}, env), name).rejects.toThrow(
+        new ConfigError(`Profile "${name}" is not in ${path} (profiles: a)`),
+      );
+      await expect(resolveConnection(noFlags, {...env, FZ_PROFILE: name}), name).rejects.toThrow(`Profile "${name}" is not in`);
+    }
+    writeConfig({defaultProfile: 'toString', profiles: {a: {url: 'https://a'}}});
+    await expect(resolveConnection(noFlags, env)).rejects.toThrow('Profile "toString" is not in');
+    // A profile the file does name so is one.
+    writeConfig({profiles: {constructor: {url: 'https://c', tokenCommand: 'echo t'}}});
+    expect(await resolveConnection({...noFlags, profile: 'constructor'}, env)).toMatchObject({connection: {url: 'https://c', label: 'constructor'}});
+  });
+
   it('a URL without a token is a usage error that says where tokens come from', async () => {
     await expect(resolveConnection({...noFlags, url: 'https://x'}, env)).rejects.toThrow(UsageError);
   });
@@ -160,8 +175,13 @@ describe('start-up checks', () => {
     expect((err as Error).message).toMatch(/^The API token from FZ_API_TOKEN contains (a line break|a character that cannot be sent in an HTTP header)/);
   });
 
-  it('a tokenCommand token with a line break inside is refused, naming the profile', async () => {
-    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "one\\ntwo\\n"'}}});
+  it("a tokenCommand's token is its first line that is not blank (a pass entry's other lines are not part of it)", async () => {
+    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "\\n  \\none\\nURL: https://x\\n"'}}});
+    expect(await resolveConnection({...noFlags, profile: 'p'}, env)).toMatchObject({connection: {token: 'one'}});
+  });
+
+  it('a tokenCommand token that cannot be sent in a header is refused, naming the profile', async () => {
+    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "tok\\rbad\\n"'}}});
     await expect(resolveConnection({...noFlags, profile: 'p'}, env)).rejects.toThrow(
       'The API token from the tokenCommand of profile "p" contains a line break',
     );
