@@ -122,7 +122,10 @@ async function shellAt(shell: 'zsh' | 'fish'): Promise<Terminal> {
       init,
       `set -gx PATH ${join(home, 'bin')} $PATH\nfz-console completion fish | source\nfunction fish_prompt; echo 'FISH-READY> '; end\nfunction fish_greeting; end\n`,
     );
-    term.run(`cd ${cwd} && exec env XDG_CONFIG_HOME=${join(home, 'config')} fish --no-config -C 'source ${init}'`);
+    // fish keeps its runtime files in XDG_RUNTIME_DIR, else in /tmp/fish.$USER: here, in the test's folder.
+    const runtime = join(home, 'run');
+    mkdirSync(runtime, {mode: 0o700});
+    term.run(`cd ${cwd} && exec env XDG_CONFIG_HOME=${join(home, 'config')} XDG_RUNTIME_DIR=${runtime} fish --no-config -C 'source ${init}'`);
     await term.waitFor(/^FISH-READY>/m);
   }
   return term;
