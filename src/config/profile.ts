@@ -97,6 +97,11 @@ export async function readConfigFile(path: string): Promise<ConfigFile | null> {
   } catch (err) {
     throw new ConfigError(`Config file ${path} is not valid JSON: ${(err as Error).message}`);
   }
+  return checkedConfig(path, json);
+}
+
+/** The config file's content as the schema has it, or a ConfigError naming the file, key and problem. */
+async function checkedConfig(path: string, json: unknown): Promise<ConfigFile> {
   const parsed = (await configSchema()).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -108,7 +113,7 @@ export async function readConfigFile(path: string): Promise<ConfigFile | null> {
 
 /** Writes the config file with mode 0600, creating its folder with 0700. */
 export async function writeConfigFile(path: string, config: ConfigFile): Promise<void> {
-  const valid = (await configSchema()).parse(config);
+  const valid = await checkedConfig(path, config);
   await fs.mkdir(dirname(path), {recursive: true, mode: 0o700});
   const tmp = `${path}.${process.pid}.tmp`;
   await fs.writeFile(tmp, `${JSON.stringify(valid, null, 2)}\n`, {mode: 0o600});

@@ -2,7 +2,7 @@ import {execFileSync} from 'node:child_process';
 import {writeFileSync, chmodSync, mkdirSync, statSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {ConfigError, configPath, resolveConnection, runTokenCommand, writeConfigFile} from '../../src/config/profile.js';
+import {ConfigError, configPath, resolveConnection, runTokenCommand, writeConfigFile, type ConfigFile} from '../../src/config/profile.js';
 import {UsageError} from '../../src/config/args.js';
 import {TempDirs} from '../helpers/tmp.js';
 
@@ -116,6 +116,18 @@ describe('resolveConnection', () => {
     // A profile the file does name so is one.
     writeConfig({profiles: {constructor: {url: 'https://c', tokenCommand: 'echo t'}}});
     expect(await resolveConnection({...noFlags, profile: 'constructor'}, env)).toMatchObject({connection: {url: 'https://c', label: 'constructor'}});
+  });
+
+  it("a profile named __proto__ in the file is the file's error, on reading and on saving, not dropped without a word", async () => {
+    const path = configPath(env);
+    mkdirSync(join(path, '..'), {recursive: true});
+    writeFileSync(path, '{"profiles": {"__proto__": {"url": "https://p"}, "a": {"url": "https://a"}}}', {mode: 0o600});
+    await expect(resolveConnection({...noFlags, profile: 'a'}, env)).rejects.toThrow(
+      new ConfigError(`Config file ${path}: profiles: "__proto__" cannot be a profile name`),
+    );
+    const file = JSON.parse('{"profiles": {"__proto__": {"url": "https://p"}}}') as ConfigFile;
+    const other = join(home, 'other.json');
+    await expect(writeConfigFile(other, file)).rejects.toThrow(new ConfigError(`Config file ${other}: profiles: "__proto__" cannot be a profile name`));
   });
 
   it('a URL without a token is a usage error that says where tokens come from', async () => {
