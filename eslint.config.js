@@ -83,13 +83,6 @@ export default tseslint.config(
   },
 
   // Hooks: only the two classic rules (not the React Compiler set).
-  // The single executable's script (scripts/build-exe.mjs): a Node SEA runs CommonJS only.
-  {
-    files: ['scripts/**/*.cjs'],
-    languageOptions: {sourceType: 'commonjs', globals: {require: 'readonly', module: 'writable'}},
-    rules: {'@typescript-eslint/no-require-imports': 'off'},
-  },
-
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     plugins: {'react-hooks': reactHooks},

@@ -4,15 +4,17 @@
 // node-linux-<arch> (the same source .ci/run takes Node 22 and 24 from; FZ_EXE_NODE names one
 // already at hand), and the bundle in dist/ rides inside it as SEA assets. A SEA runs one CommonJS
 // script, and the bundle is ES modules with top-level await (yoga-layout, Ink), so the script
-// (scripts/sea-main.cjs) writes the bundle to a new private temporary folder (0700, files 0600,
-// created exclusively), imports it from there and removes it at exit. The blob is made by the
-// base binary itself (`--experimental-sea-config`: a blob must come from the same Node version)
+// (src/sea-main.ts, bundled here to CommonJS) writes the bundle to a new folder of the user's alone
+// (0700, files 0600, created exclusively, in a parent no other user can change:
+// src/config/bundle-folder.ts), imports it from there and removes it at exit. The blob is made by
+// the base binary itself (`--experimental-sea-config`: a blob must come from the same Node version)
 // and injected with postject. Writes dist/exe/fz-console-linux-<arch> and a .sha256 beside it.
 import {execFileSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
 import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
+import {build} from 'esbuild';
 import {inject} from 'postject';
 
 const ARCH = {x64: 'x64', arm64: 'arm64'}[process.arch];
@@ -55,12 +57,23 @@ try {
   writeFileSync(manifest, JSON.stringify(files));
   const assets = Object.fromEntries(files.map((f) => [f, join(dist, f)]));
   assets['manifest.json'] = manifest;
+  // The script: one CommonJS file with nothing to resolve at run time but Node's own modules.
+  const main = join(work, 'sea-main.cjs');
+  await build({
+    entryPoints: [join(root, 'src', 'sea-main.ts')],
+    outfile: main,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    logLevel: 'warning',
+  });
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
   writeFileSync(
     config,
     JSON.stringify({
-      main: join(root, 'scripts', 'sea-main.cjs'),
+      main,
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: false,

@@ -1,18 +1,14 @@
 // The executable's entry. It answers --version and --help, and starts the sandbox, without
 // loading React, Ink or the API client: each part is a separate chunk loaded on demand.
-import * as nodeModule from 'node:module';
 import {HELP_TEXT} from './config/args.js';
 import {tuneHeap} from './config/heap-tuning.js';
+import {enableCompileCache} from './config/compile-cache.js';
 import {FIRST_DATA_WAIT_MS, settledWithin} from './common/settled-within.js';
 
-// Node ≥ 22.1 can keep the compiled bytecode of the chunks loaded below (React, Ink: most of
-// the start time) in its cache directory (under the OS temp dir unless NODE_COMPILE_CACHE says
-// otherwise; NODE_DISABLE_COMPILE_CACHE turns it off). Older Node has no such function.
-try {
-  (nodeModule as {enableCompileCache?: () => unknown}).enableCompileCache?.();
-} catch {
-  // a cache that cannot be written only costs speed
-}
+// Node ≥ 22.1 keeps the compiled bytecode of the chunks loaded below (React, Ink: most of the
+// start time) between runs, in a folder of this user's own, never in the shared temporary folder
+// (src/config/compile-cache.ts says where, and why).
+enableCompileCache();
 
 const argv = process.argv.slice(2);
 const first = argv[0];

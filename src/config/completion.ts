@@ -3,7 +3,18 @@
 // (`fz-console completion --profiles`, which reads the config file and nothing else), so a new
 // profile completes without reloading the shell. README.md, "Shell completion", says how to
 // install each.
+//
+// A profile name is data, never shell text: the config file is the admin's, but a name is
+// whatever its JSON key says, and `$(…)`, a backquote, `*` or a line break in one must neither
+// run nor expand on Tab (docs/architecture.md, "The host around the console"). So no script
+// passes a name through anything that expands it (bash's `compgen -W` expands its word list, and
+// an unquoted `$(…)` splits and globs what it returns): bash reads the names line by line and
+// inserts each quoted with `printf %q`; zsh hands them to compadd, which quotes what it inserts;
+// fish takes a command's lines as they are and escapes what it inserts. And the binary prints only
+// names that are one line of visible text (display-safe): a line break would split a name, and a
+// control character would reach the terminal in the list of candidates.
 import {ACTIVITY_CONNECTION_FLAGS, ACTIVITY_OPTIONS, COMPLETION_SHELLS, CONSOLE_OPTIONS, SANDBOX_OPTIONS, SUBCOMMANDS, type OptionSpec} from './cli-spec.js';
+import {isDisplaySafe} from '../common/display-safe.js';
 import {configPath, readConfigFile} from './profile.js';
 
 type Shell = (typeof COMPLETION_SHELLS)[number];
@@ -17,16 +28,35 @@ const activityOptions = (): OptionSpec[] => [
   ...CONSOLE_OPTIONS.filter((o) => (ACTIVITY_CONNECTION_FLAGS as readonly string[]).includes(o.flag)),
 ];
 
+/** bash: `compgen`'s lines into COMPREPLY one per line, never split on blanks nor globbed. */
+const bashReply = (from: string) => `_fz_console_reply < <(${from})`;
+
 function bash(): string {
   const valued = CONSOLE_OPTIONS.filter(takesValue);
   const plain = valued.filter((o) => !o.completes).map((o) => o.flag);
   const files = valued.filter((o) => o.completes === 'file').map((o) => o.flag);
   const sandboxValued = SANDBOX_OPTIONS.filter((o) => o.arg !== '' && !o.values).map((o) => o.flag);
   const sandboxChoices = SANDBOX_OPTIONS.filter((o) => o.values).map(
-    (o) => `    ${o.flag}) COMPREPLY=($(compgen -W "${words(o.values!)}" -- "$cur")); return ;;`,
+    (o) => `    ${o.flag}) ${bashReply(`compgen -W "${words(o.values!)}" -- "$cur"`)}; return ;;`,
   );
+  const fileReply = `compopt -o filenames 2>/dev/null; ${bashReply('compgen -f -- "$cur"')}; return ;;`;
   return `# fz-console completion for bash. Install: add to ~/.bashrc
 #   eval "$(fz-console completion bash)"
+_fz_console_reply() {
+  local line
+  COMPREPLY=()
+  while IFS= read -r line; do COMPREPLY+=("$line"); done
+}
+# The profile names, asked of the binary: data, matched literally and inserted quoted.
+_fz_console_profiles() {
+  local name quoted
+  COMPREPLY=()
+  while IFS= read -r name; do
+    printf -v quoted '%q' "$name"
+    case "$name" in "$cur"*) COMPREPLY+=("$quoted"); continue ;; esac
+    case "$quoted" in "$cur"*) COMPREPLY+=("$quoted") ;; esac
+  done < <("\${COMP_WORDS[0]}" completion --profiles 2>/dev/null)
+}
 _fz_console() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" sub="" w
   for w in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
@@ -37,34 +67,34 @@ _fz_console() {
 ${sandboxChoices.join('\n')}
     ${sandboxValued.join('|')}) return ;;
     esac
-    COMPREPLY=($(compgen -W "${words(SANDBOX_OPTIONS.map((o) => o.flag))}" -- "$cur"))
+    ${bashReply(`compgen -W "${words(SANDBOX_OPTIONS.map((o) => o.flag))}" -- "$cur"`)}
     return
   fi
   if [ "$sub" = activity ]; then
     case "$prev" in
-    --profile) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" completion --profiles 2>/dev/null)" -- "$cur")); return ;;
+    --profile) _fz_console_profiles; return ;;
     ${activityOptions()
       .filter((o) => o.completes === 'file')
       .map((o) => o.flag)
-      .join('|')}) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      .join('|')}) ${fileReply}
     ${activityOptions()
       .filter((o) => takesValue(o) && !o.completes)
       .map((o) => o.flag)
       .join('|')}) return ;;
     esac
-    COMPREPLY=($(compgen -W "${words(activityOptions().map((o) => o.flag))}" -- "$cur"))
+    ${bashReply(`compgen -W "${words(activityOptions().map((o) => o.flag))}" -- "$cur"`)}
     return
   fi
   if [ "$sub" = completion ]; then
-    COMPREPLY=($(compgen -W "${words(COMPLETION_SHELLS)} " -- "$cur"))
+    ${bashReply(`compgen -W "${words(COMPLETION_SHELLS)}" -- "$cur"`)}
     return
   fi
   case "$prev" in
-    --profile) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" completion --profiles 2>/dev/null)" -- "$cur")); return ;;
-    ${files.join('|')}) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --profile) _fz_console_profiles; return ;;
+    ${files.join('|')}) ${fileReply}
     ${plain.join('|')}) return ;;
   esac
-  COMPREPLY=($(compgen -W "${words([...consoleFlags(), ...SUBCOMMANDS.map((s) => s.name)])}" -- "$cur"))
+  ${bashReply(`compgen -W "${words([...consoleFlags(), ...SUBCOMMANDS.map((s) => s.name)])}" -- "$cur"`)}
 }
 complete -F _fz_console fz-console
 `;
@@ -87,10 +117,13 @@ function zsh(): string {
   return `#compdef fz-console
 # fz-console completion for zsh. Install: add to ~/.zshrc (after compinit)
 #   eval "$(fz-console completion zsh)"
+# The profile names, asked of the binary: data, one per line, which compadd quotes as it inserts
+# them (_describe would split a name at a colon).
 _fz_console_profiles() {
+  emulate -L zsh
   local -a profiles
   profiles=(\${(f)"$(\${words[1]} completion --profiles 2>/dev/null)"})
-  _describe 'profile' profiles
+  _wanted profiles expl 'profile' compadd -- "\${profiles[@]}"
 }
 _fz_console() {
   if [[ \${words[2]} == sandbox ]]; then
@@ -154,6 +187,9 @@ export function completionScript(shell: Shell): string {
   return shell === 'bash' ? bash() : shell === 'zsh' ? zsh() : fish();
 }
 
+/** A name the scripts can offer: one line of visible text (a name that is not can still be typed). */
+const completable = (name: string) => name !== '' && isDisplaySafe(name);
+
 /** `fz-console completion …`: the script, or (for the scripts themselves) the profile names. */
 export async function runCompletion(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const what = argv[0];
@@ -162,7 +198,8 @@ export async function runCompletion(argv: readonly string[], env: NodeJS.Process
     // unreadable config file completes nothing.
     try {
       const file = await readConfigFile(configPath(env));
-      for (const name of Object.keys(file?.profiles ?? {})) process.stdout.write(`${name}\n`);
+      const names = Object.keys(file?.profiles ?? {}).filter(completable);
+      process.stdout.write(names.map((name) => `${name}\n`).join(''));
     } catch {
       // nothing to offer
     }

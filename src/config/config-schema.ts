@@ -20,10 +20,19 @@ export const ProfileSchema = z
   .refine((p) => p.refresh === undefined || p.refresh === 0 || p.refresh >= 1, {message: 'refresh must be 0 (manual) or at least 1', path: ['refresh']});
 export type Profile = z.infer<typeof ProfileSchema>;
 
+/**
+ * A JSON object can hold a key `__proto__` of its own, but zod's record drops it without a word,
+ * and a plain object cannot hold it as a profile: said as the file's error instead, on reading and
+ * on saving (the profiles are then looked up as own properties only: profile.ts, profileNamed).
+ */
+const NoProtoKey = z.custom<unknown>((value) => !(typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')), {
+  message: '"__proto__" cannot be a profile name',
+});
+
 export const ConfigFileSchema = z
   .object({
     defaultProfile: z.string().optional(),
-    profiles: z.record(z.string(), ProfileSchema).default({}),
+    profiles: NoProtoKey.pipe(z.record(z.string(), ProfileSchema)).default({}),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;

@@ -2,6 +2,7 @@
 // "Connecting to a real server").
 import {constants, promises as fs, type Stats} from 'node:fs';
 import type * as ChildProcess from 'node:child_process';
+import type {Socket} from 'node:net';
 import {createRequire} from 'node:module';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
@@ -96,6 +97,11 @@ export async function readConfigFile(path: string): Promise<ConfigFile | null> {
   } catch (err) {
     throw new ConfigError(`Config file ${path} is not valid JSON: ${(err as Error).message}`);
   }
+  return checkedConfig(path, json);
+}
+
+/** The config file's content as the schema has it, or a ConfigError naming the file, key and problem. */
+async function checkedConfig(path: string, json: unknown): Promise<ConfigFile> {
   const parsed = (await configSchema()).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -107,7 +113,7 @@ export async function readConfigFile(path: string): Promise<ConfigFile | null> {
 
 /** Writes the config file with mode 0600, creating its folder with 0700. */
 export async function writeConfigFile(path: string, config: ConfigFile): Promise<void> {
-  const valid = (await configSchema()).parse(config);
+  const valid = await checkedConfig(path, config);
   await fs.mkdir(dirname(path), {recursive: true, mode: 0o700});
   const tmp = `${path}.${process.pid}.tmp`;
   await fs.writeFile(tmp, `${JSON.stringify(valid, null, 2)}\n`, {mode: 0o600});
@@ -150,9 +156,23 @@ const TOKEN_COMMAND_MAX_OUTPUT = 64 * 1024;
 const requireBuiltin = createRequire(import.meta.url);
 
 /**
+ * The command runs in a shell of its own, inside one that waits for it and then writes a NUL and
+ * its exit status to the same pipe: what the command's shell printed comes before that in the pipe,
+ * so "did it exit before printing its line" has one answer, whatever order the event loop learns
+ * of the output and of the exit in. The command is the shell's argument, never part of this text.
+ */
+const TOKEN_COMMAND_WRAPPER = '/bin/sh -c "$1"; printf \'\\000%d\\n\' "$?"';
+
+/**
  * Runs a profile's tokenCommand with `/bin/sh -c`, in its own process group so that a timeout
- * kills the whole pipeline (a killed shell alone would leave its children holding the output
- * pipe open, and the start would wait for them). stdin is /dev/null; stderr is dropped.
+ * kills the whole pipeline. stdin is /dev/null; stderr is dropped (it may echo secrets).
+ *
+ * The token is the first line that is not blank, taken as soon as it is complete — or, when the
+ * command exits first, from what it printed (a token without a final newline), an exit status
+ * other than 0 being the error it is. Nothing waits for the output pipe to close: a command that
+ * leaves a child in the background holding it (`agent & echo tok`, `setsid …`) would keep it open
+ * as long as that child lives. Once the token is taken, the rest of the output is read and
+ * dropped, and neither the command nor anything it left behind keeps the console from exiting.
  */
 export function runTokenCommand(command: string, options: {timeoutMs?: number} = {}): Promise<string> {
   const timeoutMs = options.timeoutMs ?? TOKEN_COMMAND_TIMEOUT_MS;
@@ -161,7 +181,7 @@ export function runTokenCommand(command: string, options: {timeoutMs?: number} =
   const {spawn} = requireBuiltin('node:child_process') as typeof ChildProcess;
   return new Promise((resolve, reject) => {
     let settled = false;
-    const child = spawn('/bin/sh', ['-c', command], {stdio: ['ignore', 'pipe', 'ignore'], detached: true});
+    const child = spawn('/bin/sh', ['-c', TOKEN_COMMAND_WRAPPER, 'sh', command], {stdio: ['ignore', 'pipe', 'ignore'], detached: true});
     const killGroup = () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -169,37 +189,71 @@ export function runTokenCommand(command: string, options: {timeoutMs?: number} =
         // already gone
       }
     };
+    /** From here on the command is not waited for: its output is drained, and nothing of it holds the event loop. */
+    const letGo = () => {
+      clearTimeout(timer);
+      child.stdout.removeListener('data', onData);
+      child.stdout.resume();
+      // A child process's pipe is a socket; the type says only Readable.
+      (child.stdout as unknown as Socket).unref();
+      child.unref();
+    };
     const fail = (message: string) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       killGroup();
+      letGo();
       reject(new ConfigError(message));
+    };
+    const take = (text: string) => {
+      if (settled) return;
+      settled = true;
+      letGo();
+      const token = text.trim();
+      if (token === '') reject(new ConfigError('tokenCommand printed no token'));
+      else resolve(token);
     };
     const timer = setTimeout(
       () => fail(`tokenCommand timed out after ${timeoutMs % 1000 === 0 ? timeoutMs / 1000 : (timeoutMs / 1000).toFixed(1)} s`),
       timeoutMs,
     );
-    const chunks: Buffer[] = [];
-    let size = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > TOKEN_COMMAND_MAX_OUTPUT) fail('tokenCommand printed more than 64 KiB');
-      else chunks.push(chunk);
-    });
-    child.on('error', (err) => fail(`tokenCommand could not be started: ${errnoText(err)}`));
-    child.on('close', (code, signal) => {
-      if (settled) return;
-      // The command's stderr may echo secrets; report only how it failed.
-      if (code !== 0) {
-        fail(`tokenCommand ${signal ? `was killed by ${signal}` : `exited with status ${String(code)}`}`);
+    // What has been printed since the last blank line, at most 64 KiB.
+    let pending = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      if (pending.length + chunk.length > TOKEN_COMMAND_MAX_OUTPUT) {
+        fail('tokenCommand printed more than 64 KiB');
         return;
       }
-      settled = true;
-      clearTimeout(timer);
-      const token = Buffer.concat(chunks).toString('utf8').trim();
-      if (token === '') reject(new ConfigError('tokenCommand printed no token'));
-      else resolve(token);
+      pending = Buffer.concat([pending, chunk]);
+      for (;;) {
+        const newline = pending.indexOf(0x0a);
+        const exited = pending.indexOf(0x00);
+        if (exited >= 0 && (newline < 0 || exited < newline)) {
+          // The command has exited; its status follows the NUL, up to the wrapper's newline.
+          const end = pending.indexOf(0x0a, exited);
+          if (end < 0) return;
+          const status = pending.subarray(exited + 1, end).toString('latin1');
+          // A NUL of the command's own is no token either; what follows it is not shown.
+          if (!/^[0-9]{1,3}$/.test(status)) fail('tokenCommand printed a NUL byte, not a token');
+          else if (status !== '0') fail(`tokenCommand exited with status ${status}`);
+          else take(pending.subarray(0, exited).toString('utf8'));
+          return;
+        }
+        if (newline < 0) return;
+        const line = pending.subarray(0, newline).toString('utf8');
+        pending = pending.subarray(newline + 1);
+        if (line.trim() !== '') {
+          take(line);
+          return;
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    child.on('error', (err) => fail(`tokenCommand could not be started: ${errnoText(err)}`));
+    // The wrapper itself killed (by someone else: a timeout has settled already). Otherwise its
+    // exit is read in the pipe, after everything the command printed.
+    child.on('exit', (_code, signal) => {
+      if (signal) fail(`tokenCommand was killed by ${signal}`);
     });
   });
 }
@@ -219,6 +273,15 @@ export async function checkCaFile(path: string): Promise<void> {
 }
 
 /**
+ * The profile of that name, looked up among the file's own profiles only: `constructor`,
+ * `toString` or `__proto__` name no profile unless the file has one of that name (an object's
+ * inherited members are not profiles; zod drops a `__proto__` key altogether).
+ */
+export function profileNamed(file: ConfigFile, name: string): Profile | null {
+  return Object.hasOwn(file.profiles, name) ? (file.profiles[name] ?? null) : null;
+}
+
+/**
  * Resolves the connection. `demo` is handled by the caller (it needs no configuration).
  * Returns `first-run` when no URL is configured anywhere.
  */
@@ -228,7 +291,7 @@ export async function resolveConnection(flags: ConsoleFlags, env: NodeJS.Process
   const profileName = flags.profile ?? (env.FZ_PROFILE || undefined) ?? file?.defaultProfile ?? null;
   let profile: Profile | null = null;
   if (profileName !== null) {
-    profile = file?.profiles[profileName] ?? null;
+    profile = file ? profileNamed(file, profileName) : null;
     if (!profile) {
       const known = Object.keys(file?.profiles ?? {});
       throw new ConfigError(

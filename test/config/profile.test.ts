@@ -2,7 +2,7 @@ import {execFileSync} from 'node:child_process';
 import {writeFileSync, chmodSync, mkdirSync, statSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {ConfigError, configPath, resolveConnection, runTokenCommand, writeConfigFile} from '../../src/config/profile.js';
+import {ConfigError, configPath, resolveConnection, runTokenCommand, writeConfigFile, type ConfigFile} from '../../src/config/profile.js';
 import {UsageError} from '../../src/config/args.js';
 import {TempDirs} from '../helpers/tmp.js';
 
@@ -103,6 +103,33 @@ describe('resolveConnection', () => {
     await expect(resolveConnection({...noFlags, profile: 'c'}, env)).rejects.toThrow('(profiles: a, b)');
   });
 
+  it('a profile is one the file names: inherited members of an object (constructor, toString, __proto__) are none', async () => {
+    const path = writeConfig({profiles: {a: {url: 'https://a', tokenCommand: 'echo t'}}});
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      await expect(resolveConnection({...noFlags, profile: name}, env), name).rejects.toThrow(
+        new ConfigError(`Profile "${name}" is not in ${path} (profiles: a)`),
+      );
+      await expect(resolveConnection(noFlags, {...env, FZ_PROFILE: name}), name).rejects.toThrow(`Profile "${name}" is not in`);
+    }
+    writeConfig({defaultProfile: 'toString', profiles: {a: {url: 'https://a'}}});
+    await expect(resolveConnection(noFlags, env)).rejects.toThrow('Profile "toString" is not in');
+    // A profile the file does name so is one.
+    writeConfig({profiles: {constructor: {url: 'https://c', tokenCommand: 'echo t'}}});
+    expect(await resolveConnection({...noFlags, profile: 'constructor'}, env)).toMatchObject({connection: {url: 'https://c', label: 'constructor'}});
+  });
+
+  it("a profile named __proto__ in the file is the file's error, on reading and on saving, not dropped without a word", async () => {
+    const path = configPath(env);
+    mkdirSync(join(path, '..'), {recursive: true});
+    writeFileSync(path, '{"profiles": {"__proto__": {"url": "https://p"}, "a": {"url": "https://a"}}}', {mode: 0o600});
+    await expect(resolveConnection({...noFlags, profile: 'a'}, env)).rejects.toThrow(
+      new ConfigError(`Config file ${path}: profiles: "__proto__" cannot be a profile name`),
+    );
+    const file = JSON.parse('{"profiles": {"__proto__": {"url": "https://p"}}}') as ConfigFile;
+    const other = join(home, 'other.json');
+    await expect(writeConfigFile(other, file)).rejects.toThrow(new ConfigError(`Config file ${other}: profiles: "__proto__" cannot be a profile name`));
+  });
+
   it('a URL without a token is a usage error that says where tokens come from', async () => {
     await expect(resolveConnection({...noFlags, url: 'https://x'}, env)).rejects.toThrow(UsageError);
   });
@@ -160,8 +187,13 @@ describe('start-up checks', () => {
     expect((err as Error).message).toMatch(/^The API token from FZ_API_TOKEN contains (a line break|a character that cannot be sent in an HTTP header)/);
   });
 
-  it('a tokenCommand token with a line break inside is refused, naming the profile', async () => {
-    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "one\\ntwo\\n"'}}});
+  it("a tokenCommand's token is its first line that is not blank (a pass entry's other lines are not part of it)", async () => {
+    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "\\n  \\none\\nURL: https://x\\n"'}}});
+    expect(await resolveConnection({...noFlags, profile: 'p'}, env)).toMatchObject({connection: {token: 'one'}});
+  });
+
+  it('a tokenCommand token that cannot be sent in a header is refused, naming the profile', async () => {
+    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "tok\\rbad\\n"'}}});
     await expect(resolveConnection({...noFlags, profile: 'p'}, env)).rejects.toThrow(
       'The API token from the tokenCommand of profile "p" contains a line break',
     );

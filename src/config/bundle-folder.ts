@@ -1,0 +1,50 @@
+// Where the single executable unpacks its bundle (src/sea-main.ts). That folder holds code the
+// console loads later, chunk by chunk (React and Ink at start, the rest on demand), so no other
+// user may be able to create it first, nor rename it away and put his own in its place between its
+// making and a chunk's load: it is made with mkdtemp (0700, never an existing name) in a parent
+// that is checked all the way up (src/common/private-folder.ts: a world-writable TMPDIR that is not
+// sticky is refused, and so is a TMPDIR that does not exist), and it is checked again just before
+// the bundle is loaded (docs/architecture.md, "The host around the console").
+import {lstatSync, type Stats} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {basename, dirname, isAbsolute} from 'node:path';
+import {checkNoOtherWriter, ensurePrivateFolder, makePrivateTempFolder, UnsafeFolderError, userCacheHome} from '../common/private-folder.js';
+
+/**
+ * A new folder of this user's alone for the bundle, in the first of: the temporary folder (TMPDIR,
+ * or the system's when unset), XDG_RUNTIME_DIR, and `$XDG_CACHE_HOME/fz-console`
+ * (`~/.cache/fz-console`, made 0700 if missing) where one can be made safely. Throws an
+ * UnsafeFolderError saying why each could not serve.
+ */
+export function makeBundleFolder(env: NodeJS.ProcessEnv, temporary: string = tmpdir()): string {
+  const reasons: string[] = [];
+  const attempt = (what: string, make: () => string): string | null => {
+    try {
+      return make();
+    } catch (err) {
+      if (!(err instanceof UnsafeFolderError)) throw err;
+      reasons.push(`${what}: ${err.message}`);
+      return null;
+    }
+  };
+  const fromTemporary = attempt(env.TMPDIR ? 'TMPDIR' : 'the temporary folder', () => makePrivateTempFolder(temporary, 'fz-console-'));
+  if (fromTemporary) return fromTemporary;
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && isAbsolute(runtime)) {
+    const fromRuntime = attempt('XDG_RUNTIME_DIR', () => makePrivateTempFolder(runtime, 'fz-console-'));
+    if (fromRuntime) return fromRuntime;
+  }
+  const home = userCacheHome(env);
+  const fromCache = attempt('the cache folder', () => makePrivateTempFolder(ensurePrivateFolder(dirname(home), [basename(home), 'fz-console']), 'bundle-'));
+  if (fromCache) return fromCache;
+  throw new UnsafeFolderError(`no folder of yours alone to unpack the bundle into (${reasons.join('; ')}); set TMPDIR to one`);
+}
+
+/** Throws unless `dir` is still the folder `made` describes: ours, not a link, 0700, the way to it safe. */
+export function checkBundleFolder(dir: string, made: Stats): void {
+  const now = lstatSync(dir);
+  if (now.isSymbolicLink() || !now.isDirectory() || now.dev !== made.dev || now.ino !== made.ino || now.uid !== made.uid || (now.mode & 0o077) !== 0) {
+    throw new UnsafeFolderError(`${dir} was changed after it was made`);
+  }
+  checkNoOtherWriter(dirname(dir));
+}
