@@ -9,6 +9,7 @@ import {Box, useApp} from 'ink';
 import {createForm, editFocused, focusFirstError, hasErrors, moveFocus, str, validateForm, type FieldSpec, type FormState} from '../state/interactions/form.js';
 import {FormView} from './FormView.js';
 import {pasteRefused} from '../state/input/textedit.js';
+import {displayKey} from '../state/input/keymap.js';
 import {useTerminalSize} from './terminal.js';
 import {useTerminalInput} from './keys.js';
 import {Text} from './SafeText.js';
@@ -197,7 +198,9 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
           color={color('warning')}
         >{`A profile named "${str(s.form.values, 'profile').trim()}" exists. Replace it? y replace · any other key returns to the form`}</Text>
       ) : (
-        <Text color={color('muted')}>{s.busy ? 'Checking the connection…' : 'Tab/↑/↓ move · Enter next · Ctrl-S connect · Esc back'}</Text>
+        <Text color={color('muted')}>
+          {s.busy ? 'Checking the connection…' : `Tab/${displayKey('up')}/${displayKey('down')} move · Enter next · Ctrl-S connect · Esc back`}
+        </Text>
       )}
     </Box>
   );

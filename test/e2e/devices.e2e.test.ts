@@ -180,6 +180,20 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
     await t.waitFor('SHELL-READY$');
   });
 
+  it("under LC_ALL=C a detail's footer says what is below in words, with no key it does not mean (v reveals the preshared key)", async () => {
+    const t = terminal(80, 24);
+    t.run(`LC_ALL=C LANG=C node ${BIN} --refresh 0`);
+    await t.waitFor(/Devices \d+/);
+    t.keys('Enter');
+    const screen = await t.waitFor(/\d+ more lines? below \(j \/ Down\)/);
+    expect(screen).not.toMatch(/(^|\s)v \d+ more/m);
+    expect(screen).not.toContain('(j / v)');
+    // The preshared key stays hidden: nothing on the screen told the admin to press v.
+    expect(screen).not.toMatch(/Preshared key\s+[A-Za-z0-9+/]{43}=/);
+    t.keys('q');
+    await t.waitFor('SHELL-READY$');
+  });
+
   it('restores the terminal after a crash and prints the error there, exit status 1', async () => {
     const t = terminal(100, 30);
     t.run(`FZ_CONSOLE_TEST_CRASH=render node ${BIN}; echo "exit=$?"`);

@@ -278,7 +278,8 @@ function unbound(c: ConsoleContext, name: string, input: string): void {
     return;
   }
   const spec = focusedSpec(m.form);
-  const how = spec?.kind === 'toggle' ? 'Space toggles it' : spec?.kind === 'choice' ? '←/→ choose a value' : 'it takes no text';
+  const how =
+    spec?.kind === 'toggle' ? 'Space toggles it' : spec?.kind === 'choice' ? `${displayKey('left')}/${displayKey('right')} choose a value` : 'it takes no text';
   c.message({tone: 'info', text: `${spec?.label.trim() ?? 'This field'}: ${how}`});
 }
 

@@ -1,6 +1,8 @@
 // A detail view: labelled lines and headings, scrolled; long values wrap under their label.
 import React from 'react';
 import {Box} from 'ink';
+import {moreBelow} from '../../state/core/glyphs.js';
+import {displayKey} from '../../state/input/keymap.js';
 import type {DetailLine} from '../../state/screens/display.js';
 import {Text} from '../SafeText.js';
 import {displayWidth, padEnd, truncate, wrapLines} from '../text.js';
@@ -112,7 +114,7 @@ export function DetailView({
       })}
       {below > 0 && height > 1 ? (
         <Text key="more" color={color('muted')} wrap="truncate">
-          {`↓ ${below + 1} more line${below + 1 === 1 ? '' : 's'} (j / ↓)`}
+          {`${moreBelow(below + 1, 'line')} (j / ${displayKey('down')})`}
         </Text>
       ) : null}
     </Box>
