@@ -65,7 +65,7 @@ function initialState(settings: ConsoleSettings): ConsoleState {
 }
 
 export class Controller implements ConsoleContext {
-  /** Info and success messages fade after this long so the key hints come back; errors stay. */
+  /** Info and success messages (and warnings marked `fades`) fade after this long so the key hints come back; errors stay. */
   static readonly MESSAGE_FADE_MS = 6000;
 
   readonly store: Store<ConsoleState>;
@@ -130,7 +130,7 @@ export class Controller implements ConsoleContext {
     this.set((s) => ({...s, message}));
     if (this.fadeTimer) clearTimeout(this.fadeTimer);
     this.fadeTimer = null;
-    if (message && (message.tone === 'info' || message.tone === 'ok')) {
+    if (message && (message.tone === 'info' || message.tone === 'ok' || message.fades)) {
       this.fadeTimer = setTimeout(() => {
         this.fadeTimer = null;
         if (this.state.message === message) this.set((s) => ({...s, message: null}));

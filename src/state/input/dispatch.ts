@@ -136,8 +136,8 @@ function pasteInto(c: ConsoleContext, text: string): void {
   if (c.layout.tooSmall) return;
   if (c.state.help.open) {
     const line = text.replace(/[\r\n\t]+/g, ' ').trim();
-    if (!c.state.help.searching) c.message({tone: 'warning', text: 'Paste ignored: the help is open (/ searches it)'});
-    else if (!typeIntoHelpSearch(c, 'paste', line)) c.message({tone: 'warning', text: pasteRefused('the help search', line, 'text')});
+    if (!c.state.help.searching) c.message({tone: 'warning', fades: true, text: 'Paste ignored: the help is open (/ searches it)'});
+    else if (!typeIntoHelpSearch(c, 'paste', line)) c.message({tone: 'warning', fades: true, text: pasteRefused('the help search', line, 'text')});
     return;
   }
   const m = topModal(c.state);
@@ -146,7 +146,7 @@ function pasteInto(c: ConsoleContext, text: string): void {
   const oneLine = text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/[\r\n\t]+/g, ' ');
   if (m?.kind === 'form' && m.form.submitting) {
     // The values being saved are not edited under the request (see keyPress).
-    c.message({tone: 'warning', text: 'Paste ignored: saving… the server has not answered yet; nothing was inserted (Esc cancels the save)'});
+    c.message({tone: 'warning', fades: true, text: 'Paste ignored: saving… the server has not answered yet; nothing was inserted (Esc cancels the save)'});
     return;
   }
   if (m?.kind === 'form') {
@@ -157,13 +157,13 @@ function pasteInto(c: ConsoleContext, text: string): void {
     }
     const edited = editFocused(m.form, 'paste', spec?.multiline ? text : oneLine);
     if (edited) showForm(c, m, edited);
-    else c.message({tone: 'warning', text: pasteRefused(spec?.label.trim() ?? 'this field', spec?.multiline ? text : oneLine, spec?.kind)});
+    else c.message({tone: 'warning', fades: true, text: pasteRefused(spec?.label.trim() ?? 'this field', spec?.multiline ? text : oneLine, spec?.kind)});
     return;
   }
   if (m?.kind === 'picker') {
     const edited = editText({value: m.filter, cursor: [...m.filter].length}, 'paste', oneLine);
     if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
-    else c.message({tone: 'warning', text: pasteRefused('the picker', oneLine, 'text')});
+    else c.message({tone: 'warning', fades: true, text: pasteRefused('the picker', oneLine, 'text')});
     return;
   }
   if (m === null && c.state.command) {
@@ -174,7 +174,7 @@ function pasteInto(c: ConsoleContext, text: string): void {
   if (m?.kind === 'prompt') {
     const edited = editText(m, 'paste', oneLine);
     if (edited) c.replaceModal(m, {...m, ...lineOf(edited)});
-    else c.message({tone: 'warning', text: pasteRefused(m.label, oneLine, 'text')});
+    else c.message({tone: 'warning', fades: true, text: pasteRefused(m.label, oneLine, 'text')});
     return;
   }
   const list = m === null && !c.state.help.open ? c.activeList() : null;
@@ -188,13 +188,13 @@ function pasteInto(c: ConsoleContext, text: string): void {
     const typedText = pasted.keyFrom ? pasted.text : oneLine;
     const edited = editText(pasted.keyFrom && st.filtering ? {value: '', cursor: 0} : line, 'paste', st.filtering ? typedText : typedText.trim());
     if (!edited) {
-      c.message({tone: 'warning', text: pasteRefused('the filter', oneLine, 'text')});
+      c.message({tone: 'warning', fades: true, text: pasteRefused('the filter', oneLine, 'text')});
       return;
     }
     c.updateList(list.spec.id, (s) => ({...s, filtering: true, filter: edited.value, filterEdit: caretOf(edited)}));
     return;
   }
-  c.message({tone: 'warning', text: 'Paste ignored: nothing here takes text'});
+  c.message({tone: 'warning', fades: true, text: 'Paste ignored: nothing here takes text'});
 }
 
 /** Text entry where the innermost scope has no binding for the key. True when handled. */
