@@ -19,6 +19,7 @@ import {Text} from './SafeText.js';
 import {StatusBar} from './StatusBar.js';
 import {MIN_COLUMNS, MIN_ROWS, readSize, useTerminalSize} from './terminal.js';
 import {displayWidth, truncate} from './text.js';
+import {tooSmallLines} from './too-small.js';
 import {color} from './theme.js';
 
 export type AppSettings = ConsoleSettings;
@@ -108,13 +109,11 @@ export function App({
   if (size.columns < MIN_COLUMNS || size.rows < MIN_ROWS) {
     return (
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
-        <Text wrap="truncate">{`terminal too small: need ${MIN_COLUMNS}×${MIN_ROWS}, have ${size.columns}×${size.rows}`}</Text>
-        <Text wrap="truncate" color={color('muted')}>
-          {topModal(state) ? 'resize the window to go on (Ctrl-C quits)' : 'resize the window, or press q to quit'}
-        </Text>
-        <Text wrap="truncate" color={color('muted')}>
-          keys and pastes do nothing until then
-        </Text>
+        {tooSmallLines(size.columns, size.rows, topModal(state) !== null).map((line) => (
+          <Text key={line.text} wrap="truncate" {...(line.muted ? {color: color('muted')} : {})}>
+            {line.text}
+          </Text>
+        ))}
       </Box>
     );
   }

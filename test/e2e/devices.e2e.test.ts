@@ -118,7 +118,7 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
     screen = await t.waitFor((s) => !s.includes('REMOTE IP') && s.includes('NAME'));
     expect(screen.split('\n').every((line) => line.length <= 80)).toBe(true);
     t.resize(70, 20);
-    await t.waitFor('terminal too small: need 80×24, have 70×20');
+    await t.waitFor('terminal too small: need 80x24, have 70x20');
     t.resize(170, 40);
     await t.waitFor('REMOTE IP');
 
