@@ -48,7 +48,8 @@ function layout(lines: readonly DetailLine[], width: number): Row[] {
       return;
     }
     const indent = line.label !== undefined ? labelWidth : 0;
-    const parts = wrapped(line.value, Math.max(10, width - indent));
+    const room = Math.max(10, width - indent);
+    const parts = wrapped(line.fit ? line.fit(room) : line.value, room);
     const first = line.label !== undefined ? padEnd(truncate(line.label, labelWidth - 1), labelWidth) : '';
     const blank = line.label !== undefined ? ' '.repeat(labelWidth) : '';
     parts.forEach((part, k) => rows.push({key: `${i}.${k}`, line: i, text: part, label: k === 0 ? first : blank}));
