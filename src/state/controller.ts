@@ -4,7 +4,7 @@
 // screen or a modal of its own; nothing in src/state imports it (lint enforces both: see
 // docs/architecture.md, "The console context"). Plain TypeScript: tests drive it without Ink.
 import {ApiError, type Configuration} from '../api/index.js';
-import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, ListDerived} from './core/context.js';
+import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, ListDerived, TokenRetry} from './core/context.js';
 import {Layout} from './core/layout.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './core/modals.js';
 import {CLOSED_HELP, errorText, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
@@ -197,6 +197,12 @@ export class Controller implements ConsoleContext {
     this.savedConfiguration.saved(saved);
     this.tracker.noteConfigurationSave({base, saved});
     this.set((s) => (s.snapshot ? {...s, snapshot: {...s.snapshot, configuration: saved}} : s));
+  }
+
+  tokenRejected(err: ApiError, retry: TokenRetry): boolean {
+    if (!this.client.setToken) return false;
+    void this.tokens.rejected(err, retry);
+    return true;
   }
 
   afterWrite(text: string, select?: {screen: ListScreenId; id: string}): void {
