@@ -19,7 +19,7 @@ import {FirstRun} from './ui/FirstRun.js';
 import {FrameWriter, frameWriterStream} from './ui/frame-writer.js';
 import {guardedStream, OutputGuard} from './ui/output-guard.js';
 import {FRAME_OPTIONS} from './ui/render-options.js';
-import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, readSize, SHOW_CURSOR} from './ui/terminal.js';
+import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, HIDE_CURSOR, LEAVE_ALT_SCREEN, readSize, SHOW_CURSOR} from './ui/terminal.js';
 import {ActivityLog} from './state/tracking/activity-log.js';
 import {configureGlyphs} from './state/core/glyphs.js';
 // file.js, not the index: the index loads the QR encoder, which the first frame does not need.
@@ -164,7 +164,10 @@ function suspendToShell(repaint: () => void): void {
   process.once('SIGCONT', () => {
     try {
       if (process.stdin.isTTY) process.stdin.setRawMode(true);
-      process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON);
+      // Ink hides the cursor once, at its first frame (log-update's hasHiddenCursor), and never
+      // again: the cursor shown for the shell would stay on over the console (docs/terminal-notes.md,
+      // "No alternate screen and no paste support in Ink 6").
+      process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON + HIDE_CURSOR);
       terminalTaken = true;
       // The alternate screen comes back blank: the writer must not send changes against what it showed.
       frames?.invalidate();

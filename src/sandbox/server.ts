@@ -8,7 +8,7 @@ import {createServer, type IncomingMessage, type ServerResponse} from 'node:http
 import type {AddressInfo} from 'node:net';
 import {tokenJwt} from './auth/auth.js';
 import type {SandboxCore} from './core.js';
-import {applyFault, repeatFirstId, type FaultSettings} from './http/faults.js';
+import {applyFault, muteAnswer, repeatFirstId, type FaultSettings} from './http/faults.js';
 import {handleApi, redirectToPrefix, type ApiContext} from './http/api.js';
 import {handleControl} from './http/control.js';
 import {sendEmpty500} from './http/respond.js';
@@ -175,15 +175,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (closed) return;
       if (faults.mode !== 'none' && core.random.faults.chance(faults.rate)) {
         const isList = req.method === 'GET' && path.split('/').filter((s) => s !== '').length === 2;
-        if (faults.mode === 'duplicate-id') {
+        const mode = faults.mode;
+        if (mode === 'duplicate-id') {
           // Answered as usual below, the list rewritten on its way out.
           if (isList) repeatFirstId(res);
         } else {
-          if (!applyFault(faults.mode, res, isList)) {
+          if (mode === 'apply-hang') muteAnswer(res);
+          if (mode === 'apply-hang' || !applyFault(mode, res, isList)) {
             faults.hung++;
             res.once('close', () => faults.hung--);
           }
-          return;
+          if (mode !== 'apply-hang') return;
         }
       }
     }

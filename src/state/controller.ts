@@ -4,7 +4,7 @@
 // screen or a modal of its own; nothing in src/state imports it (lint enforces both: see
 // docs/architecture.md, "The console context"). Plain TypeScript: tests drive it without Ink.
 import {ApiError, type Configuration} from '../api/index.js';
-import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, InputRead, ListDerived} from './core/context.js';
+import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, InputRead, ListDerived, TokenRetry} from './core/context.js';
 import {codePoints} from './input/limits.js';
 import {Layout} from './core/layout.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './core/modals.js';
@@ -68,7 +68,7 @@ function initialState(settings: ConsoleSettings): ConsoleState {
 }
 
 export class Controller implements ConsoleContext {
-  /** Info and success messages fade after this long so the key hints come back; errors stay. */
+  /** Info and success messages (and warnings marked `fades`) fade after this long so the key hints come back; errors stay. */
   static readonly MESSAGE_FADE_MS = 6000;
 
   readonly store: Store<ConsoleState>;
@@ -137,7 +137,7 @@ export class Controller implements ConsoleContext {
     this.set((s) => ({...s, message}));
     if (this.fadeTimer) clearTimeout(this.fadeTimer);
     this.fadeTimer = null;
-    if (message && (message.tone === 'info' || message.tone === 'ok')) {
+    if (message && (message.tone === 'info' || message.tone === 'ok' || message.fades)) {
       this.fadeTimer = setTimeout(() => {
         this.fadeTimer = null;
         if (this.state.message === message) this.set((s) => ({...s, message: null}));
@@ -204,6 +204,12 @@ export class Controller implements ConsoleContext {
     this.savedConfiguration.saved(saved);
     this.tracker.noteConfigurationSave({base, saved});
     this.set((s) => (s.snapshot ? {...s, snapshot: {...s.snapshot, configuration: saved}} : s));
+  }
+
+  tokenRejected(err: ApiError, retry: TokenRetry): boolean {
+    if (!this.client.setToken) return false;
+    void this.tokens.rejected(err, retry);
+    return true;
   }
 
   afterWrite(text: string, select?: {screen: ListScreenId; id: string}): void {

@@ -9,6 +9,7 @@ import {formatRate} from '../state/data/format.js';
 import type {TrafficHistory} from '../state/tracking/traffic-history.js';
 import type {FetchedData} from '../state/data/snapshot.js';
 import {sparkline} from '../state/tracking/sparkline.js';
+import {glyphs} from '../state/core/glyphs.js';
 import {bodyFor} from './Body.js';
 import {CommandBar, CommandInfo, commandErrorIsLong} from './CommandBar.js';
 import {Header} from './Header.js';
@@ -18,6 +19,7 @@ import {Text} from './SafeText.js';
 import {StatusBar} from './StatusBar.js';
 import {MIN_COLUMNS, MIN_ROWS, readSize, useTerminalSize} from './terminal.js';
 import {displayWidth, truncate} from './text.js';
+import {tooSmallLines} from './too-small.js';
 import {color} from './theme.js';
 
 export type AppSettings = ConsoleSettings;
@@ -107,13 +109,11 @@ export function App({
   if (size.columns < MIN_COLUMNS || size.rows < MIN_ROWS) {
     return (
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
-        <Text wrap="truncate">{`terminal too small: need ${MIN_COLUMNS}×${MIN_ROWS}, have ${size.columns}×${size.rows}`}</Text>
-        <Text wrap="truncate" color={color('muted')}>
-          {topModal(state) ? 'resize the window to go on (Ctrl-C quits)' : 'resize the window, or press q to quit'}
-        </Text>
-        <Text wrap="truncate" color={color('muted')}>
-          keys and pastes do nothing until then
-        </Text>
+        {tooSmallLines(size.columns, size.rows, topModal(state) !== null).map((line) => (
+          <Text key={line.text} wrap="truncate" {...(line.muted ? {color: color('muted')} : {})}>
+            {line.text}
+          </Text>
+        ))}
       </Box>
     );
   }
@@ -177,8 +177,10 @@ function throughput(history: TrafficHistory, room: number): string {
   const spark = Math.min(24, Math.floor((room - rxText.length - txText.length - 6) / 2));
   if (spark >= 6) return `${rxText} ${sparkline(rx, spark)}  ${txText} ${sparkline(tx, spark)}`;
   const plain = `${rxText}  ${txText}`;
-  // At 80 columns: `↓12.3M ↑1.2M` (bytes per second) rather than nothing.
-  return plain.length <= room ? plain : `↓${compactRate(last(rx))} ↑${compactRate(last(tx))}`;
+  // At 80 columns: `↓12.3M ↑1.2M` (bytes per second) rather than nothing; on a plain terminal
+  // `rx12.3M tx1.2M` (an arrow's ASCII stand-in would be a key: src/state/core/glyphs.ts).
+  const [down, up] = glyphs().asciiQr ? ['rx', 'tx'] : ['↓', '↑'];
+  return plain.length <= room ? plain : `${down}${compactRate(last(rx))} ${up}${compactRate(last(tx))}`;
 }
 
 /** A rate in a few cells: `12.3M`, `980K`, `0`; bytes per second, binary units as formatRate. */

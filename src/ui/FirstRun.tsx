@@ -10,6 +10,7 @@ import {createForm, editFocused, focusFirstError, hasErrors, moveFocus, str, val
 import {FormView} from './FormView.js';
 import {pasteRefused} from '../state/input/textedit.js';
 import {pasteTooLong, typedTooLong} from '../state/input/limits.js';
+import {displayKey} from '../state/input/keymap.js';
 import {useTerminalSize} from './terminal.js';
 import {useTerminalInput} from './keys.js';
 import {Text} from './SafeText.js';
@@ -200,7 +201,9 @@ export function FirstRun({configPath, profiles = [], onConnect, onProfile, onDem
           color={color('warning')}
         >{`A profile named "${str(s.form.values, 'profile').trim()}" exists. Replace it? y replace · any other key returns to the form`}</Text>
       ) : (
-        <Text color={color('muted')}>{s.busy ? 'Checking the connection…' : 'Tab/↑/↓ move · Enter next · Ctrl-S connect · Esc back'}</Text>
+        <Text color={color('muted')}>
+          {s.busy ? 'Checking the connection…' : `Tab/${displayKey('up')}/${displayKey('down')} move · Enter next · Ctrl-S connect · Esc back`}
+        </Text>
       )}
     </Box>
   );

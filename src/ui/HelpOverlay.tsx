@@ -4,7 +4,7 @@ import React from 'react';
 import {Box} from 'ink';
 import type {HelpState} from '../state/core/state.js';
 import {glyphs} from '../state/core/glyphs.js';
-import {helpSections} from '../state/input/keymap.js';
+import {displayKey, helpSections} from '../state/input/keymap.js';
 import {Text} from './SafeText.js';
 import {color} from './theme.js';
 import {truncate, wrapLines} from './text.js';
@@ -50,7 +50,7 @@ export function HelpOverlay({width, height, help}: {width: number; height: numbe
   const capacity = helpCapacity(height);
   const start = Math.max(0, Math.min(help.scroll, lines.length - capacity));
   const visible = lines.slice(start, start + capacity);
-  const more = lines.length > capacity ? `  ↓/↑ scroll (${start + 1}–${start + visible.length} of ${lines.length})` : '';
+  const more = lines.length > capacity ? `  ${displayKey('down')}/${displayKey('up')} scroll (${start + 1}–${start + visible.length} of ${lines.length})` : '';
   const search = help.searching
     ? `/${[...help.search].slice(0, help.cursor).join('')}${glyphs().caret}${[...help.search].slice(help.cursor).join('')}`
     : help.search

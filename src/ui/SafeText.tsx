@@ -6,44 +6,17 @@
 import React from 'react';
 import {Text as InkText, type TextProps} from 'ink';
 import {displaySafe, ESCAPE_CLOSE, ESCAPE_OPEN, isDisplaySafe, safeSegments} from '../common/display-safe.js';
-import {glyphs} from '../state/core/glyphs.js';
+import {ASCII_FOLD, ASCII_UNKNOWN, glyphs} from '../state/core/glyphs.js';
 import {color} from './theme.js';
 
-// Plain terminals (src/state/core/glyphs.ts): the console's typographic symbols become their ASCII
-// look-alikes of the same width, and any other non-ASCII character a "?", so nothing prints as
-// mojibake and columns stay where they were measured.
-const ASCII_FOLD: Record<string, string> = {
-  '·': '-',
-  '…': '~',
-  '—': '-',
-  '–': '-',
-  '→': '>',
-  '←': '<',
-  '↑': '^',
-  '↓': 'v',
-  '▲': '^',
-  '▼': 'v',
-  '›': '>',
-  '‹': '<',
-  '•': '*',
-  '●': '*',
-  '○': 'o',
-  '✗': 'x',
-  '↵': '|',
-  '×': 'x',
-  '≤': '<',
-  '≥': '>',
-  '“': '"',
-  '”': '"',
-  '‘': "'",
-  '’': "'",
-};
-
+// Plain terminals (src/state/core/glyphs.ts): the console's typographic symbols become ASCII
+// punctuation of the same width (ASCII_FOLD), and any other non-ASCII character ASCII_UNKNOWN, so
+// nothing prints as mojibake and columns stay where they were measured.
 function asciiFold(text: string): string {
   // eslint-disable-next-line no-control-regex -- printable ASCII passes as it is
   return /^[\x00-\x7f]*$/.test(text)
     ? text
-    : [...text].map((ch) => (ch.charCodeAt(0) < 0x80 || ch === ESCAPE_OPEN || ch === ESCAPE_CLOSE ? ch : (ASCII_FOLD[ch] ?? '?'))).join('');
+    : [...text].map((ch) => (ch.charCodeAt(0) < 0x80 || ch === ESCAPE_OPEN || ch === ESCAPE_CLOSE ? ch : (ASCII_FOLD[ch] ?? ASCII_UNKNOWN))).join('');
 }
 
 function safeString(text: string): React.ReactNode {

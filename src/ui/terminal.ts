@@ -33,6 +33,7 @@ export function useTerminalSize(): TerminalSize {
 export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
 export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
 export const SHOW_CURSOR = '\x1b[?25h';
+export const HIDE_CURSOR = '\x1b[?25l';
 /** Bracketed paste: the terminal marks a paste (ESC[200~ … ESC[201~) so it arrives as one insertion. */
 export const BRACKETED_PASTE_ON = '\x1b[?2004h';
 export const BRACKETED_PASTE_OFF = '\x1b[?2004l';

@@ -118,7 +118,7 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
     screen = await t.waitFor((s) => !s.includes('REMOTE IP') && s.includes('NAME'));
     expect(screen.split('\n').every((line) => line.length <= 80)).toBe(true);
     t.resize(70, 20);
-    await t.waitFor('terminal too small: need 80×24, have 70×20');
+    await t.waitFor('terminal too small: need 80x24, have 70x20');
     t.resize(170, 40);
     await t.waitFor('REMOTE IP');
 
@@ -176,6 +176,20 @@ describe.skipIf(!enabled)('devices end to end (tmux)', {timeout: 120_000}, () =>
     expect(seen).toEqual(['', '', '', '', '', '', '']);
     t.keys('Escape');
     await t.waitFor(/users/);
+    t.keys('q');
+    await t.waitFor('SHELL-READY$');
+  });
+
+  it("under LC_ALL=C a detail's footer says what is below in words, with no key it does not mean (v reveals the preshared key)", async () => {
+    const t = terminal(80, 24);
+    t.run(`LC_ALL=C LANG=C node ${BIN} --refresh 0`);
+    await t.waitFor(/Devices \d+/);
+    t.keys('Enter');
+    const screen = await t.waitFor(/\d+ more lines? below \(j \/ Down\)/);
+    expect(screen).not.toMatch(/(^|\s)v \d+ more/m);
+    expect(screen).not.toContain('(j / v)');
+    // The preshared key stays hidden: nothing on the screen told the admin to press v.
+    expect(screen).not.toMatch(/Preshared key\s+[A-Za-z0-9+/]{43}=/);
     t.keys('q');
     await t.waitFor('SHELL-READY$');
   });

@@ -75,6 +75,25 @@ describe.skipIf(!enabled)('signals end to end (tmux)', {timeout: 120_000}, () =>
     expect(console, screen).toEqual([]);
   });
 
+  it('after Ctrl-Z and fg the cursor is hidden again, as before the stop; shown on the shell meanwhile and after q', async () => {
+    const t = terminal();
+    t.run(`clear; node ${BIN} --refresh 0`);
+    await t.waitFor(/1 Devices \d+/);
+    await t.waitUntil(() => !t.cursorVisible, 'the cursor hidden by the console');
+    t.keys('C-z');
+    await t.waitFor(/Stopped/);
+    await t.waitUntil(() => !t.altScreen && t.cursorVisible, 'the shell with its cursor');
+    t.run('fg');
+    await t.waitUntil(() => t.altScreen && /1 Devices \d+/.test(t.screen()), 'the console back');
+    // Drawn again, and still no cursor: wait past the first repaint for a stray show to land.
+    t.keys('j');
+    await t.waitFor(/2\/\d+ devices/);
+    expect(t.cursorVisible).toBe(false);
+    t.keys('q');
+    await t.waitUntil(() => !t.altScreen, 'the console to quit');
+    expect(t.cursorVisible).toBe(true);
+  });
+
   // Two terminals side by side keep the file well under a minute on two cores.
   it('20 exits on SIGTERM and SIGHUP, with a server and with --demo: quiet, 143/129, terminal restored', async () => {
     const plan: [string, NodeJS.Signals][] = [];

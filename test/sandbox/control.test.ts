@@ -158,6 +158,28 @@ describe('faults', () => {
     await expect(api('GET', '/v0/devices')).rejects.toThrow();
   });
 
+  it('apply-hang applies a write and never answers it', async () => {
+    await control('PUT', '/_sandbox/faults', {body: {mode: 'apply-hang', rate: 1}});
+    const email = 'applied-unanswered@example.com';
+    const outcome = new Promise<string>((resolve) => {
+      const body = JSON.stringify({user: {email, role: 'unprivileged'}});
+      const req = httpRequest(
+        new URL('/v0/users', sb.url),
+        {method: 'POST', headers: {authorization: `Bearer ${sb.adminToken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body)}},
+        () => resolve('answered'),
+      );
+      req.on('error', (e) => resolve(`error: ${e.message}`));
+      req.end(body);
+    });
+    // Held open: the request arrived and was handled, with nothing sent back.
+    for (let hung = 0; hung === 0;) hung = ((await control('GET', '/_sandbox/faults')).json as {hung: number}).hung;
+    await control('PUT', '/_sandbox/faults', {body: {mode: 'none'}});
+    const users = data<Array<{email: string}>>(await api('GET', '/v0/users'));
+    expect(users.map((u) => u.email)).toContain(email);
+    const raced = await Promise.race([outcome, new Promise((r) => setTimeout(() => r('still waiting'), 300))]);
+    expect(raced).toBe('still waiting');
+  });
+
   it('hang never answers, and close() still ends the connection', async () => {
     const own = await startSandbox({port: 0, seed: 'empty', statsIntervalSeconds: 0});
     await send(own.url, 'PUT', '/_sandbox/faults', {token: own.adminToken, body: {mode: 'hang', rate: 1}});

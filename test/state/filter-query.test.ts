@@ -3,7 +3,17 @@
 // never computed by the code under test. The screens' fields: filter-fields.test.ts.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {addressField, compileFilter, impliesQuery, parseAge, parseSize, tokenizeFilter, type FilterFields} from '../../src/state/lists/filter-query.js';
+import {
+  addressField,
+  compileFilter,
+  impliesQuery,
+  parseAge,
+  parseSize,
+  quotedFilter,
+  quoteFilterTerm,
+  tokenizeFilter,
+  type FilterFields,
+} from '../../src/state/lists/filter-query.js';
 import {deviceFilters} from '../../src/state/screens/devices/filters.js';
 import {userFilters} from '../../src/state/screens/users/filters.js';
 import {activityFilters} from '../../src/state/screens/activity/filters.js';
@@ -278,12 +288,47 @@ describe('tokenizeFilter', () => {
     );
   });
 
+  it('inside quotes "" is one quote: "ann\'s ""work"" pc"', () => {
+    expect(tokenizeFilter('"ann\'s ""work"" pc" x')).toEqual([
+      {text: 'ann\'s "work" pc', negate: false, quoted: true, quoteAt: 0},
+      {text: 'x', negate: false, quoted: false, quoteAt: -1},
+    ]);
+    expect(tokenizeFilter('name:"a""b"')).toEqual([{text: 'name:a"b', negate: false, quoted: false, quoteAt: 5}]);
+    // Empty quotes are still an empty term, dropped.
+    expect(tokenizeFilter('"" a')).toEqual([{text: 'a', negate: false, quoted: false, quoteAt: -1}]);
+  });
+
+  it('quoting any text, quotes, spaces and ! included, reads back as that text, one plain term (property)', () => {
+    const text = fc.oneof(fc.string({maxLength: 30}), fc.string({unit: fc.constantFrom('"', ' ', '!', 'a', ':', '\t', 'é'), maxLength: 30}));
+    fc.assert(
+      fc.property(text, fc.array(word, {maxLength: 3}), (name, around) => {
+        expect(tokenizeFilter(quoteFilterTerm(name))).toEqual(name === '' ? [] : [{text: name, negate: false, quoted: true, quoteAt: 0}]);
+        // Among other terms, it is still one term of its own.
+        const words = around.filter((w) => !w.startsWith('!'));
+        const tokens = tokenizeFilter([...words, quoteFilterTerm(name), ...words].join(' '));
+        expect(tokens.map((t) => t.text)).toEqual(name === '' ? [...words, ...words] : [...words, name, ...words]);
+        // And it is plain text for every screen, never a field or a flag.
+        if (name !== '')
+          expect(compileFilter(quoteFilterTerm(name), DEVICE_FIELDS, NOW).texts).toEqual([
+            {kind: 'text', needle: name.toLowerCase(), negate: false, canon: `"${name.toLowerCase()}`},
+          ]);
+      }),
+    );
+  });
+
+  it('a filter is quoted once in messages: in quotes, or as typed when it holds quotes', () => {
+    expect(quotedFilter('lap')).toBe('"lap"');
+    expect(quotedFilter('"rosa-laptop"')).toBe('"rosa-laptop"');
+    expect(quotedFilter('a "b c"')).toBe('a "b c"');
+  });
+
   it('never throws, and every term is non-empty text of the input', () => {
     fc.assert(
       fc.property(fc.string({maxLength: 40}), (s) => {
         for (const t of tokenizeFilter(s)) {
           expect(t.text.length).toBeGreaterThan(0);
-          expect(t.text.includes('"')).toBe(false);
+          // A quote in a term is a doubled one of the input (`""` inside quotes).
+          if (t.text.includes('"')) expect(s).toContain('""');
         }
         for (const fields of [DEVICE_FIELDS, USER_FIELDS, RULE_FIELDS, activityFilters()] as FilterFields<never>[]) {
           const q = compileFilter(s, fields, NOW);

@@ -2,7 +2,8 @@
 // into a form field, a picker, a prompt, the filter and places that take no text; what a key says
 // where it does nothing; typing while a save waits. Messages are written out: they are what an
 // admin reads.
-import {describe, expect, it} from 'vitest';
+import {describe, expect, it, vi} from 'vitest';
+import {Controller} from '../../src/state/controller.js';
 import {topModal} from '../../src/state/core/state.js';
 import {open, seeded, until} from '../helpers/fake-console.js';
 
@@ -63,6 +64,25 @@ describe('pastes', () => {
     c.paste('\x07');
     expect(c.state.lists.devices.filter).toBe('x yann');
     expect(c.state.message?.text).toBe('Paste ignored: it holds 1 control character, which the filter does not take; nothing was inserted');
+  });
+
+  it('a refused paste fades like a note, so the key hints come back; an error stays', async () => {
+    const {c, press} = await open(seeded());
+    press('enter');
+    vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']});
+    try {
+      c.paste('bob');
+      expect(c.state.message?.text).toBe('Paste ignored: nothing here takes text');
+      vi.advanceTimersByTime(Controller.MESSAGE_FADE_MS - 1);
+      expect(c.state.message?.text).toBe('Paste ignored: nothing here takes text');
+      vi.advanceTimersByTime(1);
+      expect(c.state.message).toBeNull();
+      c.message({tone: 'error', text: 'an error'});
+      vi.advanceTimersByTime(10 * Controller.MESSAGE_FADE_MS);
+      expect(c.state.message?.text).toBe('an error');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('where nothing takes text it says so: the help, a detail, a dialog', async () => {

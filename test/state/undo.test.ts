@@ -110,6 +110,8 @@ describe('u and :undo in the console', () => {
       ]),
     );
     expect(server.calls.filter((x) => x.startsWith('createDevice'))).toEqual([]);
+    // Nothing came back: nothing is said to be new.
+    expect(reportLines(c).some((l) => l.startsWith('Restored items are new'))).toBe(false);
     press('esc', 'u');
     await until(() => reportLines(c)[0]?.startsWith('Took back user ann@example.com: 3 items restored.') ?? false, 'the second try');
     expect(server.calls.filter((x) => /^create(User|Device)/.test(x))).toEqual([
@@ -118,5 +120,25 @@ describe('u and :undo in the console', () => {
       'createDevice ann-laptop',
       'createDevice ann-phone',
     ]);
+  });
+
+  it('the report says what a restored item does not get back: its id, creation date and counters', async () => {
+    const server = seeded();
+    const con = await open(server);
+    const {c, press} = con;
+    press('j', 'd', 'y');
+    await until(() => con.message().startsWith('Deleted device ann-phone'), 'the device delete');
+    press('u');
+    await until(() => reportLines(c)[0]?.startsWith('Took back device ann-phone') ?? false, 'the device back');
+    expect(reportLines(c).at(-1)).toBe(
+      'Restored items are new to the server: new ids and creation dates; devices start with no handshake, no remote IP and traffic counters at zero until their clients connect.',
+    );
+    press('esc', '2', 'd', 'y');
+    await until(() => con.message().startsWith('User deleted successfully: ann@example.com'), 'the user delete');
+    press('u');
+    await until(() => reportLines(c)[0]?.startsWith('Took back user ann@example.com') ?? false, 'the user back');
+    expect(reportLines(c)).toContain(
+      'Restored items are new to the server: new ids and creation dates; devices start with no handshake, no remote IP and traffic counters at zero until their clients connect; users have no sign-in on record.',
+    );
   });
 });

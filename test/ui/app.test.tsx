@@ -101,7 +101,34 @@ describe('App', () => {
   it('says what size it needs below 80×24', async () => {
     const app = await renderApp({fixture: fx, settings, ready: false});
     app.resize(60);
-    await app.waitFor('terminal too small: need 80×24, have 60×30');
+    await app.waitFor('terminal too small: need 80x24, have 60x30');
+  });
+
+  // It was cut to the width: `need 80×2…` at 10 columns, a size the console does not need.
+  it.each([
+    [1, 1, ['!']],
+    [4, 3, ['!']],
+    [8, 3, ['80x24', 'q quits']],
+    [5, 1, ['80x24']],
+    [7, 2, ['80x24']],
+    [10, 2, ['need 80x24']],
+    [12, 6, ['need 80x24', 'q quits']],
+    [22, 4, ['too small: need 80x24', 'resize, or q to quit', 'keys wait until then']],
+    [40, 2, ['too small: need 80x24, have 40x2']],
+    [79, 30, ['terminal too small: need 80x24, have 79x30', 'resize the window, or press q to quit', 'keys and pastes do nothing until then']],
+    [200, 1, ['terminal too small: need 80x24, have 200x1']],
+  ])('at %ix%i the too-small screen fits: %j, nothing cut', async (columns, rows, expected) => {
+    const app = await renderApp({fixture: fx, settings, ready: false});
+    app.resize(columns, rows);
+    const first = expected[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const frame = await app.waitFor(new RegExp(`^${first}\\s*$`, 'm'));
+    const lines = app
+      .frame()
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .filter((l) => l !== '');
+    expect(lines, frame).toEqual(expected);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
   });
 
   it('--read-only refuses every write with a status message and sends nothing', async () => {

@@ -62,8 +62,8 @@ describe('QR on the result screen', () => {
   it('says exactly what size it needs on an 80×24 terminal', () => {
     const ui = render(<DeviceResult result={result} prompt={null} width={80} height={body(24)} />);
     const frame = strip(ui.lastFrame()).replace(/\s+/g, ' ');
-    expect(frame).toMatch(/The QR code needs a terminal of at least \d+ columns × \d+ rows \(this one is 80 × 24\)/);
-    const [, cols, rows] = /at least (\d+) columns × (\d+) rows/.exec(frame)!;
+    expect(frame).toMatch(/The QR code needs a terminal of at least \d+ columns and \d+ rows \(this one has 80 and 24\)/);
+    const [, cols, rows] = /at least (\d+) columns and (\d+) rows/.exec(frame)!;
     // At that size it does fit.
     const fits = render(<DeviceResult result={result} prompt={null} width={Number(cols)} height={body(Number(rows))} />);
     expect(strip(fits.lastFrame())).not.toContain('needs a terminal');

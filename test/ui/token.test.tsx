@@ -79,6 +79,50 @@ describe('a rejected token', () => {
     }
   });
 
+  it('a form saved after the token was revoked asks for a new token, then saves, nothing typed lost', {timeout: 30_000}, async () => {
+    const {token, id} = await issueToken();
+    const client = new FirezoneClient({baseUrl: fx.sandbox.url, token});
+    try {
+      const app = await renderApp({client});
+      await app.press('screen2');
+      await app.press('new', 'list');
+      await app.waitFor('Add user');
+      await app.type('after-rotation@example.com');
+      // Rotated while the form was open: polls hold under a form, so only the save finds out.
+      await fx.api('DELETE', `/_sandbox/tokens/${id}`);
+      await app.press('save');
+      const prompt = await app.waitFor('New API token', 10_000);
+      expect(prompt.replace(/\s*\n\s*/g, ' ')).toContain('Then the form is saved again, as it is (nothing typed is lost).');
+      await app.paste(fx.sandbox.adminToken);
+      await app.press('accept', 'prompt');
+      await app.waitFor('User created successfully: after-rotation@example.com', 10_000);
+      const users = (await fx.api('GET', '/v0/users')).json.data as Array<{email: string}>;
+      expect(users.filter((u) => u.email === 'after-rotation@example.com')).toHaveLength(1);
+      expect(app.frames.join('\n')).not.toContain(fx.sandbox.adminToken);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a form's save re-reads a profile's token source first and saves with it, no prompt", {timeout: 30_000}, async () => {
+    const first = await issueToken();
+    const second = await issueToken();
+    const client = new FirezoneClient({baseUrl: fx.sandbox.url, token: first.token});
+    try {
+      const app = await renderApp({client, reloadToken: async () => second.token});
+      await app.press('screen2');
+      await app.press('new', 'list');
+      await app.waitFor('Add user');
+      await app.type('reread@example.com');
+      await fx.api('DELETE', `/_sandbox/tokens/${first.id}`);
+      await app.press('save');
+      await app.waitFor('User created successfully: reread@example.com', 10_000);
+      expect(app.frames.join('\n')).not.toContain('New API token');
+    } finally {
+      await client.close();
+    }
+  });
+
   it("deleting the token's own user says first that it locks the console out", async () => {
     const app = await renderApp({fixture: fx});
     await app.press('screen2');

@@ -60,7 +60,7 @@ const TokenBody = z.strictObject({
 });
 
 const FaultsBody = z.strictObject({
-  mode: z.enum(['none', 'empty-500', 'html-502', 'malformed-json', 'reset', 'hang', 'duplicate-id']),
+  mode: z.enum(['none', 'empty-500', 'html-502', 'malformed-json', 'reset', 'hang', 'apply-hang', 'duplicate-id']),
   rate: z.number().min(0).max(1).default(1),
   latency_ms: z.number().int().min(0).max(600_000).default(0),
 });

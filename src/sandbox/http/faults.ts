@@ -1,12 +1,13 @@
 // Injected failures for /v0 requests (control API, src/sandbox/README.md), so clients can be tested against what
 // a real deployment produces on a bad day: Phoenix's empty 500, a reverse proxy's 502 page, a JSON
-// body cut short, a connection reset mid-response, a server that never answers, and a list that
+// body cut short, a connection reset mid-response, a server that never answers, one that applies
+// a write and never answers it (the client cannot tell whether it happened), and a list that
 // holds one id twice.
 
 import type {OutgoingHttpHeaders, ServerResponse} from 'node:http';
 import {JSON_TYPE} from './respond.js';
 
-type FaultMode = 'none' | 'empty-500' | 'html-502' | 'malformed-json' | 'reset' | 'hang' | 'duplicate-id';
+type FaultMode = 'none' | 'empty-500' | 'html-502' | 'malformed-json' | 'reset' | 'hang' | 'apply-hang' | 'duplicate-id';
 
 export interface FaultSettings {
   mode: FaultMode;
@@ -28,10 +29,20 @@ const NGINX_502 = `<html>
 `;
 
 /**
+ * 'apply-hang': the request is handled as usual (a write is applied), but nothing of its answer
+ * is sent and the connection stays open, as when a proxy times out after the server committed.
+ */
+export function muteAnswer(res: ServerResponse): void {
+  res.writeHead = (() => res) as ServerResponse['writeHead'];
+  res.write = (() => true) as ServerResponse['write'];
+  res.end = (() => res) as ServerResponse['end'];
+}
+
+/**
  * Answers the request according to `mode`. Returns false for 'hang', where nothing is written
  * and the socket stays open until the client gives up or the sandbox closes.
  */
-export function applyFault(mode: Exclude<FaultMode, 'none' | 'duplicate-id'>, res: ServerResponse, isList: boolean): boolean {
+export function applyFault(mode: Exclude<FaultMode, 'none' | 'apply-hang' | 'duplicate-id'>, res: ServerResponse, isList: boolean): boolean {
   switch (mode) {
     case 'empty-500':
       res.writeHead(500, {'content-length': '0', server: 'Cowboy'});

@@ -13,6 +13,7 @@ import {openCommandBar} from './open.js';
 
 export {openCommandBar};
 import {toggleStaleView} from '../screens/devices/stale.js';
+import {quoteFilterTerm} from '../lists/filter-query.js';
 import {trace, type TraceData, type TraceDevice} from '../access/trace.js';
 import {vpnStatus, type DeviceRow, type Snapshot} from '../data/snapshot.js';
 import {reach} from '../access/reach.js';
@@ -234,8 +235,9 @@ function openByName(c: ConsoleContext, command: CommandName, arg: string): void 
   } else if (matches.length === 0) {
     c.message({tone: 'info', text: `No ${noun} ${screen === 'users' ? '' : 'named '}${arg}`.replace('  ', ' ')});
   } else {
-    // A name of a device or an email, as a quoted filter term: plain text, whatever it holds.
-    const filter = `"${arg.replace(/"/g, '')}"`;
+    // A name of a device or an email, as a quoted filter term: plain text, whatever it holds
+    // (quotes included: they are doubled, and the term reads back as the name).
+    const filter = quoteFilterTerm(arg);
     c.updateList(screen, (st) => ({...st, detailId: null, filter, filtering: false, filterEdit: {cursor: [...filter].length}}));
     c.message({
       tone: 'info',

@@ -1,7 +1,7 @@
 // What handlers may use of the console: the narrow interface every key handler, resource action
 // and interaction depends on instead of the Controller. The Controller (the composition root)
 // implements it; nothing here imports a handler (docs/architecture.md, "The console context").
-import type {Configuration, FirezoneClient} from '../../api/index.js';
+import type {ApiError, Configuration, FirezoneClient} from '../../api/index.js';
 import type {Snapshot} from '../data/snapshot.js';
 import type {ListView} from '../lists/list-view.js';
 import type {ListUiState} from '../lists/view-state.js';
@@ -11,6 +11,13 @@ import type {ActivityEvent} from '../tracking/events.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './modals.js';
 import type {ConsoleState, ListScreenId, StatusMessage} from './state.js';
 import type {UndoLog} from '../undo/undo-log.js';
+
+/** A write to send again once a rejected token is replaced. */
+export interface TokenRetry {
+  run: () => void;
+  /** For the prompt: "the form is saved again, …". */
+  what: string;
+}
 
 /** What the console needs of the API client (tests may pass a wrapper). */
 
@@ -191,6 +198,13 @@ export interface ConsoleContext {
   configurationSaved(saved: Configuration, base: Configuration): void;
   /** After a successful write: the message, a refresh, and (for a new item) the cursor on it. */
   afterWrite(text: string, select?: {screen: ListScreenId; id: string}): void;
+  /**
+   * A write the server answered with a rejected token (401): the token is re-read or asked for
+   * as after a poll (src/state/interactions/token-prompt.ts), then `retry.run` sends it again with
+   * the new one (`retry.what` says so in the prompt). False when no new token can be set (the
+   * client cannot take one): the caller says the error.
+   */
+  tokenRejected(err: ApiError, retry: TokenRetry): boolean;
 
   /** Opens a detail; `from` is the screen whose detail led here, where Esc returns. */
   openDetail(screen: ListScreenId, id: string, from?: ListScreenId | null): void;

@@ -29,6 +29,11 @@ export interface StatusMessage {
    * elsewhere (another screen, a detail, a modal), where it would say the opposite of the truth.
    */
   place?: true;
+  /**
+   * A warning about a moment (a paste refused) fades like info: it is no longer true once the admin
+   * has moved on, and while it stays the key hints stay hidden.
+   */
+  fades?: true;
 }
 
 export interface ConsoleState {

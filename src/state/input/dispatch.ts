@@ -149,8 +149,8 @@ function pasteInto(c: ConsoleContext, text: string): void {
   if (c.layout.tooSmall) return;
   if (c.state.help.open) {
     const line = text.replace(/[\r\n\t]+/g, ' ').trim();
-    if (!c.state.help.searching) c.message({tone: 'warning', text: 'Paste ignored: the help is open (/ searches it)'});
-    else if (!typeIntoHelpSearch(c, 'paste', line)) c.message({tone: 'warning', text: pasteRefused('the help search', line, 'text')});
+    if (!c.state.help.searching) c.message({tone: 'warning', fades: true, text: 'Paste ignored: the help is open (/ searches it)'});
+    else if (!typeIntoHelpSearch(c, 'paste', line)) c.message({tone: 'warning', fades: true, text: pasteRefused('the help search', line, 'text')});
     return;
   }
   const m = topModal(c.state);
@@ -159,7 +159,7 @@ function pasteInto(c: ConsoleContext, text: string): void {
   const oneLine = text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/[\r\n\t]+/g, ' ');
   if (m?.kind === 'form' && m.form.submitting) {
     // The values being saved are not edited under the request (see keyPress).
-    c.message({tone: 'warning', text: 'Paste ignored: saving… the server has not answered yet; nothing was inserted (Esc cancels the save)'});
+    c.message({tone: 'warning', fades: true, text: 'Paste ignored: saving… the server has not answered yet; nothing was inserted (Esc cancels the save)'});
     return;
   }
   if (m?.kind === 'form') {
@@ -171,15 +171,15 @@ function pasteInto(c: ConsoleContext, text: string): void {
     const pasted = spec?.multiline ? text : oneLine;
     const edited = editFocused(m.form, 'paste', pasted);
     if (edited && 'form' in edited) showForm(c, m, edited.form);
-    else if (edited) c.message({tone: 'warning', text: pasteTooLong(edited.label, edited.overLimit, pasted)});
-    else c.message({tone: 'warning', text: pasteRefused(spec?.label.trim() ?? 'this field', pasted, spec?.kind)});
+    else if (edited) c.message({tone: 'warning', fades: true, text: pasteTooLong(edited.label, edited.overLimit, pasted)});
+    else c.message({tone: 'warning', fades: true, text: pasteRefused(spec?.label.trim() ?? 'this field', pasted, spec?.kind)});
     return;
   }
   if (m?.kind === 'picker') {
     const edited = editText({value: m.filter, cursor: [...m.filter].length}, 'paste', oneLine, {limit: SEARCH_LIMIT});
-    if (edited?.overLimit) c.message({tone: 'warning', text: pasteTooLong('the picker', SEARCH_LIMIT, oneLine)});
+    if (edited?.overLimit) c.message({tone: 'warning', fades: true, text: pasteTooLong('the picker', SEARCH_LIMIT, oneLine)});
     else if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
-    else c.message({tone: 'warning', text: pasteRefused('the picker', oneLine, 'text')});
+    else c.message({tone: 'warning', fades: true, text: pasteRefused('the picker', oneLine, 'text')});
     return;
   }
   if (m === null && c.state.command) {
@@ -189,9 +189,9 @@ function pasteInto(c: ConsoleContext, text: string): void {
   }
   if (m?.kind === 'prompt') {
     const edited = editText(m, 'paste', oneLine, {limit: PROMPT_LIMIT});
-    if (edited?.overLimit) c.message({tone: 'warning', text: pasteTooLong(m.label, PROMPT_LIMIT, oneLine)});
+    if (edited?.overLimit) c.message({tone: 'warning', fades: true, text: pasteTooLong(m.label, PROMPT_LIMIT, oneLine)});
     else if (edited) c.replaceModal(m, {...m, ...lineOf(edited)});
-    else c.message({tone: 'warning', text: pasteRefused(m.label, oneLine, 'text')});
+    else c.message({tone: 'warning', fades: true, text: pasteRefused(m.label, oneLine, 'text')});
     return;
   }
   const list = m === null && !c.state.help.open ? c.activeList() : null;
@@ -205,13 +205,13 @@ function pasteInto(c: ConsoleContext, text: string): void {
     const typedText = pasted.keyFrom ? pasted.text : oneLine;
     const edited = editFilter(pasted.keyFrom && st.filtering ? {value: '', cursor: 0} : line, 'paste', st.filtering ? typedText : typedText.trim());
     if (edited === null || typeof edited === 'string') {
-      c.message({tone: 'warning', text: edited ?? pasteRefused('the filter', oneLine, 'text')});
+      c.message({tone: 'warning', fades: true, text: edited ?? pasteRefused('the filter', oneLine, 'text')});
       return;
     }
     c.updateList(list.spec.id, (s) => ({...s, filtering: true, filter: edited.value, filterEdit: caretOf(edited)}));
     return;
   }
-  c.message({tone: 'warning', text: 'Paste ignored: nothing here takes text'});
+  c.message({tone: 'warning', fades: true, text: 'Paste ignored: nothing here takes text'});
 }
 
 /** Text entry where the innermost scope has no binding for the key. True when handled. */
@@ -229,14 +229,14 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
     }
     const edited = editFocused(m.form, name, input);
     if (edited && 'form' in edited) showForm(c, m, edited.form);
-    else if (edited) c.message({tone: 'warning', text: typedTooLong(edited.label, edited.overLimit)});
+    else if (edited) c.message({tone: 'warning', fades: true, text: typedTooLong(edited.label, edited.overLimit)});
     return edited !== null;
   }
   if (m?.kind === 'picker') {
     // The picker's filter edits at its end (it is a few letters of a name): Backspace, Ctrl-W, Ctrl-U.
     if (!typed(name, input) && !['backspace', 'ctrl+w', 'ctrl+u', 'alt+backspace'].includes(name)) return false;
     const edited = editText({value: m.filter, cursor: [...m.filter].length}, name, input, {limit: SEARCH_LIMIT});
-    if (edited?.overLimit) c.message({tone: 'warning', text: typedTooLong('The picker', SEARCH_LIMIT)});
+    if (edited?.overLimit) c.message({tone: 'warning', fades: true, text: typedTooLong('The picker', SEARCH_LIMIT)});
     else if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
     return true;
   }
@@ -244,7 +244,7 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
   if (m?.kind === 'prompt') {
     const edited = editText(m, name, input, {limit: PROMPT_LIMIT});
     if (!edited) return false;
-    if (edited.overLimit) c.message({tone: 'warning', text: typedTooLong(m.label, PROMPT_LIMIT)});
+    if (edited.overLimit) c.message({tone: 'warning', fades: true, text: typedTooLong(m.label, PROMPT_LIMIT)});
     else c.replaceModal(m, {...m, ...lineOf(edited)});
     return true;
   }
@@ -259,7 +259,7 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
     const st = s.lists[screen];
     if (!typed(name, input) && !isEditKey(name)) return false;
     const edited = editFilter({value: st.filter, ...st.filterEdit}, name, input);
-    if (typeof edited === 'string') c.message({tone: 'warning', text: edited});
+    if (typeof edited === 'string') c.message({tone: 'warning', fades: true, text: edited});
     else if (edited) c.updateList(screen, (x) => ({...x, filter: edited.value, filterEdit: caretOf(edited)}));
     return true;
   }
@@ -312,7 +312,8 @@ function unbound(c: ConsoleContext, name: string, input: string): boolean {
     return true;
   }
   const spec = focusedSpec(m.form);
-  const how = spec?.kind === 'toggle' ? 'Space toggles it' : spec?.kind === 'choice' ? '←/→ choose a value' : 'it takes no text';
+  const how =
+    spec?.kind === 'toggle' ? 'Space toggles it' : spec?.kind === 'choice' ? `${displayKey('left')}/${displayKey('right')} choose a value` : 'it takes no text';
   c.message({tone: 'info', text: `${spec?.label.trim() ?? 'This field'}: ${how}`});
   return false;
 }

@@ -47,7 +47,11 @@ export function typeIntoHelpSearch(c: ConsoleContext, name: string, input: strin
   const edited = editText({value: help.search, cursor: help.cursor}, name, input, {limit: SEARCH_LIMIT});
   if (!edited) return false;
   if (edited.overLimit) {
-    c.message({tone: 'warning', text: name === 'paste' ? pasteTooLong('the help search', SEARCH_LIMIT, input) : typedTooLong('The help search', SEARCH_LIMIT)});
+    c.message({
+      tone: 'warning',
+      fades: true,
+      text: name === 'paste' ? pasteTooLong('the help search', SEARCH_LIMIT, input) : typedTooLong('The help search', SEARCH_LIMIT),
+    });
     return true;
   }
   c.set((s) => ({...s, help: {...s.help, search: edited.value, cursor: edited.cursor, scroll: 0}}));

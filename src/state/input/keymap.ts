@@ -4,6 +4,7 @@
 // Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
 
 import {EDIT_KEYS} from './textedit.js';
+import {glyphs} from '../core/glyphs.js';
 import {COMMANDS} from '../commands/table.js';
 
 /** Where a key press is resolved, innermost first: see `scopes()` in src/state/input/scopes.ts. */
@@ -324,11 +325,15 @@ export function keyFor(scope: Scope, action: Action): string | undefined {
   return BINDINGS.find((b) => b.scope === scope && b.action === action)?.keys[0];
 }
 
+/** The arrow keys by the glyph set: ↑, or `Up` on a plain terminal (where `^` and `v` would read as keys). */
+const ARROWS: Record<string, () => string> = {
+  up: () => glyphs().keyUp,
+  down: () => glyphs().keyDown,
+  left: () => glyphs().keyLeft,
+  right: () => glyphs().keyRight,
+};
+
 const DISPLAY: Record<string, string> = {
-  up: '↑',
-  down: '↓',
-  left: '←',
-  right: '→',
   pageup: 'PgUp',
   pagedown: 'PgDn',
   home: 'Home',
@@ -345,6 +350,8 @@ const DISPLAY: Record<string, string> = {
 
 /** A key as the help shows it: `ctrl+w` → `Ctrl-W`, `alt+left` → `Alt-←`. */
 export function displayKey(name: string): string {
+  const arrow = ARROWS[name];
+  if (arrow) return arrow();
   const fixed = DISPLAY[name];
   if (fixed) return fixed;
   const chord = /^(ctrl|alt)\+(.+)$/.exec(name);

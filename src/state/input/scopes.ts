@@ -7,7 +7,7 @@ import type {ConsoleState} from '../core/state.js';
 import {focusedSpec} from '../interactions/form.js';
 import {listActionVerb, listKeyAvailable} from '../lists/actions.js';
 import {SCREEN_SPECS} from '../screens/index.js';
-import {hintsFor, type Binding, type Scope} from './keymap.js';
+import {displayKey, hintsFor, type Binding, type Scope} from './keymap.js';
 import {isPrintable} from './textedit.js';
 
 /** A key that types text: printable characters, not a named key such as `tab` or `enter`. */
@@ -65,7 +65,7 @@ export function hints(state: ConsoleState, readOnly: boolean): string {
   // A report's keys depend on its phase: y applies only a preview; Esc stops a running job.
   if (m?.kind === 'report' && m.phase !== 'preview') {
     const esc = m.phase === 'finished' ? 'Esc close' : m.phase === 'running' ? 'Esc stop' : 'stopping…';
-    return `${esc}  ↑/↓ scroll`;
+    return `${esc}  ${displayKey('up')}/${displayKey('down')} scroll`;
   }
   const text = hintsFor(here, (b) => available(b, state, readOnly) && !(m?.kind === 'report' && b.action === 'confirm' && !m.confirm));
   const marked = here[0] === 'list' && state.screen !== 'configuration' ? state.marks[state.screen].size : 0;

@@ -9,6 +9,7 @@ import type {ConsoleContext} from '../core/context.js';
 import {applyServerErrors, cycleChoice, focusedSpec, focusFirstError, hasErrors, isDirty, moveFocus, toggle, validateForm, type FormState} from './form.js';
 import type {Action} from '../input/keymap.js';
 import {openPicker} from './picker-actions.js';
+import {outcomeUnknown} from './jobs.js';
 import {dropFormErrorMessage, formErrorMessage, showForm} from './form-errors.js';
 
 export function askClose(c: ConsoleContext, m: FormModal, why: 'discard' | 'quit'): void {
@@ -113,10 +114,37 @@ export async function save(c: ConsoleContext, m: FormModal): Promise<void> {
   }
 }
 
-/** A failed save: a 422 lands on the form's fields (every value kept), anything else in the status bar. */
+/** The form saved again after its token was replaced, if it is still open and on top. */
+async function saveAgain(c: ConsoleContext, form: FormModal): Promise<void> {
+  const now = c.current(form);
+  if (!now || topModal(c.state) !== now || now.form.submitting) return;
+  await save(c, now);
+}
+
+/**
+ * A failed save: a 422 lands on the form's fields (every value kept), anything else in the status
+ * bar. A save without an answer (timed out, connection broken) may have been applied: said so, and
+ * the data read again, as for a delete without an answer (src/state/interactions/dialog.ts).
+ */
 export function formFailed(c: ConsoleContext, form: FormModal, err: unknown): void {
   if (err instanceof ApiError && err.kind === 'cancelled') return;
   const still = c.current(form);
+  if (err instanceof ApiError && err.isAuthFailure && still) {
+    // Polls hold while a form is open, so nothing else finds out that the token went (rotated,
+    // expired): ask for a new one like a poll would, and save again with it, the form as it is.
+    const retry = {what: 'the form is saved again, as it is (nothing typed is lost)', run: () => void saveAgain(c, still)};
+    c.replaceModal(still, {...still, form: {...still.form, submitting: false}});
+    if (c.tokenRejected(err, retry)) return;
+  }
+  if (outcomeUnknown(err)) {
+    if (still) c.replaceModal(still, {...still, form: {...still.form, submitting: false}});
+    c.message({
+      tone: 'warning',
+      text: `No answer to the save: ${errorText(err)}. It may have been applied: the data is read again; look at the list before saving again (a create saved twice may be made twice)`,
+    });
+    c.refresh();
+    return;
+  }
   if (err instanceof ApiError && err.kind === 'validation' && still) {
     const fieldErrors = still.mapErrors ? still.mapErrors(err.fieldErrors) : err.fieldErrors;
     const mapped = applyServerErrors({...still.form, submitting: false}, fieldErrors, still.errorAliases ?? {});

@@ -110,11 +110,14 @@ export class Job<T, R> {
   }
 }
 
+/** The bar's full and empty cells on a plain terminal. */
+export const PROGRESS_ASCII: readonly [string, string] = ['#', '.'];
+
 /** `[██████░░░░]  120/500`: the bar of a running job, in `width` cells. */
 export function progressBar(finished: number, total: number, width: number, ascii: boolean): string {
   const count = `${finished}/${total}`;
   const cells = Math.max(4, width - count.length - 3);
   const filled = total === 0 ? cells : Math.round((finished / total) * cells);
-  const [full, empty] = ascii ? ['#', '.'] : ['█', '░'];
+  const [full, empty] = ascii ? PROGRESS_ASCII : ['█', '░'];
   return `[${full.repeat(filled)}${empty.repeat(cells - filled)}] ${count}`;
 }

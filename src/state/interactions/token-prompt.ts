@@ -1,9 +1,10 @@
 // A rejected token is not "offline" (docs/architecture.md, "From an HTTP response to a frame"): the
 // console says so and why, re-reads a profile's tokenFile/tokenCommand once, then asks for a new
 // token in a masked prompt. Live updates hold while the prompt is open and resume with the screen,
-// filter and cursor as they were.
+// filter and cursor as they were. A write refused for its token (a form's save: polls hold while a
+// form is open, so no poll finds out) goes the same way and is sent again with the new token.
 import {ApiError} from '../../api/index.js';
-import type {ConsoleContext} from '../core/context.js';
+import type {ConsoleContext, TokenRetry} from '../core/context.js';
 import {errorText} from '../core/state.js';
 
 /** Why the server may have refused the token, by 0.7.36's 401 kind. */
@@ -25,7 +26,8 @@ export class TokenRecovery {
     this.reloaded = false;
   }
 
-  async rejected(err: ApiError): Promise<void> {
+  /** A poll or a write (`retry`: sent again once a token is accepted) was refused for its token. */
+  async rejected(err: ApiError, retry?: TokenRetry): Promise<void> {
     const c = this.c;
     // Status updates repeat the last error until the next cycle; each failed cycle is handled once.
     if (err === this.lastRejection) return;
@@ -41,6 +43,7 @@ export class TokenRecovery {
           setToken.call(c.client, token);
           c.message({tone: 'warning', text: 'The server rejected the API token; re-read it from its source and retrying'});
           c.refresh();
+          retry?.run();
           return;
         }
       } catch {
@@ -58,6 +61,7 @@ export class TokenRecovery {
       lines: [
         {text: `The server rejected the API token: ${why}.`, tone: 'danger', bold: true},
         {text: 'Paste a new token (Firezone web UI: Settings → Account → API Tokens, or bin/create-api-token on the server).'},
+        ...(retry ? [{text: `Then ${retry.what}.`, bold: true}] : []),
         {text: 'Live updates resume with this screen, filter and cursor as they are.', tone: 'muted'},
       ],
       help: 'Enter uses it · Esc keeps trying the old one',
@@ -101,6 +105,7 @@ export class TokenRecovery {
         this.reloaded = true;
         c.message({tone: 'info', text: 'Token accepted; resuming live updates'});
         c.refresh();
+        retry?.run();
       },
     });
   }

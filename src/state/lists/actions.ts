@@ -4,7 +4,7 @@
 // src/state/screens/<screen>/screen.ts). Which keys work where is answered from the same tables
 // (`listKeyAvailable`), so the hints, the help and read-only refusals cannot disagree with it.
 import type {ConsoleContext, ListDerived} from '../core/context.js';
-import type {Action} from '../input/keymap.js';
+import {displayKey, type Action} from '../input/keymap.js';
 import {SCREEN_SPECS, type AnySpec} from '../screens/index.js';
 import {actionAt, type ActionPlace} from '../screens/spec.js';
 import {bulkDelete} from './bulk-delete.js';
@@ -102,7 +102,7 @@ const IN_DETAIL: Partial<Record<Action, Shared>> = {
           ? `Enter opens a device from a user's detail; nothing to open in this ${list.spec.noun}'s detail`
           : entry
             ? 'The device under the cursor is not on the server any more; j/k moves onto the devices listed'
-            : 'j/↓ moves onto a device first; Enter then opens it',
+            : `j/${displayKey('down')} moves onto a device first; Enter then opens it`,
     });
   },
   reveal: (c, list) => {

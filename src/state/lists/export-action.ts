@@ -6,6 +6,7 @@ import type {PromptModal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
 import {defaultExportName, exportRecords, formatForPath, serialise} from './export.js';
 import {plural} from '../data/format.js';
+import {quotedFilter} from './filter-query.js';
 
 // ---- export ------------------------------------------------------------------------------------
 
@@ -27,7 +28,7 @@ export function exportList(c: ConsoleContext, includeSecrets: boolean): void {
       value,
       cursor: [...value].length,
       lines: [
-        {text: `Export the ${n} shown${list.state.filter ? ` (filter "${list.state.filter}")` : ''}, in the order shown.`, bold: true},
+        {text: `Export the ${n} shown${list.state.filter ? ` (filter ${quotedFilter(list.state.filter)})` : ''}, in the order shown.`, bold: true},
         // Only devices hold a secret (their preshared keys), and only there does X export them.
         ...(screen === 'devices'
           ? [

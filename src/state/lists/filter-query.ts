@@ -1,7 +1,8 @@
 // The `/` filter's grammar (issue #25): terms separated by spaces, all of which must hold.
 //
 //   laptop             a plain word: a substring of the row's search text, case-insensitive
-//   "my laptop"        a quoted text is one plain term, spaces and all, and never a field term
+//   "my laptop"        a quoted text is one plain term, spaces and all, and never a field term;
+//   "rosa""s laptop"   inside quotes `""` is one quote (as in CSV), so any text can be quoted
 //   state:online       a field of the screen: text fields by substring, choices exactly
 //   rx>1GiB  seen<7d   numbers with units: sizes (1024- and 1000-based), ages, counts
 //   stale              a flag of the screen, by its word alone ("stale" in quotes is the text)
@@ -45,8 +46,8 @@ function isSpace(c: string): boolean {
 
 /**
  * The terms of a filter. Spaces separate terms except inside double quotes, which are removed; a
- * quote left open runs to the end (the admin is still typing it). One leading `!` negates. A
- * term left empty (`""`, a lone `!`) is dropped.
+ * quote left open runs to the end (the admin is still typing it); inside quotes `""` is one
+ * literal quote. One leading `!` negates. A term left empty (`""`, a lone `!`) is dropped.
  */
 export function tokenizeFilter(input: string): FilterToken[] {
   const tokens: FilterToken[] = [];
@@ -69,6 +70,12 @@ export function tokenizeFilter(input: string): FilterToken[] {
     for (; i < n && (inQuotes || !isSpace(input[i]!)); i++) {
       if (input[i] !== '"') continue;
       text += input.slice(from, i);
+      if (inQuotes && input[i + 1] === '"') {
+        text += '"';
+        i++;
+        from = i + 1;
+        continue;
+      }
       from = i + 1;
       if (quoteAt === -1) quoteAt = text.length;
       inQuotes = !inQuotes;
@@ -77,6 +84,22 @@ export function tokenizeFilter(input: string): FilterToken[] {
     if (text !== '') tokens.push({text, negate, quoted, quoteAt});
   }
   return tokens;
+}
+
+/**
+ * `text` as one plain term that reads back as exactly `text` (tokenizeFilter): in quotes, its
+ * quotes doubled. How a name becomes a filter (`:devices NAME` with several of that name).
+ */
+export function quoteFilterTerm(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * A filter as messages quote it: in quotes, unless it holds quotes of its own, when it is shown as
+ * typed (quoting it again gave `filter ""rosa-laptop""`).
+ */
+export function quotedFilter(filter: string): string {
+  return filter.includes('"') ? filter : `"${filter}"`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import type {ConsoleContext, ListDerived} from '../core/context.js';
 import type {ConsoleState, ListScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
 import {plural} from '../data/format.js';
+import {quotedFilter} from './filter-query.js';
 import type {ResourceDisplay} from '../screens/display.js';
 
 export const NO_MARKS: ReadonlySet<string> = new Set();
@@ -47,7 +48,7 @@ export function markAllShown(c: ConsoleContext, list: ListDerived): void {
     tone: 'info',
     text: allMarked
       ? `Unmarked ${plural(ids.length, noun)}; ${marks.size} marked`
-      : `Marked ${plural(ids.length, noun)}${list.state.filter ? ` matching "${list.state.filter}"` : ''}; ${marks.size} marked`,
+      : `Marked ${plural(ids.length, noun)}${list.state.filter ? ` matching ${quotedFilter(list.state.filter)}` : ''}; ${marks.size} marked`,
   });
 }
 

@@ -31,6 +31,11 @@ export interface DetailLine {
   heading?: boolean;
   /** A cursor entry: a Configuration section or provider, or a user's device (`device:<id>`, Enter opens it). */
   entry?: string;
+  /**
+   * The value made for a row of `width` cells, for a value that can be drawn narrower rather than
+   * wrap (a sparkline and its peak); `value` is the full-width one.
+   */
+  fit?: (width: number) => string;
 }
 
 export interface DetailContext {

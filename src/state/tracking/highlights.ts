@@ -1,6 +1,6 @@
 // Row highlights: which rows and cells a poll added, changed or removed, kept for a few seconds so
 // the lists can mark them (src/ui/table/changes.ts draws the marks).
-import {glyphs} from '../core/glyphs.js';
+import {ASCII_GLYPHS, glyphs} from '../core/glyphs.js';
 import {type DeviceState} from '../data/snapshot.js';
 
 // ---- highlights ------------------------------------------------------------------------------
@@ -75,13 +75,29 @@ export interface ChangeGlyphs {
   added: string;
   changed: string;
   removed: string;
+  /** The row's device came online / went idle (in the gutter). */
+  cameOnline: string;
+  wentIdle: string;
+  /** A cell's value went up / down (after the cell). */
   up: string;
   down: string;
 }
 
-const CHANGE_UNICODE: ChangeGlyphs = {added: '+', changed: '~', removed: '×', up: '↑', down: '↓'};
+const CHANGE_UNICODE: ChangeGlyphs = {added: '+', changed: '~', removed: '×', cameOnline: '↑', wentIdle: '↓', up: '↑', down: '↓'};
 
-const CHANGE_ASCII: ChangeGlyphs = {added: '+', changed: '~', removed: 'x', up: '^', down: 'v'};
+/**
+ * Not `x`, `^` or `v`: letters and arrows read as keys (`v` reveals a preshared key; see
+ * src/state/core/glyphs.ts). A state change shows the state it went to, as the state column does.
+ */
+export const CHANGE_ASCII: ChangeGlyphs = {
+  added: '+',
+  changed: '~',
+  removed: '-',
+  cameOnline: ASCII_GLYPHS.online,
+  wentIdle: ASCII_GLYPHS.idle,
+  up: '+',
+  down: '-',
+};
 
 /** The marks' symbols in the glyph mode of src/state/core/glyphs.ts (its ASCII set is the one with classic borders). */
 export function changeGlyphs(): ChangeGlyphs {

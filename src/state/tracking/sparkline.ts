@@ -4,7 +4,7 @@ import {glyphs} from '../core/glyphs.js';
 
 /** Zero first, then the levels of a positive value, lowest to highest. */
 const UNICODE_LEVELS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-const ASCII_LEVELS = ['_', '.', '-', '=', '^', '#'];
+export const ASCII_LEVELS: readonly string[] = ['_', '.', '-', '=', '^', '#'];
 const GAP = ' ';
 
 export interface SparklineOptions {

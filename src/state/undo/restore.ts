@@ -2,7 +2,9 @@
 // keys, addresses, name, description and settings, so the client configs already out there keep
 // working), then the rules, each bound to the user as they now exist. A device whose address
 // another device took meanwhile comes back with a new one, and the report says its client needs
-// a new config. What fails stays undoable, with the server's reason.
+// a new config. What fails stays undoable, with the server's reason. What comes back is created
+// anew, and the report says what that changes: new ids and creation dates, and a device's
+// handshake, remote IP and traffic counters start from nothing (0.7.36 has no way to restore them).
 import {ApiError, type Device, type DeviceCreate, type Rule, type User} from '../../api/index.js';
 import type {ConsoleClient} from '../core/context.js';
 import type {DialogLine} from '../core/modals.js';
@@ -151,5 +153,19 @@ export async function restore(
       lines.push({text: `Rule ${r.action.toUpperCase()} ${r.destination} did not come back: ${reason(err)}`, tone: 'danger'});
     }
   }
+  const news = whatIsNew(items, left);
+  if (news) lines.push({text: ''}, {text: news, tone: 'muted'});
   return {lines, restored, left};
+}
+
+/** What a restored item does not get back, by the kinds that came back; null when none did. */
+function whatIsNew(items: UndoItems, left: UndoItems): string | null {
+  const back = (all: readonly unknown[], stayed: readonly unknown[]) => all.length > stayed.length;
+  const users = back(items.users, left.users);
+  const devices = back(items.devices, left.devices);
+  if (!users && !devices && !back(items.rules, left.rules)) return null;
+  const parts = ['Restored items are new to the server: new ids and creation dates'];
+  if (devices) parts.push('devices start with no handshake, no remote IP and traffic counters at zero until their clients connect');
+  if (users) parts.push('users have no sign-in on record');
+  return `${parts.join('; ')}.`;
 }

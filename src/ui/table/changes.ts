@@ -32,7 +32,7 @@ function rowLook(mark: RowMark): Omit<RowDecoration, 'cells'> | null {
     case 'changed':
       if (mark.stateTo !== undefined && mark.stateTo !== mark.stateFrom) {
         const online = mark.stateTo === 'online';
-        return {glyph: online ? g.up : g.down, bold: true, ...optionalColor(online ? 'online' : 'idle')};
+        return {glyph: online ? g.cameOnline : g.wentIdle, bold: true, ...optionalColor(online ? 'online' : 'idle')};
       }
       return mark.notable ? {glyph: g.changed, ...optionalColor('accent')} : null;
   }

@@ -1,6 +1,8 @@
 // A detail view: labelled lines and headings, scrolled; long values wrap under their label.
 import React from 'react';
 import {Box} from 'ink';
+import {moreBelow} from '../../state/core/glyphs.js';
+import {displayKey} from '../../state/input/keymap.js';
 import type {DetailLine} from '../../state/screens/display.js';
 import {Text} from '../SafeText.js';
 import {displayWidth, padEnd, truncate, wrapLines} from '../text.js';
@@ -46,7 +48,8 @@ function layout(lines: readonly DetailLine[], width: number): Row[] {
       return;
     }
     const indent = line.label !== undefined ? labelWidth : 0;
-    const parts = wrapped(line.value, Math.max(10, width - indent));
+    const room = Math.max(10, width - indent);
+    const parts = wrapped(line.fit ? line.fit(room) : line.value, room);
     const first = line.label !== undefined ? padEnd(truncate(line.label, labelWidth - 1), labelWidth) : '';
     const blank = line.label !== undefined ? ' '.repeat(labelWidth) : '';
     parts.forEach((part, k) => rows.push({key: `${i}.${k}`, line: i, text: part, label: k === 0 ? first : blank}));
@@ -112,7 +115,7 @@ export function DetailView({
       })}
       {below > 0 && height > 1 ? (
         <Text key="more" color={color('muted')} wrap="truncate">
-          {`↓ ${below + 1} more line${below + 1 === 1 ? '' : 's'} (j / ↓)`}
+          {`${moreBelow(below + 1, 'line')} (j / ${displayKey('down')})`}
         </Text>
       ) : null}
     </Box>

@@ -22,13 +22,14 @@ function QrView({config, width, height}: {config: string; width: number; height:
   );
   if (!qr.ok) {
     // Terminal size needed: the code, its line of keys, and the console's header, tabs, info and status lines.
-    const need = `${qr.needCols} columns × ${qr.needRows + 1 + 5} rows`;
+    // In words: a plain terminal has no × (src/ui/too-small.ts).
+    const need = `${qr.needCols} columns and ${qr.needRows + 1 + 5} rows`;
     return (
       <Box flexDirection="column" width={width} height={height}>
         <Text
           color={color('warning')}
           wrap="wrap"
-        >{`The QR code needs a terminal of at least ${need} (this one is ${width} × ${height + 5}). Enlarge the window, or write the file (w) / copy the config (c) instead.`}</Text>
+        >{`The QR code needs a terminal of at least ${need} (this one has ${width} and ${height + 5}). Enlarge the window, or write the file (w) / copy the config (c) instead.`}</Text>
         {keys}
       </Box>
     );

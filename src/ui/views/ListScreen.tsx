@@ -13,6 +13,7 @@ import {changeDecorator, type ChangeSources} from '../table/changes.js';
 import {DetailView} from './DetailView.js';
 import {neverDecideIn} from '../../state/access/never-decide.js';
 import {sortLetters, sortPickInfo} from '../../state/lists/sort-letters.js';
+import {quotedFilter} from '../../state/lists/filter-query.js';
 
 export function listInfo(
   list: ListDerived,
@@ -33,7 +34,7 @@ export function listInfo(
   const filterText = state.filtering
     ? `/${withCaret(state.filter, state.filterEdit.cursor)}`
     : state.filter
-      ? `filter "${keptFilter(state.filter)}" (Esc clears)`
+      ? `filter ${quotedFilter(keptFilter(state.filter))} (Esc clears)`
       : '';
   // The sorted column may be one the width hides: say so rather than show an order with no arrow.
   const sorted = state.sort ? list.columns.find((c) => c.key === state.sort!.key) : undefined;
@@ -164,13 +165,7 @@ export function ListScreen({
         marked={marks}
         gutter
         {...(decorate ? {decorate} : {})}
-        emptyText={
-          isHidden(snapshot, spec.id)
-            ? NOT_VISIBLE
-            : state.filter
-              ? `No ${spec.noun}s match ${/^!?"/.test(state.filter) ? state.filter : `"${state.filter}"`}.`
-              : `No ${spec.noun}s.`
-        }
+        emptyText={isHidden(snapshot, spec.id) ? NOT_VISIBLE : state.filter ? `No ${spec.noun}s match ${quotedFilter(state.filter)}.` : `No ${spec.noun}s.`}
       />
     );
     if (!list.filterError) return table(height);

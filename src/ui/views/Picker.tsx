@@ -4,6 +4,7 @@ import {Box} from 'ink';
 import type {User} from '../../api/index.js';
 import type {PickerModal} from '../../state/core/modals.js';
 import {filterUsers} from '../../state/interactions/picker.js';
+import {displayKey} from '../../state/input/keymap.js';
 import {Text} from '../SafeText.js';
 import {TextField} from '../TextField.js';
 import {truncate} from '../text.js';
@@ -34,7 +35,7 @@ export function Picker({picker, users, width, height}: {picker: PickerModal; use
         </Text>
       ))}
       {entries.length === 0 ? <Text color={color('warning')}>{`No user matches "${picker.filter}" (Backspace edits the filter).`}</Text> : null}
-      <Text color={color('muted')}>type to filter · ↑/↓ move · Enter pick · Esc back</Text>
+      <Text color={color('muted')}>{`type to filter · ${displayKey('up')}/${displayKey('down')} move · Enter pick · Esc back`}</Text>
     </Box>
   );
 }

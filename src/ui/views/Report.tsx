@@ -3,7 +3,7 @@
 import React from 'react';
 import {Box} from 'ink';
 import type {ReportModal} from '../../state/core/modals.js';
-import {glyphs} from '../../state/core/glyphs.js';
+import {glyphs, moreBelow} from '../../state/core/glyphs.js';
 import {progressBar} from '../../state/interactions/jobs.js';
 import {displayKey, keyFor} from '../../state/input/keymap.js';
 import {Text} from '../SafeText.js';
@@ -79,7 +79,7 @@ export function Report({
         ? `${key('cancel')} stops it (what is in flight finishes; what is done stays done)`
         : report.phase === 'stopping'
           ? 'Stopping: waiting for the requests in flight…'
-          : `${key('cancel')} closes this report · ↑/↓ PgUp/PgDn scroll`;
+          : `${key('cancel')} closes this report · ${displayKey('up')}/${displayKey('down')} PgUp/PgDn scroll`;
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text bold wrap="truncate">
@@ -100,7 +100,7 @@ export function Report({
       ))}
       <Box flexGrow={1} />
       <Text color={color('muted')} wrap="truncate">
-        {truncate(`${below > 0 ? `↓ ${below} more · ` : ''}${footer}`, width)}
+        {truncate(`${below > 0 ? `${moreBelow(below, '')} · ` : ''}${footer}`, width)}
       </Text>
     </Box>
   );

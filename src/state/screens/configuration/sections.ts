@@ -4,6 +4,7 @@
 import type {Configuration, ConfigurationUpdate} from '../../../api/index.js';
 import {bool, str, type FieldSpec, type Values} from '../../interactions/form.js';
 import {SESSION_PRESETS} from '../../data/format.js';
+import {glyphs} from '../../core/glyphs.js';
 import {
   formatListInput,
   parseInteger,
@@ -119,7 +120,7 @@ export function securitySpecs(): FieldSpec[] {
       label: 'VPN session duration',
       kind: 'choice',
       choices: [...SESSION_PRESETS.map((p) => ({value: String(p.seconds), label: p.label})), {value: CUSTOM, label: 'Every N seconds…'}],
-      help: 'Users re-authenticate in the web UI this often to keep their VPN session. ←/→ to change.',
+      help: () => `Users re-authenticate in the web UI this often to keep their VPN session. ${glyphs().keyLeft}/${glyphs().keyRight} to change.`,
     },
     {
       key: 'session_seconds',

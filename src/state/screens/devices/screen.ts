@@ -83,8 +83,10 @@ export function openDeviceCreate(ctx: ConsoleContext, ownerId: string | null): v
   });
 }
 
-/** Sparkline width in the detail: two minutes of polls at 1 s, fits an 80-column terminal with the label. */
+/** Sparkline width in the detail at most: two minutes of polls at 1 s. */
 const SPARK_WIDTH = 40;
+/** Narrower than this a sparkline says nothing: the peak alone is shown. */
+const SPARK_MIN = 8;
 
 /** rx/s and tx/s over the session, on one scale so the two lines compare. */
 function trafficLines(r: DeviceRow, history: TrafficHistory | undefined, now: number): DetailLine[] {
@@ -99,9 +101,20 @@ function trafficLines(r: DeviceRow, history: TrafficHistory | undefined, now: nu
   // shown: the peak takes the rate on screen too, so it never reads below "now".
   const peak = (series: (number | null)[], which: 'rx' | 'tx') => formatRate(Math.max(0, currentRate(r, which, now) ?? 0, ...series.map((v) => v ?? 0)));
   const polls = Math.max(rx.length, tx.length);
+  // The sparklines take the room the peaks leave, both the same width so they compare: at 80
+  // columns `peak 1024.0 KiB/s` after a 40-cell sparkline wrapped onto a row of its own.
+  const rxPeak = `peak ${peak(rx, 'rx')}`;
+  const txPeak = `peak ${peak(tx, 'tx')}`;
+  const room = Math.max(rxPeak.length, txPeak.length) + 2;
+  const fit = (series: (number | null)[], peakText: string) => (width: number) => {
+    const cells = Math.min(SPARK_WIDTH, width - room);
+    return cells >= SPARK_MIN ? `${sparkline(series, cells, {max})}  ${peakText}` : peakText;
+  };
+  const rxLine = fit(rx, rxPeak);
+  const txLine = fit(tx, txPeak);
   return [
-    {label: 'rx/s history', value: `${sparkline(rx, SPARK_WIDTH, {max})}  peak ${peak(rx, 'rx')}`, tone: 'accent'},
-    {label: 'tx/s history', value: `${sparkline(tx, SPARK_WIDTH, {max})}  peak ${peak(tx, 'tx')}`, tone: 'accent'},
+    {label: 'rx/s history', value: rxLine(SPARK_WIDTH + room), fit: rxLine, tone: 'accent'},
+    {label: 'tx/s history', value: txLine(SPARK_WIDTH + room), fit: txLine, tone: 'accent'},
     {label: '', value: `the last ${polls} poll${polls === 1 ? '' : 's'}, oldest left; one scale for both`, tone: 'muted'},
   ];
 }

@@ -2,6 +2,7 @@
 import type {User, UserCreate, UserUpdate} from '../../../api/index.js';
 import {str, type FieldSpec, type Values} from '../../interactions/form.js';
 import {validateEmail, validatePassword} from '../../data/validators.js';
+import {glyphs} from '../../core/glyphs.js';
 
 export function userFormSpecs(mode: 'create' | 'edit'): FieldSpec[] {
   const specs: FieldSpec[] = [{key: 'email', label: 'Email', kind: 'text', placeholder: 'e.g. name@example.com', validate: (v) => validateEmail(String(v))}];
@@ -14,7 +15,7 @@ export function userFormSpecs(mode: 'create' | 'edit'): FieldSpec[] {
         {value: 'unprivileged', label: 'unprivileged'},
         {value: 'admin', label: 'admin'},
       ],
-      help: 'Admins manage everything; unprivileged users see their own devices. ←/→ to change.',
+      help: () => `Admins manage everything; unprivileged users see their own devices. ${glyphs().keyLeft}/${glyphs().keyRight} to change.`,
     });
   }
   specs.push(
