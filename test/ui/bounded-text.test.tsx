@@ -57,12 +57,17 @@ const texts = fc.record({
   length: fc.constantFrom(2_000, 60_000, 250_000, 1_000_000),
 });
 
-let calls: number[] = [];
+/** The segment() calls since the last reset: how many units they were handed, in all and at most. */
+let calls = {total: 0, largest: 0};
+const resetCalls = () => {
+  calls = {total: 0, largest: 0};
+};
 beforeEach(() => {
-  calls = [];
+  resetCalls();
   const original = Intl.Segmenter.prototype.segment;
   vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (this: Intl.Segmenter, input: string) {
-    calls.push(input.length);
+    calls.total += input.length;
+    calls.largest = Math.max(calls.largest, input.length);
     return original.call(this, input);
   });
 });
@@ -70,8 +75,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const examined = () => calls.reduce((a, b) => a + b, 0);
-const largestCall = () => Math.max(0, ...calls);
+const examined = () => calls.total;
+const largestCall = () => calls.largest;
 /** A slice, and the cluster carried into it (at most 256 units) and a surrogate pair's half. */
 const SLICE_BOUND = SEGMENT_SLICE + 256 + 2;
 
@@ -80,7 +85,7 @@ describe('text of any size costs what is visible', () => {
     fc.assert(
       fc.property(texts, fc.integer({min: 1, max: 300}), ({pieces, length}, width) => {
         const text = textOf(pieces, length);
-        calls = [];
+        resetCalls();
         displayWidth(text, width);
         truncate(text, width);
         padEnd(text, width);
@@ -98,7 +103,7 @@ describe('text of any size costs what is visible', () => {
     fc.assert(
       fc.property(texts, fc.constantFrom(80, 120, 200), ({pieces, length}, width) => {
         const text = textOf(pieces, length);
-        calls = [];
+        resetCalls();
         const bar = render(<StatusBar message={{tone: 'error', text}} hints="q quit" width={width} />);
         const twoLines = render(<StatusBar message={{tone: 'error', text}} hints="q quit" width={width} lines={2} />);
         const field = render(<TextField value={text} cursor={0} focused width={width - 30} />);
@@ -116,7 +121,7 @@ describe('text of any size costs what is visible', () => {
     fc.assert(
       fc.property(texts, ({pieces, length}) => {
         const text = textOf(pieces, length);
-        calls = [];
+        resetCalls();
         const view = render(<DetailView lines={[{label: 'Description', value: text}]} scroll={0} width={100} height={20} />);
         view.unmount();
         expect(largestCall()).toBeLessThanOrEqual(SLICE_BOUND);
@@ -130,10 +135,10 @@ describe('text of any size costs what is visible', () => {
     // The spy sees whole-string segmentation when it happens: displayWidth once handed the whole
     // message to string-width. Without the limit, the width is exact and the work is the text's.
     const text = '漢'.repeat(60_000);
-    calls = [];
+    resetCalls();
     expect(displayWidth(text)).toBe(120_000);
     expect(largestCall()).toBeLessThanOrEqual(SLICE_BOUND);
-    calls = [];
+    resetCalls();
     expect(displayWidth(text, 80)).toBeGreaterThan(80);
     expect(examined()).toBeLessThanOrEqual(81 * 64 + SLICE_BOUND);
   });
