@@ -6,6 +6,7 @@ import type {Dispatcher, request as undiciRequest} from 'undici';
 import {
   checkedToken,
   DEFAULT_MAX_BODY_BYTES,
+  ERROR_BODY_KEEP_BYTES,
   normaliseBaseUrl,
   proxyConfigured,
   requestHeaders,
@@ -13,7 +14,7 @@ import {
   tlsOptions,
   type TransportResponse,
 } from './endpoint.js';
-import {ApiError, errorFromResponse, errorFromTransport} from './errors.js';
+import {ApiError, errorFromResponse, errorFromTransport, type BodyCut} from './errors.js';
 import type {FirstPoll} from './first-poll.js';
 import {GetPool, sendGet, type SentRequest} from './http-get.js';
 import {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from './guards.js';
@@ -419,9 +420,20 @@ export class FirezoneClient {
       }
       status = res.statusCode;
       const chunks: Buffer[] = [];
-      const sink = status >= 200 && status <= 299 ? decoder : undefined;
+      const failed = status < 200 || status > 299;
+      const sink = failed ? undefined : decoder;
       let keepWhole = !(sink && this.decodedLast.has(path));
+      let cut: BodyCut | undefined;
       for await (const chunk of res.body) {
+        if (failed && bytes + chunk.length > ERROR_BODY_KEEP_BYTES) {
+          // An error is told in one line: its body's start is enough, and the rest is not read
+          // (a 250 MB page would otherwise be held, and made a string, for that line).
+          chunks.push(Buffer.from(chunk.subarray(0, ERROR_BODY_KEEP_BYTES - bytes)));
+          cut = {kept: ERROR_BODY_KEEP_BYTES, announced: announcedLength(res.header('content-length'))};
+          bytes = ERROR_BODY_KEEP_BYTES;
+          res.destroy();
+          break;
+        }
         bytes += chunk.length;
         if (bytes > this.maxBodyBytes) {
           // Stop reading (and buffering) at once: an endless body must not grow memory without bound.
@@ -452,7 +464,7 @@ export class FirezoneClient {
         }
       }
       const header = (name: string): string | undefined => res.header(name);
-      if (status < 200 || status > 299) {
+      if (failed) {
         const requestId = header('x-request-id');
         throw errorFromResponse({
           method,
@@ -461,6 +473,7 @@ export class FirezoneClient {
           body: Buffer.concat(chunks, bytes).toString('utf8'),
           contentType: header('content-type') ?? '',
           ...(requestId === undefined ? {} : {requestId}),
+          ...(cut === undefined ? {} : {cut}),
         });
       }
       const location = header('location');
@@ -552,6 +565,11 @@ function schemaError(method: string, path: string, issues: SchemaIssue[]): ApiEr
     path: `/v0${path}`,
     message: `Unexpected response from ${method} /v0${path}: ${detail}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}`,
   });
+}
+
+/** A Content-Length header's value as a number of bytes; null when absent or not one number. */
+function announcedLength(value: string | undefined): number | null {
+  return value !== undefined && /^[0-9]{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
 }
 
 function formatSeconds(ms: number): string {
