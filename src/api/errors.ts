@@ -203,10 +203,30 @@ function cutNote(cut: BodyCut): string {
   return `its body${size} was cut to its first ${formatSize(cut.kept)}, the rest not read`;
 }
 
-function formatSize(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+/** `16 KiB`, `238.4 MiB`, `1000 bytes` */
+export function formatSize(n: number): string {
+  const MiB = 1024 * 1024;
+  if (n >= MiB) return n % MiB === 0 ? `${n / MiB} MiB` : `${(n / MiB).toFixed(1)} MiB`;
   if (n >= 1024) return n % 1024 === 0 ? `${n / 1024} KiB` : `${(n / 1024).toFixed(1)} KiB`;
   return `${n} bytes`;
+}
+
+/**
+ * A request without its answer after `timeoutMs` of the server's time. `busyMs` is what the
+ * console's own busy event loop added to the wall time (deadline.ts): said when it matters.
+ */
+export function timeoutError(method: string, path: string, timeoutMs: number, busyMs: number): ApiError {
+  const busy = busyMs < 500 ? '' : `; not counting ${formatSeconds(Math.round(busyMs / 100) * 100)} the console itself was busy`;
+  return new ApiError({
+    kind: 'timeout',
+    method,
+    path,
+    message: `Request timed out after ${formatSeconds(timeoutMs)}: ${method} ${path} (server slow or unreachable${busy})`,
+  });
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** Maps a non-2xx response to an ApiError. Never includes request headers, so never the token. */
