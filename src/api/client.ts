@@ -6,6 +6,7 @@ import type {Dispatcher, request as undiciRequest} from 'undici';
 import {
   checkedToken,
   DEFAULT_MAX_BODY_BYTES,
+  ERROR_BODY_KEEP_BYTES,
   normaliseBaseUrl,
   proxyConfigured,
   requestHeaders,
@@ -13,7 +14,8 @@ import {
   tlsOptions,
   type TransportResponse,
 } from './endpoint.js';
-import {ApiError, errorFromResponse, errorFromTransport} from './errors.js';
+import {LoopDeadline, type Expiry} from './deadline.js';
+import {ApiError, errorFromResponse, errorFromTransport, formatSize, timeoutError, type BodyCut} from './errors.js';
 import type {FirstPoll} from './first-poll.js';
 import {GetPool, sendGet, type SentRequest} from './http-get.js';
 import {decodeConfigurationFast, isDeviceFast, isRuleFast, isUserFast} from './guards.js';
@@ -403,8 +405,17 @@ export class FirezoneClient {
     const controller = new AbortController();
     const sent = this.firstPoll?.take(method, path) ?? (method === 'GET' && !this.proxied ? this.get(url) : undefined);
     const via = sent ? 'socket' : 'undici';
-    // A request of the first poll has been on its way since it was sent: that time counts.
-    const timer = setTimeout(() => controller.abort(), sent ? Math.max(0, this.timeoutMs - (started - sent.startedAt)) : this.timeoutMs);
+    // A request of the first poll has been on its way since it was sent: that time counts. Time
+    // the event loop was busy does not: the answer may have been waiting unread (deadline.ts).
+    let expiry: Expiry | null = null;
+    const deadline = new LoopDeadline(
+      this.timeoutMs,
+      (spent) => {
+        expiry = spent;
+        controller.abort();
+      },
+      sent ? sent.startedAt : started,
+    );
     if (method !== 'GET') this.writes.add(controller);
     const displayPath = `/v0${path}`;
     let status: number | null = null;
@@ -419,9 +430,20 @@ export class FirezoneClient {
       }
       status = res.statusCode;
       const chunks: Buffer[] = [];
-      const sink = status >= 200 && status <= 299 ? decoder : undefined;
+      const failed = status < 200 || status > 299;
+      const sink = failed ? undefined : decoder;
       let keepWhole = !(sink && this.decodedLast.has(path));
+      let cut: BodyCut | undefined;
       for await (const chunk of res.body) {
+        if (failed && bytes + chunk.length > ERROR_BODY_KEEP_BYTES) {
+          // An error is told in one line: its body's start is enough, and the rest is not read
+          // (a 250 MB page would otherwise be held, and made a string, for that line).
+          chunks.push(Buffer.from(chunk.subarray(0, ERROR_BODY_KEEP_BYTES - bytes)));
+          cut = {kept: ERROR_BODY_KEEP_BYTES, announced: announcedLength(res.header('content-length'))};
+          bytes = ERROR_BODY_KEEP_BYTES;
+          res.destroy();
+          break;
+        }
         bytes += chunk.length;
         if (bytes > this.maxBodyBytes) {
           // Stop reading (and buffering) at once: an endless body must not grow memory without bound.
@@ -432,7 +454,7 @@ export class FirezoneClient {
             method,
             path: displayPath,
             status,
-            message: `Response too large from ${method} ${displayPath}: more than ${formatBytes(this.maxBodyBytes)}; aborted`,
+            message: `Response too large from ${method} ${displayPath}: more than ${formatSize(this.maxBodyBytes)}; aborted`,
           });
         }
         // A borrowed chunk is read into again once the next is asked for: what is kept is copied.
@@ -452,7 +474,7 @@ export class FirezoneClient {
         }
       }
       const header = (name: string): string | undefined => res.header(name);
-      if (status < 200 || status > 299) {
+      if (failed) {
         const requestId = header('x-request-id');
         throw errorFromResponse({
           method,
@@ -461,6 +483,7 @@ export class FirezoneClient {
           body: Buffer.concat(chunks, bytes).toString('utf8'),
           contentType: header('content-type') ?? '',
           ...(requestId === undefined ? {} : {requestId}),
+          ...(cut === undefined ? {} : {cut}),
         });
       }
       const location = header('location');
@@ -490,18 +513,13 @@ export class FirezoneClient {
                 path: displayPath,
                 message: `Cancelled ${method} ${displayPath}: the outcome is unknown (the server may have applied it)`,
               })
-            : controller.signal.aborted
-              ? new ApiError({
-                  kind: 'timeout',
-                  method,
-                  path: displayPath,
-                  message: `Request timed out after ${formatSeconds(this.timeoutMs)}: ${method} ${displayPath} (server slow or unreachable)`,
-                })
+            : expiry
+              ? timeoutError(method, displayPath, this.timeoutMs, (expiry as Expiry).busyMs)
               : errorFromTransport(err, method, displayPath, this.baseUrl.origin);
       this.onRequest?.({method, path: displayPath, status, ms: performance.now() - started, bytes, via, error: apiError.kind});
       throw redact(apiError, this.token);
     } finally {
-      clearTimeout(timer);
+      deadline.cancel();
       this.writes.delete(controller);
     }
   }
@@ -554,15 +572,9 @@ function schemaError(method: string, path: string, issues: SchemaIssue[]): ApiEr
   });
 }
 
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function formatBytes(n: number): string {
-  const MiB = 1024 * 1024;
-  if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${n} bytes`;
+/** A Content-Length header's value as a number of bytes; null when absent or not one number. */
+function announcedLength(value: string | undefined): number | null {
+  return value !== undefined && /^[0-9]{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
 }
 
 /** Belt and braces: no message may carry the token, whatever a server or library echoed. */

@@ -81,6 +81,14 @@ export function checkedToken(token: string): string {
 /** A response body larger than this is refused unless the client is told otherwise. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
+/**
+ * What is kept of an error (non-2xx) body: its start, the rest not read (the connection is
+ * dropped), and the error says so. An error is one line of the status bar; the largest real 0.7.36
+ * answers are 422s, ~0.9 KB for a device with every field wrong (2 KB with 50 bad DNS entries
+ * echoed), ~8 KB for a configuration with 20 broken OIDC providers.
+ */
+export const ERROR_BODY_KEEP_BYTES = 16 * 1024;
+
 /** A response as the client reads it, whichever transport (undici, or the console's own sockets: http-get.ts) brought it. */
 export interface TransportResponse {
   statusCode: number;

@@ -72,6 +72,38 @@ export class ApiError extends Error {
 /** How deep flattenFieldErrors descends, and how many paths it keeps: a hostile or broken body cannot blow the stack or the status bar. */
 const FIELD_ERRORS_MAX_DEPTH = 16;
 const FIELD_ERRORS_MAX_PATHS = 50;
+/**
+ * Server text is cut before an error keeps it (docs/architecture.md, "Untrusted text"): each field
+ * error message, each path, the messages of one path, and the one-line message made of them. A real
+ * 0.7.36 message is under 100 characters and a path under 60; a field rarely has more than a few
+ * (a DNS list echoes each bad entry).
+ */
+const FIELD_MESSAGE_MAX_CHARS = 300;
+const FIELD_PATH_MAX_CHARS = 200;
+const FIELD_MESSAGES_MAX = 20;
+const JOINED_MAX_CHARS = 600;
+
+/**
+ * `text` cut to at most `max` UTF-16 units (never between the two of a surrogate pair), with a mark
+ * that says how many characters (code points) were dropped: `abc…(+119,700 characters)`.
+ */
+export function cutServerText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const before = text.charCodeAt(end - 1);
+  if (before >= 0xd800 && before <= 0xdbff) end--;
+  let dropped = 0;
+  for (let i = end; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xdc00 || code > 0xdfff) dropped++;
+  }
+  return `${text.slice(0, end)}…(+${counted(dropped, 'character')})`;
+}
+
+/** `1 character`, `3,700 characters` */
+function counted(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+}
 
 /**
  * Flattens a 422 `errors` object into dotted/indexed paths. Embedded provider lists come
@@ -80,11 +112,15 @@ const FIELD_ERRORS_MAX_PATHS = 50;
  * at the path where it was cut; past FIELD_ERRORS_MAX_PATHS paths the rest is counted under `base`.
  */
 export function flattenFieldErrors(errors: unknown, prefix = ''): FieldErrors {
-  const out: FieldErrors = {};
+  // No prototype: a path is the server's text, and `__proto__` or `constructor` is a path like any other.
+  const out: FieldErrors = Object.create(null) as FieldErrors;
   let paths = 0;
   let truncated = false;
-  const add = (path: string, messages: string[]) => {
-    if (!(path in out)) {
+  /** Messages past FIELD_MESSAGES_MAX per path, counted and said once the walk is done. */
+  const over = new Map<string, number>();
+  const add = (rawPath: string, messages: readonly string[]) => {
+    const path = cutServerText(rawPath, FIELD_PATH_MAX_CHARS);
+    if (!Object.prototype.hasOwnProperty.call(out, path)) {
       if (paths >= FIELD_ERRORS_MAX_PATHS) {
         truncated = true;
         return;
@@ -92,7 +128,10 @@ export function flattenFieldErrors(errors: unknown, prefix = ''): FieldErrors {
       paths++;
       out[path] = [];
     }
-    out[path]!.push(...messages);
+    const list = out[path]!;
+    const room = Math.max(0, FIELD_MESSAGES_MAX - list.length);
+    for (let i = 0; i < Math.min(room, messages.length); i++) list.push(cutServerText(messages[i]!, FIELD_MESSAGE_MAX_CHARS));
+    if (messages.length > room) over.set(path, (over.get(path) ?? 0) + messages.length - room);
   };
   const walk = (value: unknown, path: string, depth: number) => {
     if (truncated) return;
@@ -120,15 +159,17 @@ export function flattenFieldErrors(errors: unknown, prefix = ''): FieldErrors {
     }
   };
   walk(errors, prefix, 0);
+  for (const [path, more] of over) out[path]!.push(`(+${counted(more, 'more message')})`);
   if (truncated) (out.base ??= []).push(`(more field errors than the ${FIELD_ERRORS_MAX_PATHS} shown)`);
   return out;
 }
 
-/** `email: has already been taken; password: should be at least 12 character(s)` */
+/** `email: has already been taken; password: should be at least 12 character(s)`, cut at JOINED_MAX_CHARS. */
 export function joinFieldErrors(fields: FieldErrors): string {
-  return Object.entries(fields)
+  const joined = Object.entries(fields)
     .map(([path, messages]) => (path === 'base' ? messages.join('; ') : `${path}: ${messages.join(', ')}`))
     .join('; ');
+  return cutServerText(joined, JOINED_MAX_CHARS);
 }
 
 const AUTH_MESSAGES: Record<string, string> = {
@@ -142,12 +183,68 @@ interface ResponseFacts {
   path: string;
   status: number;
   contentType: string;
+  /** The body, or its first bytes when `cut` says it was longer. */
   body: string;
   requestId?: string;
+  /** The body was longer than what was kept (ERROR_BODY_KEEP_BYTES in endpoint.ts): the rest was not read. */
+  cut?: BodyCut;
+}
+
+export interface BodyCut {
+  /** Bytes kept (the start of the body). */
+  kept: number;
+  /** The body's length as its Content-Length announced it; null when it did not say. */
+  announced: number | null;
+}
+
+/** `its body (238.4 MiB) was cut to its first 16 KiB, the rest not read` */
+function cutNote(cut: BodyCut): string {
+  const size = cut.announced === null ? '' : ` (${formatSize(cut.announced)})`;
+  return `its body${size} was cut to its first ${formatSize(cut.kept)}, the rest not read`;
+}
+
+/** `16 KiB`, `238.4 MiB`, `1000 bytes` */
+export function formatSize(n: number): string {
+  const MiB = 1024 * 1024;
+  if (n >= MiB) return n % MiB === 0 ? `${n / MiB} MiB` : `${(n / MiB).toFixed(1)} MiB`;
+  if (n >= 1024) return n % 1024 === 0 ? `${n / 1024} KiB` : `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} bytes`;
+}
+
+/**
+ * A request without its answer after `timeoutMs` of the server's time. `busyMs` is what the
+ * console's own busy event loop added to the wall time (deadline.ts): said when it matters.
+ */
+export function timeoutError(method: string, path: string, timeoutMs: number, busyMs: number): ApiError {
+  const busy = busyMs < 500 ? '' : `; not counting ${formatSeconds(Math.round(busyMs / 100) * 100)} the console itself was busy`;
+  return new ApiError({
+    kind: 'timeout',
+    method,
+    path,
+    message: `Request timed out after ${formatSeconds(timeoutMs)}: ${method} ${path} (server slow or unreachable${busy})`,
+  });
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** Maps a non-2xx response to an ApiError. Never includes request headers, so never the token. */
 export function errorFromResponse(res: ResponseFacts): ApiError {
+  const error = classifyResponse(res);
+  if (res.cut === undefined || error.kind === 'validation') return error;
+  return new ApiError({
+    kind: error.kind,
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    fieldErrors: error.fieldErrors,
+    requestId: error.requestId,
+    message: `${error.message}; ${cutNote(res.cut)}`,
+  });
+}
+
+function classifyResponse(res: ResponseFacts): ApiError {
   const {method, path, status, requestId} = res;
   const where = `${method} ${path}`;
   const json = parseJsonLoose(res.body, res.contentType);
@@ -178,15 +275,17 @@ export function errorFromResponse(res: ResponseFacts): ApiError {
     const errors = json && typeof json === 'object' ? (json as {errors?: unknown}).errors : undefined;
     const fieldErrors = flattenFieldErrors(errors ?? {});
     const joined = joinFieldErrors(fieldErrors);
+    // A cut body is the start of one: it is not JSON, so what it says about the fields is unknown.
+    const unread = res.cut === undefined ? '' : `; ${cutNote(res.cut)}${json === undefined ? ', so its field errors could not be read' : ''}`;
     return new ApiError({
       ...base,
       kind: 'validation',
       fieldErrors,
-      message: joined === '' ? `Rejected by the server (422) for ${where}` : `Rejected: ${joined}`,
+      message: joined === '' ? `Rejected by the server (422) for ${where}${unread}` : `Rejected: ${joined}${unread}`,
     });
   }
   if (status >= 500) {
-    if (res.body.trim() === '') {
+    if (res.body.trim() === '' && res.cut === undefined) {
       return new ApiError({
         ...base,
         kind: 'server',

@@ -13,7 +13,7 @@
 import {createRequire} from 'node:module';
 import {connect as netConnect, isIP, type Socket} from 'node:net';
 import type * as Tls from 'node:tls';
-import type {TransportResponse} from './endpoint.js';
+import {ERROR_BODY_KEEP_BYTES, type TransportResponse} from './endpoint.js';
 import {ResponseReader, type ResponseHead, type ResponseSink} from './http1-response.js';
 
 // node:tls is loaded on the first https:// connection, not with this module: loading it (and the
@@ -199,13 +199,15 @@ class Exchange implements ResponseSink {
   constructor(
     private readonly conn: Connection,
     private readonly mode: 'borrow' | 'eager',
-    private readonly limit: number,
+    private limit: number,
     private readonly hooks: ExchangeHooks,
   ) {}
 
   // ResponseSink
   head(head: ResponseHead): void {
     this.headSeen = head;
+    // Of an error only the start is kept (client.ts): reading on ahead would copy what is thrown away.
+    if (head.statusCode < 200 || head.statusCode > 299) this.limit = Math.min(this.limit, ERROR_BODY_KEEP_BYTES);
     this.hooks.resolve({
       statusCode: head.statusCode,
       header: (name) => head.headers.get(name),

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {ApiError, errorFromResponse, errorFromTransport, flattenFieldErrors, joinFieldErrors} from '../../src/api/errors.js';
+import {ApiError, cutServerText, errorFromResponse, errorFromTransport, flattenFieldErrors, joinFieldErrors} from '../../src/api/errors.js';
 
 const facts = (status: number, body: string, contentType = 'application/json; charset=utf-8') => ({
   method: 'GET',
@@ -284,5 +284,33 @@ describe('what an error says about the body and the connection', () => {
     // Two messages for one path are one path.
     expect(flattenFieldErrors({a: ['x'], b: {'': 'y'}})).toEqual({a: ['x'], 'b.': ['y']});
     expect(flattenFieldErrors([['x'], ['y']])).toEqual({'[0]': ['x'], '[1]': ['y']});
+  });
+});
+
+describe('server text cut before an error keeps it', () => {
+  it('keeps text within the limit as it is; past it, says how many characters were dropped, never cutting a pair in two', () => {
+    expect(cutServerText('abc', 3)).toBe('abc');
+    expect(cutServerText('abcd', 3)).toBe('abc…(+1 character)');
+    expect(cutServerText('😀'.repeat(400), 300)).toBe(`${'😀'.repeat(150)}…(+250 characters)`);
+    expect(cutServerText(`a${'😀'.repeat(400)}`, 300)).toBe(`a${'😀'.repeat(149)}…(+251 characters)`);
+    expect(cutServerText('é'.repeat(5000), 10)).toBe(`${'é'.repeat(10)}…(+4,990 characters)`);
+  });
+
+  it('cuts messages, the messages of a path and paths themselves, across nesting and lists', () => {
+    const flat = flattenFieldErrors({
+      providers: [{}, {scope: Array.from({length: 21}, (_, i) => `m${i}`)}],
+      ['k'.repeat(250)]: 'ü'.repeat(301),
+    });
+    expect(flat['providers[1].scope']).toEqual([...Array.from({length: 20}, (_, i) => `m${i}`), '(+1 more message)']);
+    expect(flat[`${'k'.repeat(200)}…(+50 characters)`]).toEqual([`${'ü'.repeat(300)}…(+1 character)`]);
+    // Messages of one path given in two places count together.
+    expect(flattenFieldErrors({'a.b': Array(15).fill('x'), a: {b: Array(10).fill('y')}})).toEqual({
+      'a.b': [...Array(15).fill('x'), ...Array(5).fill('y'), '(+5 more messages)'],
+    });
+  });
+
+  it('does not call a cut body empty, whatever its start holds', () => {
+    const err = errorFromResponse({...facts(500, ' '.repeat(16 * 1024)), cut: {kept: 16 * 1024, announced: 20_000}});
+    expect(err.message).toBe('Server error 500 for GET /v0/users; its body (19.5 KiB) was cut to its first 16 KiB, the rest not read');
   });
 });

@@ -1,6 +1,8 @@
 // The /v0 request pipeline in 0.7.36's plug order (docs/firezone-0.7.36.md, "Request parsing"): path prefix → request id →
 // parsers → method override → HEAD → router (unknown routes rendered by Accept) → `accepts json` →
-// Guardian → controller (wrapper clause match) → FallbackController.
+// Guardian → controller (wrapper clause match) → FallbackController. One difference: the token is
+// checked before the parsers, and a request whose token fails is answered without its query or
+// body being decoded (src/sandbox/README.md, "Deviations from 0.7.36").
 
 import type {IncomingMessage, ServerResponse} from 'node:http';
 import {authenticate} from '../auth/auth.js';
@@ -12,10 +14,10 @@ import {showConfiguration, updateConfiguration} from '../resources/configuration
 import {createDevice, deleteDevice, findDevice, listDevices, updateDevice} from '../resources/devices.js';
 import {createRule, deleteRule, findRule, listRules, updateRule} from '../resources/rules.js';
 import {createUser, deleteUser, listUsers, showUser, updateUser} from '../resources/users.js';
-import {decodeMultipart, decodeQuery, MalformedRequest, negotiateFormat, parseMediaType} from './params.js';
+import {decodeMultipart, decodeQuery, MalformedRequest, MAX_FORM_BODY_BYTES, negotiateFormat, parseMediaType} from './params.js';
 import {baseHeaders, requestId, sendEmpty500, sendJson, sendJsonList, sendNoContent} from './respond.js';
 
-/** Plug.Parsers' default `:length`. */
+/** Plug.Parsers' default `:length` (JSON and multipart; a form body has MAX_FORM_BODY_BYTES). */
 const MAX_BODY_BYTES = 8_000_000;
 
 type Resource = 'configuration' | 'users' | 'devices' | 'rules';
@@ -134,7 +136,7 @@ async function bodyParams(req: IncomingMessage): Promise<Params> {
   const isForm = media.type === 'application' && media.subtype === 'x-www-form-urlencoded';
   const isMultipart = media.type === 'multipart' && (media.subtype === 'form-data' || media.subtype === 'mixed');
   if (!isJson && !isForm && !isMultipart) return newParams();
-  const body = await readBody(req, MAX_BODY_BYTES);
+  const body = await readBody(req, isForm ? MAX_FORM_BODY_BYTES : MAX_BODY_BYTES);
   if (body === null) throw new TooLarge();
   if (isForm) {
     const text = body.toString('latin1');
@@ -250,34 +252,41 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   const {core} = ctx;
   try {
     const rid = requestId(req);
-    let params: Params;
-    let body: Params;
-    // A deliberate difference from 0.7.36 (src/sandbox/README.md, "Deviations from 0.7.36"):
-    // Plug.Parsers reads up to 8 MB before the token is looked at, so a hundred unauthenticated
-    // uploads would hold most of a gigabyte here. A request with a body and a token that fails is
-    // answered as the token decides, without reading the body.
-    if (hasBodyToRead(req)) {
-      const early = authenticate(core, ctx.jwtSecret, req.headersDistinct?.authorization ?? []);
-      if (early.kind !== 'ok') {
-        res.setHeader('connection', 'close');
-        res.once('finish', () => req.socket.destroy());
-        if (early.kind === 'crash') throw new Crash(early.reason);
-        return sendJson(res, rid, 401, encodeJson({errors: {auth: early.type}}));
-      }
+    // The token is checked first, the query and body decoded after, and only for a token that
+    // passes (src/sandbox/README.md, "Deviations from 0.7.36"). 0.7.36's Plug.Parsers decodes both
+    // before the token is looked at: anyone could make it read 8 MB or decode a deeply nested query.
+    const auth = authenticate(core, ctx.jwtSecret, req.headersDistinct?.authorization ?? []);
+    if (auth.kind !== 'ok' && hasBodyToRead(req)) {
+      // Not read at all: the connection is closed once the answer is out.
+      res.setHeader('connection', 'close');
+      res.once('finish', () => req.socket.destroy());
+      if (auth.kind === 'crash') throw new Crash(auth.reason);
+      return sendJson(res, rid, 401, encodeJson({errors: {auth: auth.type}}));
     }
-    try {
-      params = decodeQuery(query);
-      body = await bodyParams(req);
-    } catch (e) {
-      if (e instanceof TooLarge) {
-        res.setHeader('connection', 'close');
-        res.once('finish', () => req.socket.destroy());
-        throw new Crash('Plug.Parsers.RequestTooLargeError');
+    // A request whose token fails goes on with no params: what it is answered (404, the empty 500
+    // of an unacceptable Accept, the token's 401) follows from its method, path and headers alone.
+    let params = newParams();
+    let body = newParams();
+    if (auth.kind === 'ok') {
+      try {
+        params = decodeQuery(query);
+      } catch (e) {
+        if (e instanceof MalformedRequest) throw new Crash(`Plug.Conn.InvalidQueryError: ${e.message}`);
+        throw e;
       }
-      if (e instanceof MalformedRequest || e instanceof JsonSyntaxError) throw new Crash(`Plug.Parsers.ParseError: ${e.message}`);
-      throw e;
+      try {
+        body = await bodyParams(req);
+      } catch (e) {
+        if (e instanceof TooLarge) {
+          res.setHeader('connection', 'close');
+          res.once('finish', () => req.socket.destroy());
+          throw new Crash('Plug.Parsers.RequestTooLargeError');
+        }
+        if (e instanceof MalformedRequest || e instanceof JsonSyntaxError) throw new Crash(`Plug.Parsers.ParseError: ${e.message}`);
+        throw e;
+      }
+      Object.assign(params, body);
     }
-    Object.assign(params, body);
 
     let method = (req.method ?? 'GET').toUpperCase();
     if (method === 'POST' && typeof body._method === 'string' && ['PUT', 'PATCH', 'DELETE'].includes(body._method.toUpperCase())) {
@@ -298,7 +307,6 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
     }
     if (negotiateFormat(accept, params._format, ['json']) === null) throw new Crash('Phoenix.NotAcceptableError');
 
-    const auth = authenticate(core, ctx.jwtSecret, req.headersDistinct?.authorization ?? []);
     if (auth.kind === 'crash') throw new Crash(auth.reason);
     if (auth.kind === 'error') return sendJson(res, rid, 401, encodeJson({errors: {auth: auth.type}}));
 
