@@ -16,6 +16,7 @@ import {RefreshPipeline} from './data/refresh-pipeline.js';
 import {asRead, SavedConfiguration} from './data/saved-configuration.js';
 import type {FetchedData, Snapshot} from './data/snapshot.js';
 import {keyPress, paste} from './input/dispatch.js';
+import {displayKey} from './input/keymap.js';
 import {acceptsText, hints} from './input/scopes.js';
 import {copyToClipboard} from './interactions/clipboard.js';
 import {TokenRecovery} from './interactions/token-prompt.js';
@@ -93,8 +94,11 @@ export class Controller implements ConsoleContext {
   private logNotRecorded = 0;
   private nextModalKey = 1;
   private currentRead: InputRead = {number: 0, presses: 0};
-  /** Set once a key of a read of several did nothing: the rest of that read is not run (counted). */
-  private readStopped: {dropped: number} | null = null;
+  /**
+   * Set once a key of a read of several did nothing: the rest of that read is not run (counted).
+   * `said`: what the status line said when that key was handled (its own refusal, if it made one).
+   */
+  private readStopped: {key: string; said: StatusMessage | null; dropped: number} | null = null;
 
   constructor(
     client: ConsoleClient,
@@ -258,12 +262,16 @@ export class Controller implements ConsoleContext {
    * as commands (the filter `owner:dana` typed fast once opened Edit with its `e`).
    */
   endRead(): void {
-    const dropped = this.readStopped?.dropped ?? 0;
+    const stopped = this.readStopped;
     this.readStopped = null;
-    if (dropped === 0) return;
-    const after = `the ${dropped === 1 ? 'key' : `${dropped.toLocaleString('en-US')} keys`} that came after it in the same read ${dropped === 1 ? 'was' : 'were'} not run`;
+    if (!stopped || stopped.dropped === 0) return;
+    const n = stopped.dropped;
+    const after = `the ${n === 1 ? 'key' : `${n.toLocaleString('en-US')} keys`} that came after it in the same read ${n === 1 ? 'was' : 'were'} not run`;
+    // The key's own refusal ("/ does nothing here (…)") is kept and told the rest; a key that said
+    // nothing (a letter a dialog does not take) is named.
     const shown = this.state.message;
-    this.message(shown ? {...shown, text: `${shown.text}; ${after}`} : {tone: 'warning', text: `A key did nothing here, and ${after}`});
+    if (shown && shown === stopped.said) this.message({...shown, text: `${shown.text}; ${after}`});
+    else this.message({tone: 'warning', text: `${stopped.key} does nothing here, and ${after}`});
   }
 
   /** One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. */
@@ -272,8 +280,11 @@ export class Controller implements ConsoleContext {
       this.readStopped.dropped += input.length > 1 ? codePoints(input) : 1;
       return;
     }
+    const before = this.state.message;
     const taken = keyPress(this, name, input);
-    if (!taken && this.currentRead.presses > 1) this.readStopped = {dropped: 0};
+    if (taken || this.currentRead.presses <= 1) return;
+    const said = this.state.message;
+    this.readStopped = {key: input.length === 1 && input > ' ' ? `"${input}"` : displayKey(name), said: said !== before ? said : null, dropped: 0};
   }
 
   /** A bracketed paste: one insertion where text goes. */

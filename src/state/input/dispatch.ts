@@ -124,7 +124,7 @@ function dispatchKey(c: ConsoleContext, name: string, input: string): boolean {
     return false;
   }
   if (binding.writes && c.settings.readOnly) {
-    c.message({tone: 'warning', text: `Read-only mode: ${writeName(binding, c.state)} is disabled (started with --read-only)`});
+    c.message({tone: 'warning', fades: true, text: `Read-only mode: ${writeName(binding, c.state)} is disabled (started with --read-only)`});
     return false;
   }
   HANDLERS[binding.scope](c, binding.action);
