@@ -344,7 +344,7 @@ export class Controller implements ConsoleContext {
           // The header reads its age from this clock: a new status (paused → live) starts from now.
           clock: Date.now(),
           message:
-            status.lastError && status.failures > 0 && !status.inFlight
+            status.lastError && status.failures > 0 && !status.inFlight && s.message?.outcome !== 'unknown'
               ? boundedMessage({
                   tone: 'error',
                   text: `Refresh failed: ${errorText(status.lastError)}${status.retryStopped ? ' (not retried by itself: r tries again)' : ''}`,

@@ -11,8 +11,8 @@ export const GROUPS = [
   {
     name: 'untrusted text',
     gate: true,
-    mutate: ['src/common/display-safe.ts', 'src/ui/output-guard.ts'],
-    tests: ['test/common/display-safe.test.ts', 'test/ui/output-guard.test.ts', 'test/ui/table-text.test.tsx'],
+    mutate: ['src/common/display-safe.ts', 'src/ui/output-guard.ts', 'src/common/graphemes.ts'],
+    tests: ['test/common/display-safe.test.ts', 'test/ui/output-guard.test.ts', 'test/ui/table-text.test.tsx', 'test/common/graphemes.test.ts'],
   },
   {
     // Every server value checked before it becomes a line of a client config.
@@ -32,9 +32,11 @@ export const GROUPS = [
     // The keymap table, availability and the read-only refusal, dispatch, the line editor.
     name: 'keys',
     gate: true,
-    mutate: ['src/state/input/keymap.ts', 'src/state/input/scopes.ts', 'src/state/input/dispatch.ts', 'src/state/input/textedit.ts'],
+    mutate: ['src/state/input/keymap.ts', 'src/state/input/scopes.ts', 'src/state/input/dispatch.ts', 'src/state/input/textedit.ts', 'src/state/input/limits.ts'],
     tests: [
       'test/state/dispatch.test.ts',
+      'test/state/key-reads.test.ts',
+      'test/state/input-limits.test.ts',
       'test/state/scopes.test.ts',
       'test/state/keys-and-pastes.test.ts',
       'test/state/textedit.test.ts',
@@ -55,15 +57,15 @@ export const GROUPS = [
     // API errors and their messages.
     name: 'api errors',
     gate: true,
-    mutate: ['src/api/errors.ts'],
-    tests: ['test/api/errors.test.ts'],
+    mutate: ['src/api/errors.ts', 'src/api/deadline.ts'],
+    tests: ['test/api/errors.test.ts', 'test/api/deadline.test.ts'],
   },
   {
     // The sandbox's authentication and the changesets of rules.
     name: 'sandbox',
     gate: true,
-    mutate: ['src/sandbox/auth/*.ts', 'src/sandbox/changeset.ts', 'src/sandbox/resources/rules.ts'],
-    tests: ['test/sandbox/jwt.test.ts', 'test/sandbox/api/*.test.ts', 'test/sandbox/validation.test.ts', 'test/sandbox/control.test.ts'],
+    mutate: ['src/sandbox/auth/*.ts', 'src/sandbox/changeset.ts', 'src/sandbox/resources/rules.ts', 'src/sandbox/http/params.ts'],
+    tests: ['test/sandbox/jwt.test.ts', 'test/sandbox/api/*.test.ts', 'test/sandbox/validation.test.ts', 'test/sandbox/control.test.ts', 'test/sandbox/params.test.ts'],
   },
   {
     // Who can reach what: 0.7.36's firewall evaluated, :trace, :reach, the rules that never decide.
@@ -106,6 +108,20 @@ export const GROUPS = [
     gate: true,
     mutate: ['src/state/tracking/snapshot-diff.ts', 'src/state/tracking/id-pairing.ts'],
     tests: ['test/state/activity.test.ts', 'test/state/snapshot-diff/*.test.ts'],
+  },
+  {
+    // The host around the console: folders no other user can change, the compile cache and the
+    // single executable's bundle in them, and the audit log's whole-or-absent appends.
+    name: 'host and audit log',
+    gate: true,
+    mutate: ['src/common/private-folder.ts', 'src/config/compile-cache.ts', 'src/config/bundle-folder.ts', 'src/state/tracking/activity-log.ts'],
+    tests: [
+      'test/common/private-folder.test.ts',
+      'test/config/compile-cache.test.ts',
+      'test/config/bundle-folder.test.ts',
+      'test/state/activity-log.test.ts',
+      'test/state/activity-log-whole.test.ts',
+    ],
   },
 ];
 

@@ -82,3 +82,16 @@ describe('one read, one key press', () => {
     expect(io.exited).toBe(true);
   });
 });
+
+describe('a write whose answer never came', () => {
+  it('stays said when the read-back fails too: "Refresh failed" (the header says it) does not replace it', async () => {
+    const {c, server, read, message} = await terminal();
+    server.breakDelete.set('d-1', 'after');
+    server.listsFail = true;
+    read('d');
+    read('y');
+    await until(() => message().startsWith('No answer to the delete'), 'the delete without an answer');
+    await until(() => c.state.poll.failures > 0 && !c.state.poll.inFlight, 'the read-back failed');
+    expect(message()).toMatch(/^No answer to the delete: .*It may have been applied/);
+  });
+});

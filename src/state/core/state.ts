@@ -34,6 +34,12 @@ export interface StatusMessage {
    * has moved on, and while it stays the key hints stay hidden.
    */
   fades?: true;
+  /**
+   * A write whose answer never came ("it may have been applied"): the data is read again to find
+   * out, and if that read fails too, its "Refresh failed" (which the header also shows) does not
+   * replace this, the one thing the admin must not miss before saving again.
+   */
+  outcome?: 'unknown';
 }
 
 export interface ConsoleState {

@@ -66,6 +66,7 @@ export function confirmDelete(
             if (kept) c.undo.add(`${kept.label} (no answer came: deleted, if the list no longer shows it)`, kept.items, Date.now());
             c.message({
               tone: 'warning',
+              outcome: 'unknown',
               text: `No answer to the delete: ${errorText(err)}. It may have been applied: the list shows whether once it is read again${kept ? ' (if it was, u takes it back)' : ''}`,
             });
             return;

@@ -140,6 +140,7 @@ export function formFailed(c: ConsoleContext, form: FormModal, err: unknown): vo
     if (still) c.replaceModal(still, {...still, form: {...still.form, submitting: false}});
     c.message({
       tone: 'warning',
+      outcome: 'unknown',
       text: `No answer to the save: ${errorText(err)}. It may have been applied: the data is read again; look at the list before saving again (a create saved twice may be made twice)`,
     });
     c.refresh();
