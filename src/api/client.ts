@@ -580,13 +580,5 @@ function announcedLength(value: string | undefined): number | null {
 /** Belt and braces: no message may carry the token, whatever a server or library echoed. */
 function redact(error: ApiError, token: string): ApiError {
   if (token.length < 8 || !error.message.includes(token)) return error;
-  return new ApiError({
-    kind: error.kind,
-    method: error.method,
-    path: error.path,
-    status: error.status,
-    fieldErrors: error.fieldErrors,
-    requestId: error.requestId,
-    message: error.message.split(token).join('[redacted]'),
-  });
+  return error.withMessage(error.message.split(token).join('[redacted]'));
 }

@@ -52,6 +52,19 @@ export class ApiError extends Error {
     this.requestId = init.requestId;
   }
 
+  /** The same error told in other words (a note added, a secret taken out). */
+  withMessage(message: string): ApiError {
+    return new ApiError({
+      kind: this.kind,
+      method: this.method,
+      path: this.path,
+      status: this.status,
+      fieldErrors: this.fieldErrors,
+      requestId: this.requestId,
+      message,
+    });
+  }
+
   /** Auth failures that no retry will fix: polling should stop hammering the server. */
   get isAuthFailure(): boolean {
     return this.kind === 'unauthenticated' || this.kind === 'invalid_token' || this.kind === 'no_resource_found';
@@ -233,15 +246,7 @@ function formatSeconds(ms: number): string {
 export function errorFromResponse(res: ResponseFacts): ApiError {
   const error = classifyResponse(res);
   if (res.cut === undefined || error.kind === 'validation') return error;
-  return new ApiError({
-    kind: error.kind,
-    method: error.method,
-    path: error.path,
-    status: error.status,
-    fieldErrors: error.fieldErrors,
-    requestId: error.requestId,
-    message: `${error.message}; ${cutNote(res.cut)}`,
-  });
+  return error.withMessage(`${error.message}; ${cutNote(res.cut)}`);
 }
 
 function classifyResponse(res: ResponseFacts): ApiError {

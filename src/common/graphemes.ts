@@ -5,7 +5,7 @@
 // units here, and a cluster still open at a slice's end is carried into the next slice whole, so
 // the clusters are those of the whole text (docs/architecture.md, "Untrusted text").
 
-const segmenter = new Intl.Segmenter('en', {granularity: 'grapheme'});
+const segmenter = new Intl.Segmenter();
 
 /** The most code units one segment() call sees. */
 export const SEGMENT_SLICE = 1024;
@@ -15,14 +15,10 @@ export const SEGMENT_SLICE = 1024;
  */
 const CARRY_MAX = 256;
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
 /** Whether every character is its own cluster: ASCII without CR LF (the common case; no segmenter). */
 function isSimpleAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return !text.includes('\r\n');
+  // eslint-disable-next-line no-control-regex -- every ASCII character, controls included, is one cluster (but CR LF)
+  return /^[\x00-\x7f]*$/.test(text) && !text.includes('\r\n');
 }
 
 /** The grapheme clusters of `text`, in order; the work done is linear in how far it is read. */
@@ -30,9 +26,9 @@ export function* graphemes(text: string): Generator<string> {
   let carry = '';
   let i = 0;
   while (i < text.length) {
-    let end = Math.min(text.length, i + SEGMENT_SLICE);
-    // Never cut between the halves of a surrogate pair.
-    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++;
+    // A slice may end between the halves of a surrogate pair: the high half is then the slice's
+    // last cluster, one unit long, and is carried into the next slice to meet its low half.
+    const end = Math.min(text.length, i + SEGMENT_SLICE);
     let last = '';
     for (const {segment} of segmenter.segment(carry + text.slice(i, end))) {
       if (last) yield last;
