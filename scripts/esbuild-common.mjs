@@ -107,10 +107,11 @@ function patchPlugin(name, filter, what, edits) {
  * Ink 6.8's output.js: frames are made row by row, and a row whose writes did not change is not
  * made again (scripts/ink-output-rows.mjs). And Ink builds a fresh per-frame cache of each line's
  * styled characters and widths; sharing one bounded cache across frames lets the new rows of a
- * frame skip ANSI tokenizing for lines they share with earlier frames. The styled characters are one object per cell (~250 bytes each:
- * V8 keeps them in dictionary mode, a hidden class apiece), so their cache holds a few frames'
- * lines, not thousands: bounded at 8,192 lines it grew, with live updates, to ~160k cells and
- * ~40 MB at 50k devices (a heap snapshot of the bench), and could reach ten times that.
+ * frame skip ANSI tokenizing for lines they share with earlier frames. The styled characters are
+ * one object per cell (V8 keeps them in dictionary mode, a hidden class apiece), so their cache
+ * holds a few frames' lines, not thousands: bounded at 8,192 lines it grew, with live updates at
+ * 50k devices, far past what a frame needs (docs/performance.md, "Frames"), and could reach ten
+ * times that.
  */
 export const inkSharedOutputCache = patchPlugin('ink-shared-output-cache', /[\\/]ink[\\/]build[\\/]output\.js$/, 'ink/build/output.js', [
   inkOutputRows,
@@ -129,7 +130,7 @@ export const inkSharedOutputCache = patchPlugin('ink-shared-output-cache', /[\\/
  * cells of a run share one styles array, so that is mostly an identity test), and the few real
  * diffs of a frame come from a small cache; the string is the same
  * (test/ui/ansi-tokenize-patches.test.ts holds the patched and the original to the same output).
- * At 50k devices that garbage made a refresh frame 40–60 ms.
+ * At 50k devices that garbage made a refresh frame slow (docs/performance.md, "Frames").
  */
 export const styledCharsSameStyles = patchPlugin(
   'styled-chars-same-styles',
@@ -223,8 +224,8 @@ export function tokenize(`,
 /**
  * yoga-layout's Emscripten loader gets its WebAssembly, a base64 data: URL, with the global
  * fetch() when there is one (yoga-wasm-base64-esm.js, `ya`): in Node that loads Node's own undici
- * for fetch — ~40 ms of compiling before the console's first frame (a start-up profile at 10k
- * devices) — to decode a string already in memory. The patch hands the loader the bytes instead
+ * for fetch — compiling it before the console's first frame (docs/performance.md, "Start-up") —
+ * to decode a string already in memory. The patch hands the loader the bytes instead
  * (its `wasmBinary`, which it takes when set), decoded with Buffer.
  */
 export const yogaWasmWithoutFetch = patchPlugin(

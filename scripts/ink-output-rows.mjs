@@ -1,12 +1,12 @@
 // A patch of Ink 6.8's Output.get() (ink/build/output.js), applied as the bundle is built
-// (scripts/esbuild-common.mjs, inkSharedOutputCache). See docs/architecture.md, "Frames made row
+// (scripts/esbuild-common.mjs, inkSharedOutputCache). See docs/performance.md, "Frames made row
 // by row".
 //
 // Ink makes every frame whole: a grid of width × height cell objects (two allocations a cell,
 // ~10,000 at 120×40), every write placed on it cell by cell, every row turned back into a string
 // with styledCharsToString. In the bench's refresh and key phases that was the largest piece of
-// the console's own CPU (Output.get ~340 ms of ~1,850 at 10k devices), and most of it re-made rows
-// that had not changed: a cursor move changes two rows of forty.
+// the console's own CPU, and most of it re-made rows that had not changed: a cursor move changes
+// two rows of forty.
 //
 // Here each row is made from the writes that land on it — after clipping and transformers, in
 // order: the x where each starts and its text — and a row whose writes are exactly those of a row

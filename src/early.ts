@@ -1,7 +1,7 @@
 // Resolves the connection once, in a terminal, and sends the first poll's requests before the
 // rest of the console (the client with zod, then React and Ink) is loaded, so that the server
 // answers and the bodies arrive while the code loads (the "start → first frame" figure of
-// README.md, "Performance"; docs/architecture.md, "Performance notes", Start-up). Whatever the resolution gave — a
+// README.md, "Performance"; docs/performance.md, "Start-up"). Whatever the resolution gave — a
 // connection, first-run, or the error it threw — is handed to main() in cli.tsx, which reports
 // it and never resolves again (a profile's tokenCommand runs exactly once). Returns null when
 // there is nothing to resolve here (not a terminal, not the console, --demo, a usage error):

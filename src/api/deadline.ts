@@ -4,7 +4,7 @@
 // seconds (a costly filter, a huge paste measured), the request's timer ran after the block, in
 // the timers phase, which comes before the poll phase that would have read the answer already
 // waiting in the socket. The request was aborted and the status line blamed the server, which had
-// answered in 16 ms.
+// answered at once.
 //
 // So the deadline ticks: a timer at most every `tick` ms, and the time each tick ran later than
 // asked — time the loop was busy with something else — is not counted against the server. A tick

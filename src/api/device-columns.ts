@@ -1,9 +1,9 @@
-// The device list held column-wise (docs/architecture.md, "The compact device store").
+// The device list held column-wise (docs/performance.md, "The compact device store").
 //
 // A 50k-device server's list used to be 50k `Device` objects of 25 properties each, most of them
 // strings JSON.parse made anew (three timestamps, two keys, addresses), boxed numbers, and the same
-// allowed-IPs, DNS and endpoint settings repeated on every device: ~1 KB of heap per device, and
-// as many objects for the collector to mark while a refresh runs. Here one poll's list is a set
+// allowed-IPs, DNS and endpoint settings repeated on every device: much heap per device, and as
+// many objects for the collector to mark while a refresh runs. Here one poll's list is a set
 // of columns instead:
 //
 // - numbers and times in typed arrays (rx/tx bytes; the three timestamps as microseconds since
@@ -321,8 +321,9 @@ export class DeviceColumnsBuilder {
   private unchanged: DeviceColumns | null;
   /**
    * The columns every table has its own of. They grow by themselves, like the time columns (slots
-   * are written in order), and are made only once a slot is written (see `unchanged`): at 50k
-   * devices, five columns of 50k doubles made for a poll that changed nothing cost ~12 ms.
+   * are written in order), and are made only once a slot is written (see `unchanged`): five
+   * columns of doubles as long as the list, made for a poll that changed nothing, cost time for
+   * nothing.
    */
   private rxBytes!: NumberColumn;
   private txBytes!: NumberColumn;

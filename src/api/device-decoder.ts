@@ -8,7 +8,7 @@
 // Two 32-bit lanes over the item's bytes read 8 at a time, at offsets from the item's start (so
 // the same bytes give the same digest wherever the chunks were cut), seeded with the length. It
 // is a change detector, not a defence: a server that wants to show something false can simply
-// send it. (docs/architecture.md, "The compact device store".)
+// send it. (docs/performance.md, "The compact device store".)
 import {DeviceColumns, DeviceColumnsBuilder, packTimeBytes, type DevicePools, type DeviceStats, type ItemDigest} from './device-columns.js';
 import {findItemId, idSpan, ItemCutter, NEEDS_SCHEMA, parseItem, sameLatin1} from './listcache.js';
 import type {Device} from './schemas.js';
@@ -60,9 +60,9 @@ const SCHEMA_KEY_COUNT = 25;
 
 type Stat = string | number | null;
 
-// The readers below allocate nothing per item but the strings they read (at 50k devices with a
-// third changing, per-item result objects, span lists and their sort were ~15 MB of garbage a
-// poll): a reader returns the value, or FAIL, and leaves where it ended in `tokenEnd`.
+// The readers below allocate nothing per item but the strings they read (per-item result objects,
+// span lists and their sort were megabytes of garbage a poll at 50k devices): a reader returns the
+// value, or FAIL, and leaves where it ended in `tokenEnd`.
 const FAIL = undefined;
 let tokenEnd = 0;
 
@@ -220,7 +220,8 @@ function readStats(view: DataView, buf: Buffer, start: number, end: number, out:
  * a device name with a quote or a backslash, whose changes are then parsed). The values in the
  * grammar hold no quote, so no key can start inside one: what is checked here holds for every
  * later item with the same bytes around its values. One pass over the bytes after the first
- * value, in JavaScript: a native search per key would go on into the next item (~3 µs an item).
+ * value, in JavaScript: a native search per key would go on into the next item, a cost paid for
+ * every item.
  */
 function statsKeysLast(buf: Buffer, end: number): boolean {
   // Stryker disable next-line EqualityOperator: the byte at `end` is the comma before the next item (or past the body)

@@ -1,9 +1,9 @@
 // The first poll's four GETs, sent on sockets of the console's own (http-get.ts) as soon as the connection is known, before
-// undici, zod, React and Ink are loaded (they take ~250 ms to load, and the server can answer
+// undici, zod, React and Ink are loaded (they take a while to load, and the server can answer
 // meanwhile). The client (client.ts) takes each response over and reads it exactly as it reads
 // one of its own: same status handling, error shapes, size limit, decoding and timeout. After
 // this poll, the client's own GETs go the same way, its writes over undici.
-// See docs/architecture.md, "Performance notes", Start-up.
+// See docs/performance.md, "Start-up".
 import {checkedToken, DEFAULT_MAX_BODY_BYTES, normaliseBaseUrl, proxyConfigured, requestHeaders, routeUrl, tlsOptions} from './endpoint.js';
 import {sendGet, type SentRequest} from './http-get.js';
 

@@ -3,7 +3,7 @@
 // zod schema accepts (test/api/fastguard.test.ts holds them in step, property by property);
 // whatever one rejects goes through zod for the field-by-field salvage and messages. Kept apart
 // from the schemas so that the client can decode the first poll before zod is loaded
-// (docs/architecture.md, "Performance notes", Start-up).
+// (docs/performance.md, "Start-up").
 import type {Configuration, Device, Rule, User} from './schemas.js';
 import {ISO_TIMESTAMP} from './timestamps.js';
 

@@ -2,14 +2,14 @@
 // loaded) and, when no proxy is configured, every poll after it (client.ts). Writes and proxied
 // requests stay on undici.
 //
-// Why not node:http: every read of its sockets is a new Buffer, and a 43 MB device list is ~650 of
-// them, each held as memory outside the heap until a collection frees it (tens of MB of resident
-// memory at 50k devices, and collections brought forward to free them). Here each connection
-// reads into one buffer of its own (`onread`), the response is read by http1-response.ts, and the
-// body is handed over as views of that buffer: the socket pauses until the consumer has taken
-// them, so a view stays valid until it asks for the next chunk. The first poll, read while the
-// client is still loading, copies what it reads instead, so that the server is not held back
-// (docs/architecture.md, "Polls on a socket of the console's own").
+// Why not node:http: every read of its sockets is a new Buffer, and a large device list is hundreds
+// of them, each held as memory outside the heap until a collection frees it (resident memory that
+// comes and goes with the collector, and collections brought forward to free them). Here each
+// connection reads into one buffer of its own (`onread`), the response is read by
+// http1-response.ts, and the body is handed over as views of that buffer: the socket pauses until
+// the consumer has taken them, so a view stays valid until it asks for the next chunk. The first
+// poll, read while the client is still loading, copies what it reads instead, so that the server is
+// not held back (docs/performance.md, "Polls on a socket of the console's own").
 import {createRequire} from 'node:module';
 import {connect as netConnect, isIP, type Socket} from 'node:net';
 import type * as Tls from 'node:tls';
@@ -17,7 +17,7 @@ import {ERROR_BODY_KEEP_BYTES, type TransportResponse} from './endpoint.js';
 import {ResponseReader, type ResponseHead, type ResponseSink} from './http1-response.js';
 
 // node:tls is loaded on the first https:// connection, not with this module: loading it (and the
-// crypto it needs) took ~20 ms of the start before the first poll's requests could leave, and
+// crypto it needs) held the first poll's requests back (docs/performance.md, "Start-up"), and
 // an http:// server never needs it (test/e2e/startup.e2e.test.ts checks a start's module list).
 const requireBuiltin = createRequire(import.meta.url);
 let tlsModule: typeof Tls | null = null;

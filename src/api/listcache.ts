@@ -1,13 +1,14 @@
 // Incremental decoding of a list body (`{"data":[{…},{…},…]}`), chunk by chunk as it arrives.
 //
-// 0.7.x has no pagination, so every poll of a 50k-device server sends the whole list again,
-// ~40 MB, most of it unchanged. A JSON.parse of the whole body is one 200–500 ms task on the
-// keyboard's path, and the objects it makes are all new, so every later stage compares every
-// device again. Here the body is cut into items as its chunks arrive; an item whose bytes are
-// exactly those of the item with the same id in the previous poll gets that poll's (validated)
-// object back, and only new or changed items are parsed and validated. The work is spread over
-// the chunks, and unchanged items keep their identity, which `buildSnapshot`
-// (src/state/data/snapshot.ts) and the list model (src/state/lists/list-view.ts) build on.
+// 0.7.x has no pagination, so every poll of a 50k-device server sends the whole list again, ~40 MB,
+// most of it unchanged. A JSON.parse of the whole body is one long task on the keyboard's path
+// (docs/performance.md, "Decoding the lists as they arrive"), and the objects it makes are all new,
+// so every later stage compares every device again. Here the body is cut into items as its chunks
+// arrive; an item whose bytes are exactly those of the item with the same id in the previous poll
+// gets that poll's (validated) object back, and only new or changed items are parsed and validated.
+// The work is spread over the chunks, and unchanged items keep their identity, which
+// `buildSnapshot` (src/state/data/snapshot.ts) and the list model (src/state/lists/list-view.ts)
+// build on.
 //
 // Items are cut where `},{"<first key>":` occurs, found by the native Buffer.indexOf: the first
 // key is that of the first item (0.7.36 sorts keys, so every item starts with the same one). In

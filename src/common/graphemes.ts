@@ -1,9 +1,9 @@
-// Grapheme clusters ("characters" as a reader, Ecto's validate_length and a terminal count them)
-// at a cost linear in the text. V8's Intl.Segmenter slows down far faster than linearly on long
-// input: one segment() over 60,000 "é" takes ~1 s, over 120 KB of text tens of seconds (a device
-// with 10,000 allowed IPs once took 47 s to draw). It only ever sees slices of SEGMENT_SLICE code
-// units here, and a cluster still open at a slice's end is carried into the next slice whole, so
-// the clusters are those of the whole text (docs/architecture.md, "Untrusted text").
+// Grapheme clusters ("characters" as a reader, Ecto's validate_length and a terminal count them) at
+// a cost linear in the text. V8's Intl.Segmenter slows down far faster than linearly on long input
+// (docs/performance.md, "Text measured only as far as it shows"). It only ever sees slices of
+// SEGMENT_SLICE code units here, and a cluster still open at a slice's end is carried into the next
+// slice whole, so the clusters are those of the whole text (docs/architecture.md, "Untrusted
+// text").
 
 const segmenter = new Intl.Segmenter();
 

@@ -1,6 +1,6 @@
 // How long the console waits for its first poll before drawing anything (bin.ts for a server,
 // cli.tsx for --demo): the first frame shows the data, unless the server is slow, in which case the
-// "loading" screen is better than a terminal that shows nothing. See docs/architecture.md, Start-up.
+// "loading" screen is better than a terminal that shows nothing. See docs/performance.md, "Start-up".
 
 /** Past this, a slow server gets the console's "loading" screen instead of a terminal that shows nothing. */
 export const FIRST_DATA_WAIT_MS = 1500;

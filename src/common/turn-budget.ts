@@ -1,13 +1,13 @@
-// One budget for all the work cut into slices (docs/architecture.md, "One budget per turn of the
+// One budget for all the work cut into slices (docs/performance.md, "One budget per turn of the
 // event loop"). A refresh runs several sliced passes at once — the four lists decoded as their
 // bytes arrive, rows derived, changes scanned, rates read — and each used to yield after its own
 // few milliseconds. But Node runs every setImmediate queued in one go, and every socket that has
-// bytes in one go: three passes of 6 ms and a frame made a 30 ms stretch in which no timer ran and
-// no key was read. Here a stretch of work ends at the next timers phase (a timer set when it
+// bytes in one go: three passes and a frame made one long stretch in which no timer ran and no
+// key was read. Here a stretch of work ends at the next timers phase (a timer set when it
 // began), and every slice in it spends from the same budget; passes waiting for a budget get one
 // in turn, first come first served.
 
-/** Work per stretch between two timers phases; the frame (~5 ms) and a scavenge come on top. */
+/** Work per stretch between two timers phases; the frame and a scavenge come on top. */
 export const TURN_BUDGET_MS = 5;
 /**
  * A stretch older than this is over whatever the timer says: its timer cannot run when timers are

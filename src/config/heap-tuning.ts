@@ -1,5 +1,5 @@
 // V8's heap, set for a console that holds one large list for hours and replaces most of it every
-// poll (docs/architecture.md, "The heap's settings"). bin.ts applies it before any data is decoded.
+// poll (docs/performance.md, "The heap's settings"). bin.ts applies it before any data is decoded.
 import {PerformanceObserver} from 'node:perf_hooks';
 import {getHeapSpaceStatistics, setFlagsFromString} from 'node:v8';
 

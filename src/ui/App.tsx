@@ -36,9 +36,9 @@ export interface AppProps {
   firstData?: Promise<FetchedData>;
   /**
    * `firstData` had already arrived (or failed) when the console started (bin.ts waits up to
-   * 1.5 s for it): the console draws nothing until that poll is applied, tens of ms later, so that
-   * its first frame shows the data rather than an empty screen drawn just before it (its render
-   * and Ink's throttle took ~20–40 ms from the first data frame at 10k devices).
+   * 1.5 s for it): the console draws nothing until that poll is applied, a moment later, so that
+   * its first frame shows the data rather than an empty screen drawn just before it, whose render
+   * and Ink's throttle put the data frame back (docs/performance.md, "Start-up").
    */
   firstDataReady?: boolean;
   /** Re-reads a profile's tokenFile/tokenCommand after the server rejected the token. */

@@ -29,9 +29,9 @@ export function narrowWidth(text: string): number | null {
 /**
  * As narrowWidth, for text with colours in it: Ink measures a line of nested coloured <Text> with
  * its SGR sequences (`ESC [` digits and semicolons `m`), which string-width strips and counts as
- * nothing. Without this every coloured table row took string-width's slow path, ~30 ms over the
- * first frame (code not yet optimised) and again for each row a poll changed. Any other escape,
- * or an SGR sequence cut short, is left to string-width (null).
+ * nothing. Without this every coloured table row took string-width's slow path, over the whole
+ * first frame and again for each row a poll changed (docs/performance.md, "Frames"). Any other
+ * escape, or an SGR sequence cut short, is left to string-width (null).
  */
 export function narrowWidthStyled(text: string): number | null {
   let width = 0;

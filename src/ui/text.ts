@@ -38,7 +38,7 @@ function clusterWidth(unit: string): number {
 /**
  * Display-safe text longer than this is measured unit by unit, never by one string-width call:
  * string-width segments its whole input at once, which V8 does in time far worse than linear
- * (120 KB of non-ASCII text in a status message made each key take 93 s).
+ * (docs/performance.md, "Text measured only as far as it shows").
  */
 const WHOLE_MEASURE_MAX = 256;
 

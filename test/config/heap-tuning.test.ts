@@ -1,4 +1,4 @@
-// The heap's settings (src/config/heap-tuning.ts, docs/architecture.md "The heap's settings"),
+// The heap's settings (src/config/heap-tuning.ts, docs/performance.md, "The heap's settings"),
 // in processes of their own: V8 flags set in the test worker would change the worker. Each
 // child runs the module as bundled and churns objects that live through a collection or two,
 // yielding now and then as the console's sliced work does, and reports the young generation's

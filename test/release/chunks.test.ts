@@ -1,4 +1,4 @@
-// The start order the built bundle promises (docs/architecture.md, "Performance notes", Start-up): the first poll's
+// The start order the built bundle promises (docs/performance.md, "Start-up"): the first poll's
 // requests leave before React and Ink are loaded, and neither undici nor zod is loaded before
 // the first frame at all (a poll of well-formed lists needs neither). Checked on the chunks `npm test` has just built, by following their
 // static imports (a dynamic import() loads only when the code reaches it).

@@ -1,4 +1,4 @@
-// The Devices list's rows over the compact store (src/api/device-columns.ts; docs/architecture.md,
+// The Devices list's rows over the compact store (src/api/device-columns.ts; docs/performance.md,
 // "The compact device store").
 //
 // A DeviceRow is a small object (a table and a slot) whose fields are read from columns: the
@@ -258,7 +258,7 @@ let derivations = 0;
 export class RowDeriver implements SlicedPass {
   readonly rows: DeviceRow[];
   readonly table: DeviceTable;
-  /** Devices per user id, counted in the same pass (a pass of its own cost 20–30 ms at 50k); the last table's when its owners are shared. */
+  /** Devices per user id, counted in the same pass (a pass of its own would read every row again); the last table's when its owners are shared. */
   readonly deviceCountByUser: Map<string, number> | ReadonlyMap<string, number>;
   next = 0;
   private byId: Map<string, DeviceRow> | null = null;
@@ -406,8 +406,8 @@ const tableOfRows = new WeakMap<readonly DeviceRow[], DeviceTable>();
  * Devices of a derivation's rows whose last handshake is within `windowMs` of `nowMs`, and those
  * with none; null for an array that is not a derivation's. The header counts states every clock
  * second: read from the handshake column (a run of packed doubles) instead of from every row
- * object, whose reads are cache misses over a large heap (~5 ms at 10k devices, every second).
- * The same test as `DeviceRow.handshakeWithin`, per slot.
+ * object, whose reads are cache misses over a large heap (docs/performance.md, "The header's
+ * counts"). The same test as `DeviceRow.handshakeWithin`, per slot.
  */
 export function handshakeCounts(rows: readonly DeviceRow[], nowMs: number, windowMs: number): {within: number; never: number} | null {
   const table = tableOfRows.get(rows);

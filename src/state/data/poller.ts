@@ -94,7 +94,7 @@ export class Poller<T> {
 
   /**
    * `r`: a cycle now unless one is in flight, which brings data as fresh as a look asks for (at
-   * 50k devices a poll takes seconds; `r` pressed twice does not fetch everything twice).
+   * large server a poll takes a while; `r` pressed twice does not fetch everything twice).
    */
   refreshIfIdle(): void {
     this.cycleNow();

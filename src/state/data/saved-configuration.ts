@@ -1,7 +1,7 @@
 // The configuration record this console just saved. The server's answer to the PUT is its record
-// after the write, so the screen shows it at once instead of after the next poll (at 50k devices a
-// poll takes seconds, and an edit opened meanwhile would start from the record before the save and
-// be refused as "changed on the server" by the save's own change). A poll that began before the
+// after the write, so the screen shows it at once instead of after the next poll (a poll of a large
+// server takes a while, and an edit opened meanwhile would start from the record before the save
+// and be refused as "changed on the server" by the save's own change). A poll that began before the
 // save may carry the record from before it; such a poll must not take the saved one back.
 import type {Configuration} from '../../api/index.js';
 import {parseTime} from './format.js';

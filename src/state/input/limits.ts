@@ -1,8 +1,8 @@
 // How much each place that takes text holds (docs/architecture.md, "Sizes: every input has a
 // limit"). A limit is checked before anything else looks at the text, so that no validation,
-// filter, measure or request ever sees more: a 315 KB paste into a field used to be validated,
-// segmented and sent (4 GB of memory, then the heap gave out). What goes over a limit is refused
-// whole and said so with the numbers; nothing is cut in silence.
+// filter, measure or request ever sees more: a large paste into a field used to be validated,
+// segmented and sent until the heap gave out (docs/performance.md, "What a hostile input cost").
+// What goes over a limit is refused whole and said so with the numbers; nothing is cut in silence.
 import {countGraphemes} from '../../common/graphemes.js';
 
 /** What one line of text may hold: UTF-16 units always (the cost bound), characters where 0.7.36 counts them. */

@@ -1,6 +1,6 @@
 // Sort by column: the order of a list by one column, kept per list and column, carried over a poll
 // by re-placing only the rows whose value changed, and made ahead of time in bounded steps
-// (docs/architecture.md, "Sorting 50k rows").
+// (docs/performance.md, "Sorting 50k rows").
 import {runSliced, runWhole, type SlicedPass} from '../core/slices.js';
 import {nextTurn} from '../../common/turn-budget.js';
 import type {ColumnSpec, SortSpec} from './columns.js';
@@ -67,7 +67,7 @@ class ColumnValues<T> implements SlicedPass {
       if (old !== v) {
         changed.push(i);
         // Past a sixteenth of the list, sorting the changed values by comparison costs more than
-        // sorting everything again by radix (50k rows, a third with new stats: 100–170 ms against 10–30).
+        // sorting everything again by radix (docs/performance.md, "Sorting 50k rows").
         if (changed.length > (n >> 4) + 64) {
           this.changed = null;
           continue;
@@ -201,10 +201,10 @@ const columnOrders = new WeakMap<(t: never) => string, Map<string, ColumnOrder>>
 
 // Per list, the columns sorting ahead has found volatile: most of their values change every poll
 // (traffic, rates, handshake), so their order cannot be carried over a poll by a merge. Ordering
-// them again after every poll cost ~100 ms of CPU a refresh at 50k rows, for sorts the admin may
-// never ask for; a sort by one is made on the key instead (a radix sort, within the sort budget),
-// and the list sorted by it is kept up to date by drawing it. A column is tried again every
-// VOLATILE_RETRY_POLLS polls, so one mass change (a bulk rename) does not mark it for good.
+// them again after every poll was a large share of a refresh's CPU at 50k rows, for sorts the admin
+// may never ask for; a sort by one is made on the key instead (a radix sort, within the sort
+// budget), and the list sorted by it is kept up to date by drawing it. A column is tried again
+// every VOLATILE_RETRY_POLLS polls, so one mass change (a bulk rename) does not mark it for good.
 const VOLATILE_RETRY_POLLS = 8;
 const volatileColumns = new WeakMap<(t: never) => string, Map<string, {items: readonly unknown[]; polls: number}>>();
 
@@ -261,9 +261,9 @@ export function sortedItems<T>(items: readonly T[], sort: SortSpec | null, colum
 /**
  * The rows of a poll's items in the order the list is sorted by, made before the poll is shown
  * (the refresh pipeline calls it while the poll is in flight), so that the frame showing the poll
- * finds them in the sort cache. Reading a column's values is most of a sort at 50k rows: 2–4 ms
- * merged into the last order, 8–10 ms for a column whose values all move (traffic, rates,
- * handshakes), all of it in the task that applies the poll if made there. Here the values are
+ * finds them in the sort cache. Reading a column's values is most of a sort at 50k rows, more for
+ * a column whose values all move (traffic, rates, handshakes), and all of it would be in the task
+ * that applies the poll if made there. Here the values are
  * read in slices; ordering and placing them are a turn each. The same calls as `sortedItems`, so
  * the rows are the same whichever made them (test/state/refresh-prepare.test.ts).
  */
@@ -294,11 +294,11 @@ const warmingValues = new WeakMap<(t: never) => string, {key: string; column: Co
 
 /**
  * Orders `items` by the list's sortable columns ahead of time, a bounded step per call, so that
- * the admin's next sort key places rows instead of sorting them (docs/architecture.md, "Sorting
+ * the admin's next sort key places rows instead of sorting them (docs/performance.md, "Sorting
  * 50k rows"). Meant for idle time, a call at a time with input handled in between. A step reads a
  * column's values for at most `budgetMs` (at 50k rows reading them is most of a sort's cost, and a
  * pass can stop after any row); once they are all read it orders the column (a radix sort or a
- * merge, 5–30 ms at 50k). Returns true once every column is ordered for these items.
+ * merge, one step). Returns true once every column is ordered for these items.
  */
 export function warmSortOrder<T>(items: readonly T[], columns: readonly ColumnSpec<T>[], getId: (t: T) => string, budgetMs = Infinity): boolean {
   const perList = ordersOf(getId);

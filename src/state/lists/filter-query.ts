@@ -263,7 +263,8 @@ export interface AddressSource<T> {
  * `key:ADDRESS` or `key:CIDR`: one of the row's addresses lies in it (`ip:10.3.0.0/16` finds
  * 10.3.2.2; `ip:10.3.2.2` that address only). Any other value is a substring of an address, as
  * text (`ip:10.3.`, `ip:fd00`). Addresses are compared as `ipSortKey` writes them (numbers,
- * fixed-width hex), two comparisons a row: parsing 150k addresses into bigints took 30–300 ms.
+ * fixed-width hex), two comparisons a row: parsing every address into a bigint per keystroke was
+ * far slower (docs/performance.md, "Filtering 50k rows").
  */
 export function addressField<T>(key: string, example: string, sources: readonly AddressSource<T>[]): FilterField<T> {
   return field(key, [':'], example, (_op, value) => {

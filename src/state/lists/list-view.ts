@@ -1,6 +1,6 @@
 // The list-view model behind every table: filter, sort, selection tied to ids, and the scroll
 // window. Plain TypeScript, no React, sized for 50,000 items (README.md, "Performance";
-// docs/architecture.md, "Performance notes"): a filter keystroke must
+// docs/performance.md, "Filtering 50k rows"): a filter keystroke must
 // stay well under 50 ms and a cursor move must not touch the whole list.
 import {runSliced, runWhole, type SlicedPass} from '../core/slices.js';
 import type {ColumnSpec, SortSpec} from './columns.js';
@@ -111,7 +111,7 @@ function idIndexOf<T>(st: OrderedState<T>, ordered: readonly T[]): {get(id: stri
 // The last id index built from scratch per getId. A poll replaces the items array, but a server
 // lists its items in a stable order and unchanged items keep their objects, so the new array has
 // the same ids at the same positions nearly always: checking that is one identity comparison per
-// item, against ~30 ms at 50k for hashing every id again.
+// item, against hashing every id again (docs/performance.md, "Decoding the lists as they arrive").
 const lastIndexes = new WeakMap<(t: never) => string, {ordered: readonly unknown[]; index: {get(id: string): number | undefined}}>();
 
 function sameIdsAt<T>(a: readonly unknown[], b: readonly T[], getId: (t: T) => string): boolean {
@@ -145,10 +145,10 @@ class SameIdsPass<T> implements SlicedPass {
 }
 
 /**
- * Takes the id index of a poll's items over from the last one ahead of the first render, in
- * slices (the refresh pipeline calls it while the poll is in flight): at 50k devices the check that the
- * ids are at the same places reads every changed row, 10 ms in the frame that shows the poll. When
- * they are not, the render builds the index as before.
+ * Takes the id index of a poll's items over from the last one ahead of the first render, in slices
+ * (the refresh pipeline calls it while the poll is in flight): at 50k devices the check that the
+ * ids are at the same places reads every changed row, which the frame that shows the poll would
+ * pay. When they are not, the render builds the index as before.
  */
 export async function prepareIdIndex<T>(items: readonly T[], getId: (t: T) => string): Promise<void> {
   const last = lastIndexes.get(getId);
@@ -300,7 +300,7 @@ export function buildListView<T>(items: readonly T[], opts: ListViewOptions<T>):
   const matches = filterPositions(st, ordered, query, opts.columns, fields, now);
   const rows = new Array<T>(matches.length);
   for (let k = 0; k < matches.length; k++) rows[k] = ordered[matches[k]!]!;
-  // Position in the ordered array → position in this view; built on first use, ~0.1 ms at 50k.
+  // Position in the ordered array → position in this view; built on first use.
   let viewPos: Int32Array | null = null;
   return {
     rows,

@@ -1,11 +1,11 @@
 // Sorting one column's values fast at 50k rows: MSD radix over a byte block for strings, byte-wise
-// radix for numbers, ranks for repeated values (docs/architecture.md, "Sorting 50k rows").
+// radix for numbers, ranks for repeated values (docs/performance.md, "Sorting 50k rows").
 
 // ---------------------------------------------------------------------------------------------
 // Sorting
 
 // One collator for the process: `localeCompare` and `new Intl.Collator` per call cost far more
-// than the comparison itself. Default options: `numeric: true` measured 2.5× slower.
+// than the comparison itself. Default options: `numeric: true` measured slower.
 export const collator = new Intl.Collator();
 
 // ASCII (NUL aside, which the collator ignores): compared by code unit in the fast string sort below.
@@ -57,7 +57,7 @@ const MATRIX_MAX_BYTES = 16 * 1024 * 1024;
  * Positions of ASCII strings (no NUL) in code-unit order (descending when `desc`), equal strings
  * in position order: an MSD radix sort. The characters are first copied into one block, a row of
  * `width` bytes per string, zero-padded: 50k strings scattered over a large heap cost a cache
- * miss on every visit, which made sorting them 3–4× slower inside the console than alone. Each
+ * miss on every visit, which made sorting them far slower inside the console than alone. Each
  * range is then split by its byte at `depth` (0, an ended string, below every character) with one
  * stable counting pass, and only ranges that still hold different strings go on to the next
  * byte, so distinct names are placed after 3–4 characters whatever their length. A prefix every
@@ -298,7 +298,7 @@ export function sortValues(values: SortKey[]): Sorted {
   } else if (strs.length > 0) {
     // Owner emails, states and the like repeat a lot: rank each distinct value once and place
     // the rows by rank, with no comparison per pair of rows. Through the collator too, whose calls
-    // are ~10× dearer than a code-unit compare.
+    // are far dearer than a code-unit compare.
     const unique = Array.from(new Set(strs));
     const rankOf = new Map<string, number>();
     if (nonAscii === 0) {

@@ -85,7 +85,7 @@ export class HaystackPass<T> implements SlicedPass {
 
 /**
  * Computes and caches the search haystacks of `items` ahead of the first filter keystroke (which
- * otherwise pays ~1–2 µs per item once: ~100 ms at 50k on a slow machine). Optional; call it when
+ * otherwise pays for every item at once: a long task at 50k). Optional; call it when
  * the filter opens (`/`) or when idle after a poll. Later polls only pay for new or changed items.
  */
 export function warmSearch<T>(items: readonly T[], columns: readonly ColumnSpec<T>[]): void {

@@ -1,4 +1,4 @@
-// Sorting ahead of time (docs/architecture.md, "Sorting 50k rows"): when new items are on screen (a
+// Sorting ahead of time (docs/performance.md, "Sorting 50k rows"): when new items are on screen (a
 // poll, another list, the stale view), a long list's columns are ordered one per timer step, so the
 // sort key the admin presses next finds its order made; then the rows' filter text. A timer, not a
 // loop: keys that arrive meanwhile are handled between two steps, and a step spends from the turn's
@@ -11,10 +11,10 @@ import {turnBudgetLeft, turnSpent} from '../../common/turn-budget.js';
 
 /** Lists this long have their columns ordered ahead of time; shorter ones sort well within a frame. */
 export const WARM_SORT_MIN_ITEMS = 5000;
-/** How long a step may read a column's values; the ordering itself is one more step (5–30 ms at 50k). */
+/** How long a step may read a column's values; the ordering itself is one more step. */
 export const WARM_SORT_STEP_MS = 6;
 
-/** Rows whose filter text is made per step once the orders are made (~1–2 µs a row). */
+/** Rows whose filter text is made per step once the orders are made. */
 export const WARM_SEARCH_STEP_ROWS = 4000;
 
 interface Target {
@@ -41,8 +41,8 @@ export class WarmSorter {
     if (t && t.screen === screen && t.items === items && t.columns === columns) return;
     // The filter text is made ahead for a list's first items only. After a poll only changed rows
     // lack it (it is kept per row object), and making it for them every poll — a third of 50k
-    // devices with new traffic — cost ~8 ms and ~8 MB of strings a refresh that nobody may filter;
-    // the first filter keystroke after a poll makes it for them instead (~1 µs a row).
+    // devices with new traffic — cost time and strings every refresh, for a filter nobody may type;
+    // the first filter keystroke after a poll makes it for them instead.
     const searched = this.searchWarmed.has(screen) ? items.length : 0;
     this.target = {screen, items, columns, sorted: false, searched};
     if (items.length >= WARM_SORT_MIN_ITEMS && !this.timer) this.schedule();
@@ -69,7 +69,7 @@ export class WarmSorter {
         return;
       }
       // Then the text the `/` filter searches, a slice per step: the first keystroke of a filter
-      // would otherwise make it for every row at once (57–82 ms at 50k devices). Only new or
+      // would otherwise make it for every row at once (a long task at 50k devices). Only new or
       // changed rows cost anything after a poll (it is cached per row object).
       if (t.searched < t.items.length) {
         warmSearch(t.items.slice(t.searched, t.searched + WARM_SEARCH_STEP_ROWS), t.columns);

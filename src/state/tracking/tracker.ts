@@ -70,7 +70,7 @@ export class ActivityTracker {
 
   /**
    * Makes observe()'s pass over the devices ahead, in slices (the refresh pipeline calls it while the
-   * poll is in flight): at 50k devices it was one 20–30 ms task. Nothing changes until observe().
+   * poll is in flight): at 50k devices it was one long task. Nothing changes until observe().
    */
   async prepare(next: Snapshot, now: number = next.fetchedAt): Promise<void> {
     const prev = this.last;
