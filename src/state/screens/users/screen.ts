@@ -30,7 +30,8 @@ function isTokenUser(ctx: ConsoleContext, userId: string): boolean {
 }
 
 // 0.7.36 deletes a user's API tokens with the user, and re-reads a token's permissions from its
-// user on every request (docs/firezone-0.7.36.md, "Verification pipeline"): either locks this
+// user on every request (docs/firezone-0.7.36.md, "API tokens" and "Authentication and the three
+// 401 shapes"): either locks this
 // console out, so the question says so before anything else.
 function deletesOwnToken(who: string): DialogLine {
   return {
