@@ -1,6 +1,6 @@
 // The `:` command bar (src/state/commands/): screens by name and alias, a user or a device by name,
 // Tab completion, the session's history, and an unknown command said with the text kept.
-import {readFileSync, writeFileSync} from 'node:fs';
+import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {commandNamed, commandsMarkdown, COMMANDS} from '../../src/state/commands/table.js';
 import {CANDIDATES_SHOWN} from '../../src/state/commands/command-bar.js';
@@ -44,6 +44,16 @@ describe('the command table', () => {
   it('no alias is used twice or shadows a name', () => {
     const words = COMMANDS.flatMap((c) => [c.name, ...c.aliases]);
     expect(new Set(words).size).toBe(words.length);
+  });
+
+  it("read-only mode's refusal is worded in one file, and no command checks read-only mode itself", () => {
+    const src = new URL('../../src/', import.meta.url);
+    const files = readdirSync(src, {recursive: true, encoding: 'utf8'}).filter((f) => /\.tsx?$/.test(f));
+    expect(files.length).toBeGreaterThan(100);
+    const wording = files.filter((f) => readFileSync(new URL(f, src), 'utf8').includes('Read-only mode:'));
+    expect(wording).toEqual(['state/input/read-only.ts']);
+    const checking = files.filter((f) => f.startsWith('state/commands/') && /\breadOnly\b/.test(readFileSync(new URL(f, src), 'utf8')));
+    expect(checking).toEqual([]);
   });
 
   it('the README command table is generated from the table (UPDATE_README=1 rewrites it)', () => {
@@ -246,6 +256,23 @@ describe('the command bar', () => {
     const con = await open(server, {readOnly: true});
     command(con, 'users ann@example.com');
     expect(con.c.state.lists.users.detailId).toBe('u-1');
+    expect(server.calls).toEqual([]);
+  });
+
+  it('read-only mode refuses :undo N as it refuses u: the same message, and nothing sent; :undo alone still lists', async () => {
+    const server = seeded();
+    const con = await open(server, {readOnly: true});
+    const {c, press} = con;
+    press('u');
+    const byKey = c.state.message;
+    expect(byKey).toEqual({tone: 'warning', fades: true, text: 'Read-only mode: undoing a delete is disabled (started with --read-only)'});
+    c.message(null);
+    command(con, 'undo 1');
+    // Said in the key path's words, and fading as it does: one refusal for keys and commands.
+    expect(c.state.message).toEqual(byKey);
+    expect(c.state.command).toBeNull();
+    command(con, 'undo');
+    expect(topModal(c.state)).toMatchObject({kind: 'report', title: 'Deletes of this session'});
     expect(server.calls).toEqual([]);
   });
 

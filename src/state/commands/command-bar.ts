@@ -17,7 +17,8 @@ import {quoteFilterTerm} from '../lists/filter-query.js';
 import {trace, type TraceData, type TraceDevice} from '../access/trace.js';
 import {vpnStatus, type DeviceRow, type Snapshot} from '../data/snapshot.js';
 import {reach} from '../access/reach.js';
-import {undoCommand} from '../undo/undo-actions.js';
+import {UNDO_WRITE, undoCommand} from '../undo/undo-actions.js';
+import {refusedInReadOnly} from '../input/read-only.js';
 export type {CommandLine};
 import {COMMANDS, commandNamed, type CommandInfo, type CommandName} from './table.js';
 
@@ -204,9 +205,8 @@ function run(c: ConsoleContext, command: CommandInfo, arg: string): void {
   else if (command.name === 'trace') traceCommand(c, arg);
   else if (command.name === 'reach') reachCommand(c, arg);
   else if (command.name === 'undo') {
-    // A restore writes: read-only refuses it like any write (listing is fine).
-    if (arg !== '' && c.settings.readOnly) c.message({tone: 'warning', text: 'Read-only mode: undoing a delete is disabled (started with --read-only)'});
-    else undoCommand(c, arg);
+    // A restore writes: read-only mode refuses it as it refuses `u`, in the same words (listing is fine).
+    if (!refusedInReadOnly(c, arg === '' ? null : UNDO_WRITE)) undoCommand(c, arg);
   }
 }
 
