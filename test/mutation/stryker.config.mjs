@@ -29,10 +29,19 @@ export const GROUPS = [
     tests: ['test/state/validators.test.ts', 'test/state/validators-in-step/*.test.ts', 'test/state/import.test.ts'],
   },
   {
-    // The keymap table, availability and the read-only refusal, dispatch, the line editor.
+    // The keymap table and the help made of it, availability and the read-only refusal, dispatch,
+    // the line editor.
     name: 'keys',
     gate: true,
-    mutate: ['src/state/input/keymap.ts', 'src/state/input/scopes.ts', 'src/state/input/dispatch.ts', 'src/state/input/textedit.ts', 'src/state/input/limits.ts'],
+    mutate: [
+      'src/state/input/keymap.ts',
+      'src/state/input/help-sections.ts',
+      'src/state/input/scopes.ts',
+      'src/state/input/read-only.ts',
+      'src/state/input/dispatch.ts',
+      'src/state/input/textedit.ts',
+      'src/state/input/limits.ts',
+    ],
     tests: [
       'test/state/dispatch.test.ts',
       'test/state/key-reads.test.ts',

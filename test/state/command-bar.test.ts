@@ -1,8 +1,9 @@
 // The `:` command bar (src/state/commands/): screens by name and alias, a user or a device by name,
 // Tab completion, the session's history, and an unknown command said with the text kept.
-import {readFileSync, writeFileSync} from 'node:fs';
+import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import {commandNamed, commandsMarkdown, COMMANDS} from '../../src/state/commands/table.js';
+import {commandNamed, commandsMarkdown, COMMAND_LIST, COMMANDS} from '../../src/state/commands/registry.js';
+import type {CommandRecord} from '../../src/state/commands/command.js';
 import {CANDIDATES_SHOWN} from '../../src/state/commands/command-bar.js';
 import {topModal} from '../../src/state/core/state.js';
 import {device, iso, user} from '../fixtures/data.js';
@@ -27,7 +28,7 @@ describe('the command table', () => {
     expect(commandNamed('ru')).toMatchObject({name: 'rules'});
     expect(commandNamed('q')).toMatchObject({name: 'quit'});
     expect(commandNamed('frobnicate')).toBeNull();
-    expect(commandNamed('')).toMatchObject({ambiguous: COMMANDS});
+    expect(commandNamed('')).toMatchObject({ambiguous: COMMAND_LIST});
   });
 
   it("the README's examples of unique prefixes and short forms each name one command", () => {
@@ -42,8 +43,30 @@ describe('the command table', () => {
   });
 
   it('no alias is used twice or shadows a name', () => {
-    const words = COMMANDS.flatMap((c) => [c.name, ...c.aliases]);
+    const words = COMMAND_LIST.flatMap((c) => [c.name, ...c.aliases]);
     expect(new Set(words).size).toBe(words.length);
+  });
+
+  it('the record holds every command, each under its own name (anything else does not compile)', () => {
+    const {help: _help, ...withoutHelp} = COMMANDS;
+    // @ts-expect-error: a record without :help is not a CommandRecord
+    const missing: CommandRecord = withoutHelp;
+    // @ts-expect-error: nor is one with :quit under the name of :help
+    const misnamed: CommandRecord = {...COMMANDS, help: COMMANDS.quit};
+    expect(Object.keys(missing)).not.toContain('help');
+    expect(misnamed.help.name).toBe('quit');
+    for (const [name, c] of Object.entries(COMMANDS)) expect(c.name).toBe(name);
+    expect(COMMAND_LIST).toEqual(Object.values(COMMANDS));
+  });
+
+  it("read-only mode's refusal is worded in one file, and no command checks read-only mode itself", () => {
+    const src = new URL('../../src/', import.meta.url);
+    const files = readdirSync(src, {recursive: true, encoding: 'utf8'}).filter((f) => /\.tsx?$/.test(f));
+    expect(files.length).toBeGreaterThan(100);
+    const wording = files.filter((f) => readFileSync(new URL(f, src), 'utf8').includes('Read-only mode:'));
+    expect(wording).toEqual(['state/input/read-only.ts']);
+    const checking = files.filter((f) => f.startsWith('state/commands/') && /\breadOnly\b/.test(readFileSync(new URL(f, src), 'utf8')));
+    expect(checking).toEqual([]);
   });
 
   it('the README command table is generated from the table (UPDATE_README=1 rewrites it)', () => {
@@ -172,7 +195,7 @@ describe('the command bar', () => {
     expect(c.state.command).toMatchObject({value: 'zz', error: 'nothing starts with "zz"'});
     // An empty line lists the commands.
     press('ctrl+u', 'tab');
-    expect(c.state.command?.candidates).toEqual(COMMANDS.map((x) => x.name));
+    expect(c.state.command?.candidates).toEqual(COMMAND_LIST.map((x) => x.name));
   });
 
   it('long candidate lists are cut and counted', async () => {
@@ -247,6 +270,59 @@ describe('the command bar', () => {
     command(con, 'users ann@example.com');
     expect(con.c.state.lists.users.detailId).toBe('u-1');
     expect(server.calls).toEqual([]);
+  });
+
+  it('read-only mode refuses :undo N as it refuses u: the same message, and nothing sent; :undo alone still lists', async () => {
+    const server = seeded();
+    const con = await open(server, {readOnly: true});
+    const {c, press} = con;
+    press('u');
+    const byKey = c.state.message;
+    expect(byKey).toEqual({tone: 'warning', fades: true, text: 'Read-only mode: undoing a delete is disabled (started with --read-only)'});
+    c.message(null);
+    command(con, 'undo 1');
+    // Said in the key path's words, and fading as it does: one refusal for keys and commands.
+    expect(c.state.message).toEqual(byKey);
+    expect(c.state.command).toBeNull();
+    command(con, 'undo');
+    expect(topModal(c.state)).toMatchObject({kind: 'report', title: 'Deletes of this session'});
+    expect(server.calls).toEqual([]);
+  });
+
+  it('Tab completes WHO of :trace (emails and device names, not DEST) and the profile of :profile; nothing where there is nothing', async () => {
+    const profiles = {
+      current: 'alpha',
+      known: [
+        {name: 'alpha', url: 'https://a.example.com'},
+        {name: 'beta', url: 'https://b.example.com'},
+      ],
+      list: async () => profiles.known,
+      switchTo: async () => null,
+    };
+    const con = await open(seeded(), {}, {profiles});
+    const {c, press, type} = con;
+    press(':');
+    type('trace b');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'trace bob', candidates: ['bob-desktop', 'bob@example.com']});
+    type('@');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'trace bob@example.com', candidates: []});
+    type(' 10');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'trace bob@example.com 10', error: 'nothing starts with "bob@example.com 10"'});
+    press('ctrl+u');
+    type('ctx b');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'ctx beta', candidates: []});
+    press('ctrl+u');
+    type('reach 10');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'reach 10', error: 'nothing starts with "10"'});
+    press('ctrl+u');
+    type('rules x');
+    press('tab');
+    expect(c.state.command).toMatchObject({value: 'rules x', error: ':rules takes no argument'});
   });
 
   it(':trace WHO DEST opens the explainer; t on a user or device fills WHO in; a bad DEST is said in the bar', async () => {

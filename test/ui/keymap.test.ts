@@ -1,20 +1,9 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import {
-  actionFor,
-  bindingFor,
-  BINDINGS,
-  displayKey,
-  helpSections,
-  hintsFor,
-  keyFor,
-  keymapMarkdown,
-  COMMANDS_TITLE,
-  LINE_EDITOR_TITLE,
-  type Binding,
-} from '../../src/state/input/keymap.js';
+import {actionFor, bindingFor, BINDINGS, displayKey, hintsFor, keyFor, type Binding} from '../../src/state/input/keymap.js';
+import {COMMANDS_TITLE, helpSections, keymapMarkdown, LINE_EDITOR_TITLE} from '../../src/state/input/help-sections.js';
 import {EDIT_KEYS} from '../../src/state/input/textedit.js';
-import {COMMANDS} from '../../src/state/commands/table.js';
+import {COMMAND_LIST} from '../../src/state/commands/registry.js';
 
 const README = new URL('../../README.md', import.meta.url);
 const START = /<!-- keymap:start[^>]*-->\n/;
@@ -129,8 +118,10 @@ describe('keymap', () => {
     expect(sections.find((s) => s.title === 'Dialogs')!.rows[0]).toEqual({keys: 'y', help: expect.stringMatching(/^confirm/)});
     // The commands are listed after the command bar's keys, one row each.
     expect(titles.indexOf(COMMANDS_TITLE)).toBe(titles.indexOf('Command bar (:)') + 1);
-    expect(sections.find((s) => s.title === COMMANDS_TITLE)!.rows.map((r) => r.keys)).toEqual(COMMANDS.map((c) => `:${c.name}${c.args ? ` ${c.args}` : ''}`));
-    expect(sections.reduce((n, s) => n + s.rows.length, 0)).toBe(BINDINGS.length + EDIT_KEYS.length + COMMANDS.length);
+    expect(sections.find((s) => s.title === COMMANDS_TITLE)!.rows.map((r) => r.keys)).toEqual(
+      COMMAND_LIST.map((c) => `:${c.name}${c.args ? ` ${c.args}` : ''}`),
+    );
+    expect(sections.reduce((n, s) => n + s.rows.length, 0)).toBe(BINDINGS.length + EDIT_KEYS.length + COMMAND_LIST.length);
   });
 
   it('the README table escapes a | key and quotes each key', () => {

@@ -22,6 +22,7 @@ import {helpAction, helpSearchAction, openHelp, typeIntoHelpSearch} from './help
 import {commandAction, pasteIntoCommand, typeIntoCommand} from '../commands/command-bar.js';
 import {bindingFor, displayKey, type Action, type Scope} from './keymap.js';
 import {acceptsText, available, scopes, typed, writeName} from './scopes.js';
+import {refusedInReadOnly} from './read-only.js';
 import {editText, isEditKey, pasteRefused, type LineEdit} from './textedit.js';
 import {FILTER_LIMIT, FILTER_TERMS_MAX, pasteTooLong, PROMPT_LIMIT, SEARCH_LIMIT, typedTooLong} from './limits.js';
 import {tokenizeFilter} from '../lists/filter-query.js';
@@ -123,10 +124,7 @@ function dispatchKey(c: ConsoleContext, name: string, input: string): boolean {
     doesNothingHere(c, `${displayKey(name)} does nothing here (${binding.help.replace(/^users: /, 'Users only: ')})`);
     return false;
   }
-  if (binding.writes && c.settings.readOnly) {
-    c.message({tone: 'warning', fades: true, text: `Read-only mode: ${writeName(binding, c.state)} is disabled (started with --read-only)`});
-    return false;
-  }
+  if (refusedInReadOnly(c, binding.writes ? writeName(binding, c.state) : null)) return false;
   HANDLERS[binding.scope](c, binding.action);
   return true;
 }

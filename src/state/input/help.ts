@@ -1,5 +1,5 @@
 // The `?` help (F1 too, also in forms and dialogs, where `?` may be text): it opens on the keys of
-// where it was opened, then the others (keymap.ts `helpSections`); `/` searches its lines; one
+// where it was opened, then the others (help-sections.ts `helpSections`); `/` searches its lines; one
 // column, scrolled. The UI measures how far it can scroll (LayoutReadings.helpMaxScroll).
 import type {ConsoleContext} from '../core/context.js';
 import {CLOSED_HELP} from '../core/state.js';

@@ -7,6 +7,7 @@ import type {ConsoleState} from '../core/state.js';
 import {focusedSpec} from '../interactions/form.js';
 import {listActionVerb, listKeyAvailable} from '../lists/actions.js';
 import {SCREEN_SPECS} from '../screens/index.js';
+import {UNDO_WRITE} from '../undo/undo-actions.js';
 import {displayKey, hintsFor, type Binding, type Scope} from './keymap.js';
 import {isPrintable} from './textedit.js';
 
@@ -50,7 +51,7 @@ export function available(b: Binding, state: ConsoleState, readOnly: boolean): b
 
 /** What a refused write would have done, in the admin's words. */
 export function writeName(b: Binding, state: ConsoleState): string {
-  if (b.action === 'undo') return 'undoing a delete';
+  if (b.action === 'undo') return UNDO_WRITE;
   if (state.screen === 'configuration') return 'changing the configuration';
   if (topModal(state)) return 'saving';
   if (b.scope === 'list' || b.scope === 'detail') return listActionVerb(SCREEN_SPECS[state.screen], b.action, b.scope) ?? 'writing';

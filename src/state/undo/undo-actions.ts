@@ -7,6 +7,9 @@ import {formatAge, plural} from '../data/format.js';
 import {restore} from './restore.js';
 import {countOf, type UndoEntry} from './undo-log.js';
 
+/** What a restore is called where read-only mode refuses it, for `u` and `:undo N` alike. */
+export const UNDO_WRITE = 'undoing a delete';
+
 /** Entries being restored now: a second `u` during a restore does not start it twice. */
 const busy = new WeakSet<UndoEntry>();
 
