@@ -4,6 +4,7 @@
 //
 // Values are integers (32 or 128 bits) in a bigint so CIDR arithmetic and set membership are exact.
 
+import {integerParse, ipPortNumber, splitIpPort} from '../common/ip-port.js';
 type Family = 4 | 6;
 
 export interface Ip {
@@ -267,12 +268,7 @@ export function formatIp(ip: Ip): string {
 
 // ---------------------------------------------------------------- Elixir Integer.parse
 
-/** Elixir's `Integer.parse/1`: optional sign, at least one digit; the unparsed rest is returned. */
-export function integerParse(text: string): {value: number; rest: string} | null {
-  const m = /^[+-]?\d+/.exec(text);
-  if (!m) return null;
-  return {value: Number(m[0]), rest: text.slice(m[0].length)};
-}
+export {integerParse};
 
 // ---------------------------------------------------------------- INET / CIDR / IPPort casts
 
@@ -352,40 +348,13 @@ interface IpPort {
   readonly port: number | null;
 }
 
-function castPort(text: string | null): number | null | undefined {
-  if (text === null) return null;
-  const parsed = integerParse(text);
-  if (!parsed || parsed.rest !== '' || parsed.value <= 0 || parsed.value > 65535) return undefined;
-  return parsed.value;
-}
-
 /** FzHttp.Types.IPPort.cast/1: `a.b.c.d[:port]`, `[v6][:port]` or a bare IPv6 address. */
 export function castIpPort(raw: string): IpPort | null {
-  const text = raw.trim();
-  let addressText: string;
-  let portText: string | null = null;
-  if (text.startsWith('[')) {
-    const close = text.indexOf(']');
-    if (close < 0) return null;
-    addressText = text.slice(1, close);
-    const rest = text.slice(close + 1);
-    if (rest !== '') {
-      if (!rest.startsWith(':')) return null;
-      portText = rest.slice(1);
-    }
-  } else {
-    const colons = text.split(':').length - 1;
-    if (colons === 1) {
-      const i = text.indexOf(':');
-      addressText = text.slice(0, i);
-      portText = text.slice(i + 1);
-    } else {
-      addressText = text;
-    }
-  }
-  const ip = parseAddress(addressText);
+  const parts = splitIpPort(raw.trim());
+  if (!parts) return null;
+  const ip = parseAddress(parts.address);
   if (!ip) return null;
-  const port = castPort(portText);
+  const port = ipPortNumber(parts.port);
   if (port === undefined) return null;
   return {ip, port};
 }

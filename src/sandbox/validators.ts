@@ -1,21 +1,14 @@
 // FzHttp.Validator and the FzHttp.Config.Definitions field rules of 0.7.36, reused for
 // configuration defaults, device fields and environment variables (docs/firezone-0.7.36.md, "Configuration: field rules").
 
-import {castInet, castIpPort, integerParse, parseAddress, sameInet, type Inet} from './inet.js';
+import {castInet, castIpPort, parseAddress, sameInet, type Inet} from './inet.js';
+import {splitPort} from '../common/ip-port.js';
 import {castArray, cast, type CastResult} from './changeset.js';
 import {parseUri} from '../common/uri.js';
 
 const ENDPOINT_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
 const DNS_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IP, string';
 const DUPLICATES = 'should not contain duplicates';
-
-/** FzHttp.Validator.split_port: a port only counts when everything after the first ":" is an integer. */
-function splitPort(value: string): [string, number | null] {
-  const i = value.indexOf(':');
-  if (i < 0) return [value, null];
-  const port = integerParse(value.slice(i + 1));
-  return port && port.rest === '' ? [value.slice(0, i), port.value] : [value, null];
-}
 
 /** FzHttp.Validator.validate_fqdn: `^[a-zA-Z0-9._-]+$` plus the port rule. */
 function fqdnErrors(value: string, allowPort: boolean): string[] {

@@ -5,70 +5,35 @@
 // docs/architecture.md, "The console context"). Plain TypeScript: tests drive it without Ink.
 import {ApiError, type Configuration} from '../api/index.js';
 import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, InputRead, ListDerived, TokenRetry} from './core/context.js';
-import {codePoints} from './input/limits.js';
 import {Layout} from './core/layout.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './core/modals.js';
-import {boundedMessage, CLOSED_HELP, errorText, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
+import {boundedMessage, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
 import {Store} from './core/store.js';
+import {initialState} from './initial-state.js';
 import {UndoLog} from './undo/undo-log.js';
-import {needsClock, Poller, type PollStatus} from './data/poller.js';
-import {RefreshPipeline} from './data/refresh-pipeline.js';
+import {needsClock, type PollStatus} from './data/poller.js';
+import {RefreshPipeline, type PollSink} from './data/refresh-pipeline.js';
 import {asRead, SavedConfiguration} from './data/saved-configuration.js';
 import type {FetchedData, Snapshot} from './data/snapshot.js';
-import {keyPress, paste} from './input/dispatch.js';
-import {displayKey} from './input/keymap.js';
+import type {InputEvent} from './input/decoder.js';
+import {KeyReads} from './input/reads.js';
 import {acceptsText, hints} from './input/scopes.js';
 import {copyToClipboard} from './interactions/clipboard.js';
 import {TokenRecovery} from './interactions/token-prompt.js';
-import {initialMarks, pruneMarks} from './lists/marks.js';
+import {pruneMarks} from './lists/marks.js';
 import {ScreenLists} from './lists/screen-lists.js';
-import {initialListState, type ListUiState} from './lists/view-state.js';
+import type {ListUiState} from './lists/view-state.js';
 import {WarmSorter} from './lists/warm-sort.js';
 import {SCREEN_SPECS} from './screens/index.js';
-import {notRecordedText} from './tracking/activity-log.js';
-import {listedTwiceText} from './tracking/id-pairing.js';
-import type {ActivityEvent} from './tracking/events.js';
+import {LogStatus} from './tracking/log-status.js';
+import {pollMessage, refreshFailed} from './data/poll-messages.js';
 import {notingWrites} from './tracking/live-activity.js';
 import {ActivityTracker} from './tracking/tracker.js';
 import {TrafficHistory} from './tracking/traffic-history.js';
 
 export type {ConsoleIO, ListDerived};
 
-function initialState(settings: ConsoleSettings): ConsoleState {
-  const poll: PollStatus = {
-    mode: 'loading',
-    lastOkAt: null,
-    nextAt: null,
-    failures: 0,
-    lastError: null,
-    inFlight: true,
-    held: false,
-    paused: false,
-    intervalMs: settings.refreshSeconds * 1000,
-    retryStopped: false,
-  };
-  const lists = {} as Record<ListScreenId, ListUiState>;
-  for (const spec of Object.values(SCREEN_SPECS)) lists[spec.id] = initialListState(spec.defaultSort);
-  return {
-    screen: 'devices',
-    lists,
-    configuration: {entry: 'defaults', reveal: false},
-    help: CLOSED_HELP,
-    modals: [],
-    message: null,
-    snapshot: null,
-    poll,
-    clock: Date.now(),
-    marks: initialMarks(),
-    staleView: false,
-    sortBeforeStale: null,
-    command: null,
-    commandHistory: [],
-    sidePanel: false,
-  };
-}
-
-export class Controller implements ConsoleContext {
+export class Controller implements ConsoleContext, PollSink {
   /** Info and success messages (and warnings marked `fades`) fade after this long so the key hints come back; errors stay. */
   static readonly MESSAGE_FADE_MS = 6000;
 
@@ -85,20 +50,13 @@ export class Controller implements ConsoleContext {
   private readonly warmSorter: WarmSorter;
   private readonly refreshPipeline: RefreshPipeline;
   private readonly tokens: TokenRecovery;
-  private poller: Poller<{snapshot: Snapshot; began: number}> | null = null;
   private readonly savedConfiguration = new SavedConfiguration();
+  private readonly reads = new KeyReads(this);
   private unsubscribe: Array<() => void> = [];
   private fadeTimer: ReturnType<typeof setTimeout> | null = null;
   private clockTimer: ReturnType<typeof setInterval> | null = null;
-  /** Events of `--activity-log` batches that failed since its last good write. */
-  private logNotRecorded = 0;
+  private readonly logStatus: LogStatus;
   private nextModalKey = 1;
-  private currentRead: InputRead = {number: 0, presses: 0};
-  /**
-   * Set once a key of a read of several did nothing: the rest of that read is not run (counted).
-   * `said`: what the status line said when that key was handled (its own refusal, if it made one).
-   */
-  private readStopped: {key: string; said: StatusMessage | null; dropped: number} | null = null;
 
   constructor(
     client: ConsoleClient,
@@ -106,7 +64,8 @@ export class Controller implements ConsoleContext {
     readonly io: ConsoleIO,
     firstData: Promise<FetchedData> | null = null,
   ) {
-    this.tracker = new ActivityTracker({onEvents: (events) => this.logEvents(events)});
+    this.tracker = new ActivityTracker({onEvents: (events) => this.logStatus.append(events)});
+    this.logStatus = new LogStatus(io.activityLog, this.tracker.events.capacity, (message) => this.message(message));
     // Every write of this console is noted, so the poll that shows it reports it "by you".
     this.client = notingWrites(client, this.tracker);
     this.store = new Store(initialState(settings));
@@ -115,6 +74,7 @@ export class Controller implements ConsoleContext {
     this.refreshPipeline = new RefreshPipeline(
       this.client,
       {tracker: this.tracker, history: this.history, shownList: {prepare: (next) => this.lists.prepare(this.state.screen, next, this.state)}},
+      this.savedConfiguration,
       firstData,
     );
     this.tokens = new TokenRecovery(this);
@@ -151,11 +111,11 @@ export class Controller implements ConsoleContext {
   }
 
   get inputRead(): InputRead {
-    return this.currentRead;
+    return this.reads.current;
   }
 
   push<M extends Modal>(modal: M): M {
-    const keyed = {...modal, key: this.nextModalKey++, openedInRead: this.currentRead.number};
+    const keyed = {...modal, key: this.nextModalKey++, openedInRead: this.reads.current.number};
     this.set((s) => ({...s, modals: [...s.modals, keyed]}));
     return keyed;
   }
@@ -193,14 +153,11 @@ export class Controller implements ConsoleContext {
   }
 
   refresh(options: {ifIdle?: boolean} = {}): void {
-    if (options.ifIdle) this.poller?.refreshIfIdle();
-    else this.poller?.refreshNow();
+    this.refreshPipeline.refresh(options);
   }
 
   togglePause(): boolean | null {
-    if (!this.poller) return null;
-    this.poller.togglePause();
-    return this.poller.current.paused;
+    return this.refreshPipeline.togglePause();
   }
 
   configurationSaved(answer: Configuration, base: Configuration): void {
@@ -250,50 +207,29 @@ export class Controller implements ConsoleContext {
 
   // ---- for the UI -------------------------------------------------------------------------------
 
-  /** The keys that follow came in terminal read `read`, which carried `presses` keys, pastes and sequences (src/ui/keys.ts). */
-  beginRead(read: number, presses: number): void {
-    this.currentRead = {number: read, presses};
-    this.readStopped = null;
+  /** One read of the terminal, decoded (src/ui/keys.ts): one change of the store, one render. */
+  read(events: readonly InputEvent[], read: number): void {
+    this.store.batch(() => this.reads.handle(events, read));
   }
 
-  /**
-   * The read's keys have all been handled. Keys dropped after one that did nothing are said: a
-   * key that does nothing where it lands (`/` in a detail) does not let the rest of its read run
-   * as commands (the filter `owner:dana` typed fast once opened Edit with its `e`).
-   */
+  /** The keys that follow came in terminal read `read`, which carried `presses` keys (tests drive reads by hand). */
+  beginRead(read: number, presses: number): void {
+    this.reads.begin(read, presses);
+  }
+
+  /** The read's keys have all been handled. */
   endRead(): void {
-    const stopped = this.readStopped;
-    this.readStopped = null;
-    if (!stopped || stopped.dropped === 0) return;
-    const n = stopped.dropped;
-    const after = `the ${n === 1 ? 'key' : `${n.toLocaleString('en-US')} keys`} that came after it in the same read ${n === 1 ? 'was' : 'were'} not run`;
-    // The key's own refusal ("/ does nothing here (…)") is kept and told the rest; a key that said
-    // nothing (a letter a dialog does not take) is named.
-    const shown = this.state.message;
-    if (shown && shown === stopped.said) this.message({...shown, text: `${shown.text}; ${after}`});
-    else this.message({tone: 'warning', text: `${stopped.key} does nothing here, and ${after}`});
+    this.store.batch(() => this.reads.end());
   }
 
   /** One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. */
   key(name: string, input: string): void {
-    if (this.readStopped) {
-      this.readStopped.dropped += input.length > 1 ? codePoints(input) : 1;
-      return;
-    }
-    const before = this.state.message;
-    const taken = keyPress(this, name, input);
-    if (taken || this.currentRead.presses <= 1) return;
-    const said = this.state.message;
-    this.readStopped = {key: input.length === 1 && input > ' ' ? `"${input}"` : displayKey(name), said: said !== before ? said : null, dropped: 0};
+    this.store.batch(() => this.reads.key(name, input));
   }
 
   /** A bracketed paste: one insertion where text goes. */
   paste(text: string): void {
-    if (this.readStopped) {
-      this.readStopped.dropped++;
-      return;
-    }
-    paste(this, text);
+    this.store.batch(() => this.reads.paste(text));
   }
 
   /** Whether printable keys here are text (a field, a filter, a picker, a prompt), not commands. */
@@ -328,44 +264,16 @@ export class Controller implements ConsoleContext {
   // ---- live updates -----------------------------------------------------------------------------
 
   start(): void {
-    const poller = new Poller<{snapshot: Snapshot; began: number}>({
-      intervalMs: this.settings.refreshSeconds * 1000,
-      fetch: async () => {
-        const began = this.savedConfiguration.mark;
-        return {snapshot: await this.refreshPipeline.poll(this.state.snapshot), began};
-      },
-      // A list over the body limit would be downloaded again, up to the limit, on every retry.
-      retryable: (err) => !(err instanceof ApiError && err.kind === 'too_large'),
-      onData: ({snapshot, began}) => this.applyPoll(snapshot, began),
-      onStatus: (status) => {
-        this.set((s) => ({
-          ...s,
-          poll: status,
-          // The header reads its age from this clock: a new status (paused → live) starts from now.
-          clock: Date.now(),
-          message:
-            status.lastError && status.failures > 0 && !status.inFlight && s.message?.outcome !== 'unknown'
-              ? boundedMessage({
-                  tone: 'error',
-                  text: `Refresh failed: ${errorText(status.lastError)}${status.retryStopped ? ' (not retried by itself: r tries again)' : ''}`,
-                })
-              : s.message,
-        }));
-        this.keepClock(needsClock(status));
-        if (status.lastError instanceof ApiError && status.lastError.isAuthFailure && !status.inFlight) void this.tokens.rejected(status.lastError);
-      },
-    });
-    this.poller = poller;
+    this.refreshPipeline.start(this, this.settings.refreshSeconds * 1000);
     this.unsubscribe = [
       // Live updates hold while help, a form or a dialog is open, so nothing moves under the admin.
-      this.store.subscribe(() => poller.setHeld(this.state.help.open || this.state.modals.length > 0)),
+      this.store.react(() => this.refreshPipeline.setHeld(this.state.help.open || this.state.modals.length > 0)),
       // New items on screen (a poll, another list, the stale view): long lists are sorted ahead.
       this.store.subscribe(() => {
         const {snapshot, screen} = this.state;
         if (snapshot && screen !== 'configuration') this.warmSorter.notice(screen, this.lists.items(screen, this.state), this.lists.columns(screen, snapshot));
       }),
     ];
-    poller.start();
     if (this.settings.notice) this.message({tone: 'ok', text: this.settings.notice});
     // A half line that opening the log had to end (a full disk, a crash) is said where the admin looks.
     const mended = this.io.activityLog?.takeStartNote?.() ?? null;
@@ -376,44 +284,42 @@ export class Controller implements ConsoleContext {
     this.warmSorter.stop();
     this.keepClock(false);
     if (this.fadeTimer) clearTimeout(this.fadeTimer);
-    this.poller?.stop();
+    this.refreshPipeline.stop();
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.unsubscribe = [];
   }
 
+  // ---- the poll sink (src/state/data/refresh-pipeline.ts) --------------------------------------
+
+  shownSnapshot(): Snapshot | null {
+    return this.state.snapshot;
+  }
+
+  batch(work: () => void): void {
+    this.store.batch(work);
+  }
+
   /** A poll's snapshot into the store, with what the admin should be told about it. */
-  private applyPoll(next: Snapshot, began: number): void {
+  showPoll(next: Snapshot): void {
     this.tokens.accepted();
-    // Not shown yet, so set in place: the passes made ahead for this snapshot stay valid.
-    next.configuration = this.savedConfiguration.over(next.configuration, began);
-    const before = this.state.message;
-    let message = before;
-    if (next.issues.length > 0) {
-      const first = next.issues[0]!;
-      const more = next.issues.length > 1 ? ` (+${next.issues.length - 1} more)` : '';
-      message = {tone: 'warning', text: `Unexpected data from the server: ${first.path}: ${first.message}${more}; the rest is shown`};
-    } else if (before && before.tone === 'error' && before.text.startsWith('Refresh failed')) {
-      message = {tone: 'ok', text: 'Connection restored'};
-    }
-    this.refreshPipeline.observe(next);
-    // A list that repeats an id is the server's error, and Activity and the highlights skip it: said, over any other note.
-    const twice = this.tracker.listedTwice;
-    if (twice.length > 0) {
-      const more =
-        twice.length > 1
-          ? ` (and ${twice
-              .slice(1)
-              .map((t) => `/v0/${t.twice.list}`)
-              .join(', ')} too)`
-          : '';
-      const text = `${listedTwiceText(twice[0]!.twice, twice[0]!.baseline)}${more}`;
-      message = before?.text === text ? before : {tone: 'warning', text};
-    }
     const pruned = pruneMarks(this.state.marks, next, SCREEN_SPECS);
-    if (pruned.dropped && message === before) message = {tone: 'warning', text: `${pruned.dropped[0]!.toUpperCase()}${pruned.dropped.slice(1)}`};
+    const message = pollMessage(this.state.message, next, this.tracker.listedTwice, pruned.dropped);
     this.set((s) => ({...s, snapshot: next, clock: Date.now(), marks: pruned.marks}));
     // Through message(), so "Connection restored" fades like any other success.
-    if (message !== before) this.message(message);
+    if (message !== this.state.message) this.message(message);
+  }
+
+  /** The poller's state: the header shows it; a failure is said on the status line. */
+  showStatus(status: PollStatus): void {
+    this.set((s) => ({
+      ...s,
+      poll: status,
+      // The header reads its age from this clock: a new status (paused → live) starts from now.
+      clock: Date.now(),
+      message: status.lastError && status.failures > 0 && !status.inFlight && s.message?.outcome !== 'unknown' ? refreshFailed(status) : s.message,
+    }));
+    this.keepClock(needsClock(status));
+    if (status.lastError instanceof ApiError && status.lastError.isAuthFailure && !status.inFlight) void this.tokens.rejected(status.lastError);
   }
 
   /** Ages keep counting (and states follow them) even while the server is unreachable; nothing ticks while paused. */
@@ -424,28 +330,6 @@ export class Controller implements ConsoleContext {
     } else if (!on && this.clockTimer) {
       clearInterval(this.clockTimer);
       this.clockTimer = null;
-    }
-  }
-
-  /**
-   * `--activity-log`: a batch is in the file whole or not at all; while writes fail, the status
-   * line says how many events the log is missing, and the console goes on (screen 5 still lists them).
-   */
-  private logEvents(events: readonly ActivityEvent[]): void {
-    if (!this.io.activityLog) return;
-    const failure = this.io.activityLog.append(events);
-    // Screen 5 keeps the last EventRing.capacity events: beyond that, not all of the missing ones.
-    const listed = (n: number) => (n <= this.tracker.events.capacity ? 'screen 5 lists them' : `screen 5 lists the last ${this.tracker.events.capacity}`);
-    if (failure) {
-      this.logNotRecorded += events.length;
-      this.message({tone: 'error', text: `${notRecordedText(failure, this.logNotRecorded)}; ${listed(this.logNotRecorded)}`});
-    } else if (this.logNotRecorded > 0) {
-      const missing = this.logNotRecorded;
-      this.logNotRecorded = 0;
-      this.message({
-        tone: 'warning',
-        text: `The activity log is written again; ${missing} earlier event${missing === 1 ? ' is' : 's are'} NOT in it (${listed(missing)})`,
-      });
     }
   }
 }

@@ -3,63 +3,24 @@
 import React from 'react';
 import {Box} from 'ink';
 import {topModal} from '../state/core/state.js';
-import {type PromptModal, type ReportModal} from '../state/core/modals.js';
 import {type ConsoleState} from '../state/core/state.js';
 import type {Controller} from '../state/controller.js';
-import {isDirty} from '../state/interactions/form.js';
 import {configurationLines} from '../state/screens/configuration/screen.js';
 import {DEFAULT_STALE_DAYS} from '../state/data/stale.js';
-import {FormView} from './FormView.js';
 import {HelpOverlay} from './HelpOverlay.js';
+import {modalView} from './modal-views.js';
 import {Text} from './SafeText.js';
 import {color} from './theme.js';
 import {DetailView} from './views/DetailView.js';
-import {DeviceResult} from './views/DeviceResult.js';
-import {Dialog} from './views/Dialog.js';
 import {ListScreen, listInfo, listWidthBeside, sideBySide} from './views/ListScreen.js';
-import {Picker} from './views/Picker.js';
-import {Prompt} from './views/Prompt.js';
-import {Report} from './views/Report.js';
-
-function reportInfo(report: ReportModal): string {
-  switch (report.phase) {
-    case 'preview':
-      return 'Preview';
-    case 'running':
-      return 'Running';
-    case 'stopping':
-      return 'Stopping';
-    case 'finished':
-      return 'Done';
-  }
-}
 
 export function bodyFor(controller: Controller, state: ConsoleState, width: number, height: number): {body: React.JSX.Element; info: string} {
   const top = topModal(state);
   const snapshot = state.snapshot;
-  // The view a prompt or dialog belongs to is drawn under it (the result under its path prompt).
-  const below = state.modals[state.modals.length - 2] ?? null;
   // The help opens over anything, a form included (F1).
   if (state.help.open) return {body: <HelpOverlay width={width} height={height} help={state.help} />, info: 'Help'};
-  if (top?.kind === 'dialog') return {body: <Dialog dialog={top} width={width} />, info: top.busy ?? ''};
-  if (top?.kind === 'report')
-    return {
-      body: <Report report={top} width={width} height={height} onShown={(n, lastPage) => controller.measuredReport(n, lastPage)} />,
-      info: reportInfo(top),
-    };
-  if (top?.kind === 'picker') return {body: <Picker picker={top} users={snapshot?.users ?? []} width={width} height={height} />, info: 'Pick a user'};
-  const result = top?.kind === 'result' ? top : top?.kind === 'prompt' && below?.kind === 'result' ? below : null;
-  if (result) {
-    const prompt = top?.kind === 'prompt' ? (top as PromptModal) : null;
-    return {body: <DeviceResult result={result} prompt={prompt} width={width} height={height} />, info: 'New device'};
-  }
-  if (top?.kind === 'prompt') return {body: <Prompt prompt={top} width={width} />, info: top.label};
-  if (top?.kind === 'form') {
-    return {
-      body: <FormView title={top.title} form={top.form} notes={top.notes} width={width} height={height} />,
-      info: top.form.submitting ? 'Saving… (the server has not answered yet)' : isDirty(top.form) ? 'unsaved changes' : '',
-    };
-  }
+  // The view a prompt belongs to is drawn under it (the result under its path prompt).
+  if (top) return modalView(top, {below: state.modals[state.modals.length - 2] ?? null, state, controller, width, height});
   if (!snapshot) {
     return {
       body: (

@@ -72,46 +72,11 @@ export function useTerminalInput(
   }, [stdin, isRawModeSupported, escapeDelayMs, sequenceDelayMs]);
 }
 
-/** Hands decoded events to the controller: keys by name, pastes as data, typed runs as text where text goes. */
+/** Hands each read's decoded events to the controller (src/state/input/reads.ts routes them). */
 export class InputRouter {
   constructor(private readonly controller: Controller) {}
 
   handle(events: readonly InputEvent[], read: number): void {
-    this.controller.beginRead(read, pressesIn(events));
-    try {
-      this.route(events);
-    } finally {
-      this.controller.endRead();
-    }
+    this.controller.read(events, read);
   }
-
-  private route(events: readonly InputEvent[]): void {
-    for (const event of events) {
-      switch (event.type) {
-        case 'paste':
-          this.controller.paste(event.text);
-          break;
-        case 'text':
-          // Text entry takes a typed run whole; everywhere else each character is a command.
-          if (this.controller.acceptsText()) this.controller.key(event.text, event.text);
-          else for (const ch of event.text) this.controller.key(ch, ch);
-          break;
-        case 'key':
-          this.controller.key(event.name, event.input);
-          break;
-        case 'unknown':
-          break;
-      }
-    }
-  }
-}
-
-/**
- * What one read carried: each key press, each typed character, each paste and each sequence the
- * console does not know. A key typed alone is 1; `hello yes` written at once is 9.
- */
-export function pressesIn(events: readonly InputEvent[]): number {
-  let presses = 0;
-  for (const event of events) presses += event.type === 'text' ? [...event.text].length : 1;
-  return presses;
 }

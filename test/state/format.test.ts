@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {formatAge, formatBytes, formatKeepalive, formatList, formatRate, formatSessionDuration} from '../../src/state/data/format.js';
+import {formatAge, formatBytes, formatKeepalive, formatList, formatRate, formatRateCompact, formatSessionDuration} from '../../src/state/data/format.js';
 
 describe('format', () => {
   it('bytes like the 0.7.36 web UI (IEC, 2 decimals, nil = 0)', () => {
@@ -39,5 +39,21 @@ describe('format', () => {
     expect(formatSessionDuration(2147483647)).toBe('Once');
     expect(formatSessionDuration(86400)).toBe('Every Day');
     expect(formatSessionDuration(100)).toBe('Every 100 seconds');
+  });
+});
+
+describe('formatRateCompact (the header when formatRate has no room)', () => {
+  it('is a few cells: the value and the letter of its binary unit, from the number', () => {
+    expect(formatRateCompact(null)).toBe('–');
+    expect(formatRateCompact(-1)).toBe('?');
+    expect(formatRateCompact(Number.NaN)).toBe('?');
+    expect(formatRateCompact(0)).toBe('0');
+    expect(formatRateCompact(512)).toBe('512');
+    expect(formatRateCompact(1024)).toBe('1K');
+    expect(formatRateCompact(1536)).toBe('1.5K');
+    expect(formatRateCompact(9.96 * 1024)).toBe('10K');
+    expect(formatRateCompact(12.3 * 1024 * 1024)).toBe('12M');
+    expect(formatRateCompact(1.25 * 1024 ** 3)).toBe('1.3G');
+    expect(formatRateCompact(1023.9 * 1024)).toBe('1024K');
   });
 });

@@ -3,7 +3,20 @@
 // and Ctrl-S took 4 GB and killed the console; a 315 KB paste into `/` made each key take 11–26 s.
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {topModal} from '../../src/state/core/state.js';
-import {COMMAND_LIMIT, FIELD_UNITS_MAX, FILTER_LIMIT, FILTER_TERMS_MAX, LONG_FIELD_UNITS_MAX, overLimit} from '../../src/state/input/limits.js';
+import {
+  codePoints,
+  COMMAND_LIMIT,
+  describeLimit,
+  FIELD_UNITS_MAX,
+  FILTER_LIMIT,
+  FILTER_TERMS_MAX,
+  LONG_FIELD_UNITS_MAX,
+  overLimit,
+  pasteTooLong,
+  PROMPT_LIMIT,
+  SEARCH_LIMIT,
+  typedTooLong,
+} from '../../src/state/input/limits.js';
 import {editText} from '../../src/state/input/textedit.js';
 import {MESSAGE_MAX} from '../../src/state/core/state.js';
 import {open, seeded} from '../helpers/fake-console.js';
@@ -95,5 +108,48 @@ describe('server text in the status line', () => {
     const text = c.state.message!.text;
     expect(text.length).toBeLessThan(MESSAGE_MAX + 60);
     expect(text).toMatch(/… \(117,957 more characters not shown\)$/);
+  });
+});
+
+describe('the limits themselves', () => {
+  it('count code points, a surrogate pair as one and a lone half as one', () => {
+    expect(codePoints('')).toBe(0);
+    expect(codePoints('abc')).toBe(3);
+    expect(codePoints('👩‍💻')).toBe(3);
+    expect(codePoints('a\ud83d')).toBe(2);
+    expect(codePoints('\udc00\ud83d')).toBe(2);
+    expect(codePoints('\ud83d\ud83d\udc69')).toBe(2);
+    expect(codePoints('é'.repeat(1000) + '🇫🇷')).toBe(1002);
+  });
+
+  it('hold a value to its units first, then to its characters', () => {
+    expect(overLimit('abcde', {units: 5})).toBe(false);
+    expect(overLimit('abcdef', {units: 5})).toBe(true);
+    // Fewer characters than the limit, more units: the units decide.
+    expect(overLimit('abcdef', {units: 5, chars: 10})).toBe(true);
+    expect(overLimit('abcde', {units: 5, chars: 10})).toBe(false);
+    // At the limit in characters, and one past it.
+    expect(overLimit('e\u0301'.repeat(3), {units: 100, chars: 3})).toBe(false);
+    expect(overLimit('e\u0301'.repeat(4), {units: 100, chars: 3})).toBe(true);
+    expect(overLimit('abc', {units: 100, chars: 3})).toBe(false);
+    expect(overLimit('abcd', {units: 100, chars: 3})).toBe(true);
+  });
+
+  it('say what was refused, with the numbers', () => {
+    expect(describeLimit({units: 1024})).toBe('1,024 characters');
+    expect(describeLimit({units: 8192, chars: 255})).toBe("255 characters (0.7.36's limit)");
+    expect(pasteTooLong('Name', {units: 8192, chars: 255}, 'x'.repeat(300))).toBe(
+      "Paste ignored: Name holds at most 255 characters (0.7.36's limit), and with this paste (300 characters) it would hold more; nothing was inserted",
+    );
+    expect(typedTooLong('The filter', FILTER_LIMIT)).toBe('The filter holds at most 1,024 characters: what was typed was not inserted');
+  });
+
+  it('a prompt holds 8 KiB, a search 256 characters', () => {
+    expect(editText({value: '', cursor: 0}, 'paste', 'x'.repeat(PROMPT_LIMIT.units), {limit: PROMPT_LIMIT})?.value).toHaveLength(8192);
+    expect(editText({value: '', cursor: 0}, 'paste', 'x'.repeat(PROMPT_LIMIT.units + 1), {limit: PROMPT_LIMIT})?.overLimit).toBe(true);
+    expect(editText({value: '', cursor: 0}, 'paste', 'x'.repeat(256), {limit: SEARCH_LIMIT})?.value).toHaveLength(256);
+    expect(editText({value: '', cursor: 0}, 'paste', 'x'.repeat(257), {limit: SEARCH_LIMIT})?.overLimit).toBe(true);
+    expect(FIELD_UNITS_MAX).toBe(8192);
+    expect(COMMAND_LIMIT.units).toBe(1024);
   });
 });

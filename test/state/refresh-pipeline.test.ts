@@ -6,6 +6,7 @@ import {DeviceColumns} from '../../src/api/device-columns.js';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {ApiError} from '../../src/api/index.js';
 import type {FetchedData, Snapshot} from '../../src/state/data/snapshot.js';
+import {SavedConfiguration} from '../../src/state/data/saved-configuration.js';
 import {RefreshPipeline} from '../../src/state/data/refresh-pipeline.js';
 import type {ListViewCache} from '../../src/state/lists/view-state.js';
 import {WARM_SEARCH_STEP_ROWS, WARM_SORT_MIN_ITEMS, WarmSorter} from '../../src/state/lists/warm-sort.js';
@@ -50,7 +51,7 @@ describe('the refresh pipeline', () => {
     const {client, calls} = lists();
     const log: string[] = [];
     let now = T0;
-    const pipeline = new RefreshPipeline(client, recordingPasses(log), null, () => now);
+    const pipeline = new RefreshPipeline(client, recordingPasses(log), new SavedConfiguration(), null, () => now);
     const first = await pipeline.poll(null);
     expect(calls.sort()).toEqual(['getConfiguration', 'listRules', 'listUsers', 'pollDevices']);
     expect(first.fetchedAt).toBe(T0);
@@ -70,7 +71,7 @@ describe('the refresh pipeline', () => {
   it('takes the first poll fetched before the console loaded, once', async () => {
     const {client, calls} = lists();
     const early: FetchedData = {devices: [device({id: 'd-9', user_id: 'u-1'})], users: [user({id: 'u-1'})], rules: [], configuration: null, issues: []};
-    const pipeline = new RefreshPipeline(client, recordingPasses([]), Promise.resolve(early), () => T0);
+    const pipeline = new RefreshPipeline(client, recordingPasses([]), new SavedConfiguration(), Promise.resolve(early), () => T0);
     expect((await pipeline.poll(null)).devices.map((r) => r.id)).toEqual(['d-9']);
     expect(calls).toEqual([]);
     expect((await pipeline.poll(null)).devices.map((r) => r.id)).toEqual(['d-1']);
@@ -83,12 +84,12 @@ describe('the refresh pipeline', () => {
     const shownList = {prepare: async () => {}};
     const rows = [device({id: 'd-1', user_id: 'u-1', rx_bytes: 0, tx_bytes: 0, latest_handshake: new Date(T0).toISOString()})];
     let now = T0;
-    const pipeline = new RefreshPipeline(lists(rows).client, {tracker, history, shownList}, null, () => now);
+    const pipeline = new RefreshPipeline(lists(rows).client, {tracker, history, shownList}, new SavedConfiguration(), null, () => now);
     const a = await pipeline.poll(null);
     pipeline.observe(a);
     const moved = [{...rows[0]!, name: 'renamed', rx_bytes: 5_000_000, tx_bytes: 1_000}];
     now = T0 + 2000;
-    const b = await new RefreshPipeline(lists(moved).client, {tracker, history, shownList}, null, () => now).poll(a);
+    const b = await new RefreshPipeline(lists(moved).client, {tracker, history, shownList}, new SavedConfiguration(), null, () => now).poll(a);
     const events = tracker.events.version;
     const traffic = history.version;
     expect(tracker.events.list()).toHaveLength(0);

@@ -3,7 +3,8 @@
 // hand: they are what an admin reads, and a change to them should be a decision.
 import {describe, expect, it} from 'vitest';
 import {topModal} from '../../src/state/core/state.js';
-import {acceptsText, typed} from '../../src/state/input/scopes.js';
+import {acceptsText} from '../../src/state/input/scopes.js';
+import {isTypedKey as typed} from '../../src/state/input/textedit.js';
 import {open, seeded} from '../helpers/fake-console.js';
 
 describe('scopes and hints', () => {

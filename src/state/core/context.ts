@@ -165,6 +165,8 @@ export interface ConsoleContext {
   readonly inputRead: InputRead;
   /** Changes the state synchronously (every key sees what the previous one did). */
   set(change: (s: ConsoleState) => ConsoleState): void;
+  /** What `work` changes is one change of the store: its subscribers (the render) hear of it once. */
+  batch(work: () => void): void;
   /** The status line; info and success fade after a few seconds, warnings and errors stay. */
   message(message: StatusMessage | null): void;
 

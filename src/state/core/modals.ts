@@ -21,8 +21,12 @@ export interface DialogLine {
 export interface DialogChoice {
   action: 'confirm' | 'reapply' | 'reload' | 'cancel';
   label: string;
-  /** Runs after the dialog is closed. Omitted on cancel: closing is all it does. */
-  run?: () => void | Promise<void>;
+  /**
+   * Runs while the dialog shows busy (its I/O: a delete sent). What it resolves to, if anything,
+   * is what the answer changes, applied with the dialog's closing as one change of the store.
+   * Omitted on cancel: closing is all it does.
+   */
+  run?: () => void | Promise<void | (() => void)>;
 }
 
 export interface FormModal extends ModalBase {

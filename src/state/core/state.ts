@@ -40,6 +40,8 @@ export interface StatusMessage {
    * replace this, the one thing the admin must not miss before saving again.
    */
   outcome?: 'unknown';
+  /** What the message is about, where code must tell (never read from its words). */
+  kind?: 'refresh-failed' | 'paste-refused';
 }
 
 export interface ConsoleState {

@@ -36,6 +36,18 @@ export function formatRate(bytesPerSecond: number | null | undefined): string {
   return `${value.toFixed(value >= 100 ? 1 : 2)} ${unit}/s`;
 }
 
+/**
+ * A rate in a few cells, for a header with no room for `12.35 MiB/s`: `12M`, `1.2M`, `980K`, `0`;
+ * bytes per second in the same binary units (the letter of the unit, no `iB/s`).
+ */
+export function formatRateCompact(bytesPerSecond: number | null | undefined): string {
+  if (bytesPerSecond === null || bytesPerSecond === undefined) return '–';
+  if (!Number.isFinite(bytesPerSecond) || bytesPerSecond < 0) return '?';
+  const [value, unit] = scaled(bytesPerSecond);
+  const digits = value >= 9.95 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, '');
+  return `${digits}${unit === 'B' ? '' : unit[0]}`;
+}
+
 /** Compact age: `42s`, `3m`, `5h`, `12d`, `never`. Future times (clock skew) read as `0s`. */
 export function formatAge(thenMs: number | null, nowMs: number): string {
   if (thenMs === null) return 'never';

@@ -34,6 +34,11 @@ interface PollerOptions<T> {
    * again at full cost: a response over the body limit is downloaded up to the limit every time.
    */
   retryable?: (err: unknown) => boolean;
+  /**
+   * Wraps what one cycle's end does (its data, then its status): given the store's batch, a poll
+   * is one change of the store, one render.
+   */
+  batch?: (work: () => void) => void;
 }
 
 const BACKOFF_STEPS_MS = [1000, 2000, 4000, 8000, 16000, 32000, 60000];
@@ -135,16 +140,27 @@ export class Poller<T> {
     if (this.stopped) return;
     const generation = ++this.generation;
     this.update({inFlight: true, nextAt: null});
+    let ended: () => void;
     try {
       const data = await this.opts.fetch();
       if (this.stopped || generation !== this.generation) return;
       this.status = {...this.status, inFlight: false, failures: 0, lastError: null, lastOkAt: this.now(), retryStopped: false};
-      this.opts.onData(data);
+      ended = () => {
+        this.opts.onData(data);
+        this.next();
+      };
     } catch (err) {
       if (this.stopped || generation !== this.generation) return;
       const retryStopped = !(this.opts.retryable?.(err) ?? true);
       this.status = {...this.status, inFlight: false, failures: this.status.failures + 1, lastError: err, retryStopped};
+      ended = () => this.next();
     }
+    if (this.opts.batch) this.opts.batch(ended);
+    else ended();
+  }
+
+  /** After a cycle: another at once if one was asked for meanwhile, else the next in its time. */
+  private next(): void {
     if (this.again) {
       this.again = false;
       this.cycleNow();

@@ -7,6 +7,7 @@ import {isCidrOrIPLiteral, isIPLiteral, isIPv4Literal, isIPv6Literal} from '../.
 import {parseUri} from '../../common/uri.js';
 // Ecto's validate_length counts graphemes ("e" + a combining accent is one character), counted only as far as the limit.
 import {countGraphemes} from '../../common/graphemes.js';
+import {ipPortNumber, splitIpPort, splitPort} from '../../common/ip-port.js';
 
 export type Messages = string[];
 
@@ -23,20 +24,6 @@ const ENDPOINT_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
 const DNS_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IP, string';
 const DUPLICATES = 'should not contain duplicates';
 
-/** Elixir `Integer.parse/1`: an optionally signed integer prefix and the rest. */
-function integerPrefix(text: string): {value: number; rest: string} | null {
-  const m = /^[+-]?\d+/.exec(text);
-  return m ? {value: Number(m[0]), rest: text.slice(m[0].length)} : null;
-}
-
-/** FzHttp.Validator.split_port: a port only counts when everything after the first ":" is an integer. */
-function splitPort(value: string): [string, number | null] {
-  const i = value.indexOf(':');
-  if (i < 0) return [value, null];
-  const port = integerPrefix(value.slice(i + 1));
-  return port && port.rest === '' ? [value.slice(0, i), port.value] : [value, null];
-}
-
 /** FzHttp.Validator.validate_fqdn: `^[a-zA-Z0-9._-]+$` on the part before the port, plus the port rule (docs/firezone-0.7.36.md, "Configuration: field rules"). */
 function fqdnErrors(value: string, allowPort: boolean): Messages {
   const [fqdn, port] = splitPort(value);
@@ -52,24 +39,8 @@ function fqdnErrors(value: string, allowPort: boolean): Messages {
 
 /** FzHttp.Types.IPPort: `a.b.c.d[:port]`, `[v6][:port]` or a bare IPv6 address, the port 1–65535. */
 function isIpPort(text: string): boolean {
-  let address = text;
-  let port: string | null = null;
-  if (text.startsWith('[')) {
-    const close = text.indexOf(']');
-    if (close < 0) return false;
-    address = text.slice(1, close);
-    const rest = text.slice(close + 1);
-    if (rest !== '') {
-      if (!rest.startsWith(':')) return false;
-      port = rest.slice(1);
-    }
-  } else if (text.split(':').length === 2) {
-    [address, port] = text.split(':') as [string, string];
-  }
-  if (!isIP(address)) return false;
-  if (port === null) return true;
-  const n = integerPrefix(port);
-  return n !== null && n.rest === '' && n.value > 0 && n.value <= 65535;
+  const parts = splitIpPort(text);
+  return parts !== null && isIP(parts.address) && ipPortNumber(parts.port) !== undefined;
 }
 
 /** Endpoint: IP, [IPv6]:port, IP:port, or FQDN-ish with an optional :port (docs/firezone-0.7.36.md, "Configuration: field rules"). */

@@ -4,24 +4,18 @@
 // screen's own action) and, for a write, when the console is not read-only.
 import {topModal} from '../core/state.js';
 import type {ConsoleState} from '../core/state.js';
-import {focusedSpec} from '../interactions/form.js';
+import {behaviourOf} from '../interactions/modal-behaviour.js';
 import {listActionVerb, listKeyAvailable} from '../lists/actions.js';
 import {SCREEN_SPECS} from '../screens/index.js';
 import {UNDO_WRITE} from '../undo/undo-actions.js';
 import {displayKey, hintsFor, type Binding, type Scope} from './keymap.js';
-import {isPrintable} from './textedit.js';
-
-/** A key that types text: printable characters, not a named key such as `tab` or `enter`. */
-export function typed(name: string, input: string): boolean {
-  return name === input && isPrintable(input) && !/[\t\r\n]/.test(input);
-}
 
 /** The scopes a key is looked up in, innermost first. */
 export function scopes(state: ConsoleState): Scope[] {
   const m = topModal(state);
   // The help opens over anything, a form included; over a modal only its own keys work.
   if (state.help.open) return state.help.searching ? ['helpSearch'] : m ? ['help'] : ['help', 'global'];
-  if (m) return [m.kind === 'form' ? 'form' : m.kind];
+  if (m) return [behaviourOf(m).scope];
   if (state.command) return ['command'];
   if (state.screen === 'configuration') return ['configuration', 'global'];
   const st = state.lists[state.screen];
@@ -35,11 +29,8 @@ export function scopes(state: ConsoleState): Scope[] {
 export function acceptsText(state: ConsoleState): boolean {
   if (state.help.open) return state.help.searching;
   const m = topModal(state);
-  if (m?.kind === 'form') {
-    const kind = focusedSpec(m.form)?.kind;
-    return kind === 'text' || kind === 'secret' || kind === 'picker';
-  }
-  return m?.kind === 'picker' || m?.kind === 'prompt' || (m === null && (state.command !== null || scopes(state)[0] === 'filter'));
+  if (m) return behaviourOf(m).takesText(m);
+  return state.command !== null || scopes(state)[0] === 'filter';
 }
 
 /** Whether a binding does something here: its handler exists, and writes are allowed. */

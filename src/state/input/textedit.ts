@@ -58,6 +58,20 @@ export function isPrintable(input: string): boolean {
   return true;
 }
 
+/** A key that types text: printable characters, not a named key such as `tab` or `enter`. */
+export function isTypedKey(name: string, input: string): boolean {
+  return name === input && isPrintable(input) && !/[\t\r\n]/.test(input);
+}
+
+/**
+ * A paste as one line: a paste copied from a terminal or a password manager often ends in a line
+ * break, which is not part of a one-line value (a trailing space in a client secret would break
+ * sign-in); breaks and tabs inside become spaces.
+ */
+export function oneLineOf(text: string): string {
+  return text.replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/[\r\n\t]+/g, ' ');
+}
+
 /** A word character for Alt-B/F and Alt-D (readline's: letters and digits); Ctrl-W stops at spaces only. */
 function isWordChar(ch: string): boolean {
   return /[\p{L}\p{N}]/u.test(ch);

@@ -22,12 +22,18 @@ export function dialogAction(c: ConsoleContext, action: Action): void {
   const busy: DialogModal = {...m, busy: 'Working…'};
   c.replaceModal(m, busy);
   void (async () => {
+    // What the answer changes is one change of the store, the dialog's closing with it.
     try {
-      await run();
-      c.removeModal(busy);
+      const finish = await run();
+      c.batch(() => {
+        c.removeModal(busy);
+        if (finish) finish();
+      });
     } catch (err) {
-      c.removeModal(busy);
-      c.message({tone: 'error', text: errorText(err)});
+      c.batch(() => {
+        c.removeModal(busy);
+        c.message({tone: 'error', text: errorText(err)});
+      });
     }
   })();
 }
@@ -61,20 +67,23 @@ export function confirmDelete(
             // No answer (timed out, connection broken): the delete may have been applied, and then
             // what it removed must still be there for `u`. The next poll shows which; restoring an
             // item that was not deleted is refused by the server (its key is taken) and said so.
-            c.leaveDetail(question.screen);
-            c.refresh();
-            if (kept) c.undo.add(`${kept.label} (no answer came: deleted, if the list no longer shows it)`, kept.items, Date.now());
-            c.message({
-              tone: 'warning',
-              outcome: 'unknown',
-              text: `No answer to the delete: ${errorText(err)}. It may have been applied: the list shows whether once it is read again${kept ? ' (if it was, u takes it back)' : ''}`,
-            });
-            return;
+            return () => {
+              c.leaveDetail(question.screen);
+              c.refresh();
+              if (kept) c.undo.add(`${kept.label} (no answer came: deleted, if the list no longer shows it)`, kept.items, Date.now());
+              c.message({
+                tone: 'warning',
+                outcome: 'unknown',
+                text: `No answer to the delete: ${errorText(err)}. It may have been applied: the list shows whether once it is read again${kept ? ' (if it was, u takes it back)' : ''}`,
+              });
+            };
           }
-          c.leaveDetail(question.screen);
-          c.afterWrite(kept ? `${question.done} (u takes it back)` : question.done);
-          // After afterWrite, which notes every write: this one is the delete `u` takes back.
-          if (kept) c.undo.add(kept.label, kept.items, Date.now());
+          return () => {
+            c.leaveDetail(question.screen);
+            c.afterWrite(kept ? `${question.done} (u takes it back)` : question.done);
+            // After afterWrite, which notes every write: this one is the delete `u` takes back.
+            if (kept) c.undo.add(kept.label, kept.items, Date.now());
+          };
         },
       },
       {action: 'cancel', label: 'cancel'},

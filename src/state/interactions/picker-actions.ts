@@ -6,6 +6,30 @@ import {moveFocus, setValue} from './form.js';
 import {showForm} from './form-errors.js';
 import type {Action} from '../input/keymap.js';
 import {pickerEntries} from './picker.js';
+import type {PickerModal} from '../core/modals.js';
+import {pasteTooLong, SEARCH_LIMIT, typedTooLong} from '../input/limits.js';
+import {editText, isTypedKey, oneLineOf, pasteRefused} from '../input/textedit.js';
+
+/** Keys that edit the picker's filter, besides the letters typed: it is a few letters of a name, edited at its end. */
+const FILTER_EDIT_KEYS = new Set(['backspace', 'ctrl+w', 'ctrl+u', 'alt+backspace']);
+
+/** A letter typed (or an edit) in the picker's filter; false when the key is neither. */
+export function typeIntoPicker(c: ConsoleContext, m: PickerModal, name: string, input: string): boolean {
+  if (!isTypedKey(name, input) && !FILTER_EDIT_KEYS.has(name)) return false;
+  const edited = editText({value: m.filter, cursor: [...m.filter].length}, name, input, {limit: SEARCH_LIMIT});
+  if (edited?.overLimit) c.message({tone: 'warning', fades: true, text: typedTooLong('The picker', SEARCH_LIMIT)});
+  else if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
+  return true;
+}
+
+/** A paste into the picker's filter, as one line. */
+export function pasteIntoPicker(c: ConsoleContext, m: PickerModal, text: string): void {
+  const oneLine = oneLineOf(text);
+  const edited = editText({value: m.filter, cursor: [...m.filter].length}, 'paste', oneLine, {limit: SEARCH_LIMIT});
+  if (edited?.overLimit) c.message({tone: 'warning', fades: true, kind: 'paste-refused', text: pasteTooLong('the picker', SEARCH_LIMIT, oneLine)});
+  else if (edited) c.replaceModal(m, {...m, filter: edited.value, index: 0});
+  else c.message({tone: 'warning', fades: true, kind: 'paste-refused', text: pasteRefused('the picker', oneLine, 'text')});
+}
 
 export function openPicker(c: ConsoleContext, form: FormModal, field: string, filter: string): void {
   c.push({kind: 'picker', title: `${form.title} › pick a user`, field, filter, index: 0, allowNone: form.pickerAllowsNone === true});

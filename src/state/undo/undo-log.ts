@@ -29,8 +29,6 @@ export interface UndoEntry {
 /** How many deletes are remembered; older ones drop (a bulk delete of 1,000 devices is one). */
 export const UNDO_DEPTH = 50;
 
-export const NOTHING: UndoItems = {users: [], devices: [], rules: []};
-
 export function countOf(items: UndoItems): number {
   return items.users.length + items.devices.length + items.rules.length;
 }

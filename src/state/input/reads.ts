@@ -1,0 +1,97 @@
+// One read of the terminal, from its decoded events to the keys and pastes it carried
+// (docs/terminal-notes.md, "A paste without brackets is a read of many keys"). A read is counted
+// (how many key presses, pastes and unknown sequences it held), so that a question is answered only
+// by a read that is one key press (`typedAhead`); once a key of a read of several does nothing
+// where it lands, the rest of that read is not run, and the status line says how many.
+import type {ConsoleContext, InputRead} from '../core/context.js';
+import type {StatusMessage} from '../core/state.js';
+import type {InputEvent} from './decoder.js';
+import {keyPress, paste} from './dispatch.js';
+import {displayKey} from './keymap.js';
+import {codePoints} from './limits.js';
+import {acceptsText} from './scopes.js';
+
+/**
+ * What one read carried: each key press, each typed character, each paste and each sequence the
+ * console does not know. A key typed alone is 1; `hello yes` written at once is 9.
+ */
+export function pressesIn(events: readonly InputEvent[]): number {
+  let presses = 0;
+  for (const event of events) presses += event.type === 'text' ? [...event.text].length : 1;
+  return presses;
+}
+
+/** The keys of the terminal's reads, one read at a time, for one console. */
+export class KeyReads {
+  /** The read being handled. */
+  current: InputRead = {number: 0, presses: 0};
+  /**
+   * Set once a key of a read of several did nothing: the rest of that read is not run (counted).
+   * `said`: what the status line said when that key was handled (its own refusal, if it made one).
+   */
+  private stopped: {key: string; said: StatusMessage | null; dropped: number} | null = null;
+
+  constructor(private readonly c: ConsoleContext) {}
+
+  /** One read's events: keys by name, pastes as data, typed runs as text where text goes. */
+  handle(events: readonly InputEvent[], read: number): void {
+    this.begin(read, pressesIn(events));
+    try {
+      for (const event of events) {
+        if (event.type === 'paste') this.paste(event.text);
+        else if (event.type === 'key') this.key(event.name, event.input);
+        // Text entry takes a typed run whole; everywhere else each character is a command.
+        else if (event.type === 'text' && acceptsText(this.c.state)) this.key(event.text, event.text);
+        else if (event.type === 'text') for (const ch of event.text) this.key(ch, ch);
+      }
+    } finally {
+      this.end();
+    }
+  }
+
+  /** The keys that follow came in read `read`, which carried `presses` keys, pastes and sequences. */
+  begin(read: number, presses: number): void {
+    this.current = {number: read, presses};
+    this.stopped = null;
+  }
+
+  /**
+   * The read's keys have all been handled. Keys dropped after one that did nothing are said: a
+   * key that does nothing where it lands (`/` in a detail) does not let the rest of its read run
+   * as commands (the filter `owner:dana` typed fast once opened Edit with its `e`).
+   */
+  end(): void {
+    const stopped = this.stopped;
+    this.stopped = null;
+    if (!stopped || stopped.dropped === 0) return;
+    const n = stopped.dropped;
+    const after = `the ${n === 1 ? 'key' : `${n.toLocaleString('en-US')} keys`} that came after it in the same read ${n === 1 ? 'was' : 'were'} not run`;
+    // The key's own refusal ("/ does nothing here (…)") is kept and told the rest; a key that said
+    // nothing (a letter a dialog does not take) is named.
+    const shown = this.c.state.message;
+    if (shown && shown === stopped.said) this.c.message({...shown, text: `${shown.text}; ${after}`});
+    else this.c.message({tone: 'warning', text: `${stopped.key} does nothing here, and ${after}`});
+  }
+
+  /** One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. */
+  key(name: string, input: string): void {
+    if (this.stopped) {
+      this.stopped.dropped += input.length > 1 ? codePoints(input) : 1;
+      return;
+    }
+    const before = this.c.state.message;
+    const taken = keyPress(this.c, name, input);
+    if (taken || this.current.presses <= 1) return;
+    const said = this.c.state.message;
+    this.stopped = {key: input.length === 1 && input > ' ' ? `"${input}"` : displayKey(name), said: said !== before ? said : null, dropped: 0};
+  }
+
+  /** A bracketed paste: one insertion where text goes. */
+  paste(text: string): void {
+    if (this.stopped) {
+      this.stopped.dropped++;
+      return;
+    }
+    paste(this.c, text);
+  }
+}
