@@ -1,5 +1,5 @@
 // One read of the terminal, from its decoded events to the keys and pastes it carried
-// (docs/terminal-notes.md, "A paste without brackets is a read of many keys"). A read is counted
+// (docs/terminal-notes.md, "Key events": a paste without brackets is a read of many keys). A read is counted
 // (how many key presses, pastes and unknown sequences it held), so that a question is answered only
 // by a read that is one key press (`typedAhead`); once a key of a read of several does nothing
 // where it lands, the rest of that read is not run, and the status line says how many.
