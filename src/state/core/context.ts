@@ -5,7 +5,7 @@ import type {ApiError, Configuration, FirezoneClient} from '../../api/index.js';
 import type {Snapshot} from '../data/snapshot.js';
 import type {ListView} from '../lists/list-view.js';
 import type {ListUiState} from '../lists/view-state.js';
-import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
+import type {ScreenColumn, ScreenDisplay} from '../screens/display.js';
 import type {AppendFailure} from '../tracking/activity-log.js';
 import type {ActivityEvent} from '../tracking/events.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './modals.js';
@@ -111,9 +111,9 @@ export interface ConsoleIO {
 
 /** A list screen as the body draws it and its handlers act on it: derived once per (items, filter, sort). */
 export interface ListDerived {
-  spec: ResourceDisplay<unknown>;
+  spec: ScreenDisplay<unknown>;
   state: ListUiState;
-  columns: ResourceColumn<unknown>[];
+  columns: ScreenColumn<unknown>[];
   view: ListView<unknown>;
   selection: {id: string | null; index: number};
   detailItem: unknown;

@@ -10,7 +10,7 @@ import {plural} from '../data/format.js';
 import {Job, outcomeUnknown, type JobOutcome} from '../interactions/jobs.js';
 import {errorText} from '../core/state.js';
 import {runReport} from '../interactions/report.js';
-import type {ResourceDisplay} from '../screens/display.js';
+import type {ScreenDisplay} from '../screens/display.js';
 import type {DeleteAction} from '../screens/spec.js';
 import {setMarks} from './marks.js';
 import {merge, type UndoItems} from '../undo/undo-log.js';
@@ -23,7 +23,7 @@ interface Target {
 /** How many marked items the question lists by name before "… and N more". */
 const LISTED = 8;
 
-export function bulkDelete<T>(c: ConsoleContext, spec: ResourceDisplay<T>, remove: DeleteAction<T>): void {
+export function bulkDelete<T>(c: ConsoleContext, spec: ScreenDisplay<T>, remove: DeleteAction<T>): void {
   const marks = c.state.marks[spec.id];
   // The marked items as the server has them now, in the list's own order.
   const marked = spec.items(c.snapshot, {events: []}).filter((item) => marks.has(spec.getId(item)));

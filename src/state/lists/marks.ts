@@ -5,7 +5,7 @@ import type {ConsoleState, ListScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
 import {plural} from '../data/format.js';
 import {quotedFilter} from './filter-query.js';
-import type {ResourceDisplay} from '../screens/display.js';
+import type {ScreenDisplay} from '../screens/display.js';
 
 export const NO_MARKS: ReadonlySet<string> = new Set();
 
@@ -68,7 +68,7 @@ export function clearMarks(c: ConsoleContext, list: ListDerived): boolean {
 export function pruneMarks(
   marks: ConsoleState['marks'],
   snapshot: Snapshot,
-  screens: Readonly<Record<ListScreenId, ResourceDisplay<unknown>>>,
+  screens: Readonly<Record<ListScreenId, ScreenDisplay<unknown>>>,
 ): {marks: ConsoleState['marks']; dropped: string | null} {
   let next = marks;
   const parts: string[] = [];

@@ -5,7 +5,7 @@
 import type {ListDerived} from '../core/context.js';
 import type {ConsoleState, ListScreenId, ScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
-import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
+import type {ScreenColumn, ScreenDisplay} from '../screens/display.js';
 import {DEFAULT_STALE_DAYS} from '../data/stale.js';
 import type {ActivityEvent} from '../tracking/events.js';
 import {GhostRows, StaleRows} from '../tracking/live-activity.js';
@@ -16,20 +16,20 @@ import type {ListView} from './list-view.js';
 
 export class ScreenLists {
   private readonly caches: Record<ListScreenId, ListViewCache<unknown>>;
-  private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ResourceColumn<unknown>[]>>();
+  private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ScreenColumn<unknown>[]>>();
   private readonly fieldsCache = new WeakMap<Snapshot, Map<ListScreenId, FilterFields<unknown> | null>>();
   private readonly ghosts = new GhostRows();
   private readonly stale = new StaleRows();
   private eventsCache: {version: number; events: readonly ActivityEvent[]} = {version: -1, events: []};
 
   constructor(
-    private readonly screens: Readonly<Record<ListScreenId, ResourceDisplay<unknown>>>,
+    private readonly screens: Readonly<Record<ListScreenId, ScreenDisplay<unknown>>>,
     private readonly tracker: ActivityTracker,
     /** The live clock, read when a cell is drawn (ages keep counting between polls). */
     private readonly clock: () => number,
     private readonly staleDays: number = DEFAULT_STALE_DAYS,
   ) {
-    const cache = (spec: ResourceDisplay<unknown>) => new ListViewCache<unknown>((item) => spec.getId(item));
+    const cache = (spec: ScreenDisplay<unknown>) => new ListViewCache<unknown>((item) => spec.getId(item));
     this.caches = {devices: cache(screens.devices), users: cache(screens.users), rules: cache(screens.rules), activity: cache(screens.activity)};
   }
 
@@ -38,7 +38,7 @@ export class ScreenLists {
     return this.caches[screen];
   }
 
-  columns(screen: ListScreenId, snapshot: Snapshot): ResourceColumn<unknown>[] {
+  columns(screen: ListScreenId, snapshot: Snapshot): ScreenColumn<unknown>[] {
     let perSnap = this.columnsCache.get(snapshot);
     if (!perSnap) {
       perSnap = new Map();

@@ -11,7 +11,7 @@ import type {Tone} from '../core/tone.js';
 
 export type ColumnWidth = number | {min: number; max?: number; flex: number};
 
-export interface ResourceColumn<T> extends ColumnSpec<T> {
+export interface ScreenColumn<T> extends ColumnSpec<T> {
   header: string;
   /** 1 = kept longest; columns are dropped from the highest number down when the width runs out. */
   priority: number;
@@ -57,7 +57,7 @@ export interface ListSources {
   events: readonly ActivityEvent[];
 }
 
-export interface ResourceDisplay<T> {
+export interface ScreenDisplay<T> {
   id: ListScreenId;
   noun: string;
   items(snapshot: Snapshot, sources: ListSources): readonly T[];
@@ -67,7 +67,7 @@ export interface ResourceDisplay<T> {
    * re-sorted every second); cells and tones read `now()`, the live clock, so ages keep counting
    * and states follow them while the server is unreachable.
    */
-  columns(snapshot: Snapshot, now: () => number): ResourceColumn<T>[];
+  columns(snapshot: Snapshot, now: () => number): ScreenColumn<T>[];
   /**
    * The `/` filter's fields and flags (`state:online`, `rx>1GiB`, `stale`), built once per
    * snapshot like the columns; without them every filter term is text.

@@ -7,14 +7,14 @@
 // would never run; test/state/dispatch.test.ts checks that no screen has one.
 import type {Action} from '../input/keymap.js';
 import type {ConsoleClient, ConsoleContext} from '../core/context.js';
-import type {ResourceDisplay} from './display.js';
+import type {ScreenDisplay} from './display.js';
 import type {DialogLine} from '../core/modals.js';
 import type {UndoItems} from '../undo/undo-log.js';
 
 /** Where an action's key is pressed. */
 export type ActionPlace = 'list' | 'detail';
 
-export interface ResourceAction<T> {
+export interface ScreenAction<T> {
   /** What it does, in the admin's words ("deleting devices"): read-only refusals and hints say it. */
   verb: string;
   /** Where its key works; on lists and details when omitted. */
@@ -27,7 +27,7 @@ export interface ResourceAction<T> {
 }
 
 /** A delete, with what bulk delete needs to do it to every marked item. */
-export interface DeleteAction<T> extends ResourceAction<T> {
+export interface DeleteAction<T> extends ScreenAction<T> {
   /** One item's request (a 404 counts as already gone). */
   remove(client: ConsoleClient, id: string): Promise<unknown>;
   /** The item in the question and in the report: "laptop (ann@example.com)". */
@@ -42,15 +42,15 @@ export interface DeleteAction<T> extends ResourceAction<T> {
   warning?(ctx: ConsoleContext, items: readonly T[]): DialogLine | null;
 }
 
-export type ResourceActions<T> = Partial<Record<Exclude<Action, 'delete'>, ResourceAction<T>>> & {delete?: DeleteAction<T>};
+export type ScreenActions<T> = Partial<Record<Exclude<Action, 'delete'>, ScreenAction<T>>> & {delete?: DeleteAction<T>};
 
-export interface ResourceSpec<T> extends ResourceDisplay<T> {
-  actions: ResourceActions<T>;
+export interface ScreenSpec<T> extends ScreenDisplay<T> {
+  actions: ScreenActions<T>;
 }
 
 /** The screen's action bound to `action` where the key was pressed, if it has one there. */
-export function actionAt<T>(spec: ResourceSpec<T>, action: Action, where: ActionPlace): ResourceAction<T> | undefined {
-  const found = spec.actions[action as keyof ResourceActions<T>] as ResourceAction<T> | undefined;
+export function actionAt<T>(spec: ScreenSpec<T>, action: Action, where: ActionPlace): ScreenAction<T> | undefined {
+  const found = spec.actions[action as keyof ScreenActions<T>] as ScreenAction<T> | undefined;
   if (!found || (found.where && !found.where.includes(where))) return undefined;
   return found;
 }

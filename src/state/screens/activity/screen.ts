@@ -3,7 +3,7 @@
 import type {ActivityEvent, ActivityKind} from '../../tracking/events.js';
 import {formatTimestamp} from '../../data/format.js';
 import type {Tone} from '../../core/tone.js';
-import type {ResourceSpec} from '../spec.js';
+import type {ScreenSpec} from '../spec.js';
 import {activityFilters} from './filters.js';
 
 /** How a kind reads in the KIND column: short, the object type first so a sort groups them. */
@@ -50,7 +50,7 @@ function kindTone(kind: ActivityKind): Tone | undefined {
   }
 }
 
-export const activity: ResourceSpec<ActivityEvent> = {
+export const activity: ScreenSpec<ActivityEvent> = {
   id: 'activity',
   noun: 'event',
   items: (_s, sources) => sources.events,

@@ -14,7 +14,7 @@ import {sparkline} from '../../tracking/sparkline.js';
 import type {ConsoleContext} from '../../core/context.js';
 import type {DetailLine} from '../display.js';
 import {confirmDelete} from '../../interactions/dialog.js';
-import type {ResourceSpec} from '../spec.js';
+import type {ScreenSpec} from '../spec.js';
 import {openCommandBar} from '../../commands/open.js';
 import {exportList} from '../../lists/export-action.js';
 import {toggleStaleView} from './stale.js';
@@ -135,7 +135,7 @@ const SORT_BY = {
   createdAt: (r: DeviceRow) => r.createdAt,
 };
 
-export const devices: ResourceSpec<DeviceRow> = {
+export const devices: ScreenSpec<DeviceRow> = {
   id: 'devices',
   noun: 'device',
   items: (s) => s.devices,

@@ -8,7 +8,7 @@ import {type Snapshot} from '../../data/snapshot.js';
 import type {ConsoleContext} from '../../core/context.js';
 import {plural} from '../../data/format.js';
 import {confirmDelete} from '../../interactions/dialog.js';
-import type {ResourceSpec} from '../spec.js';
+import type {ScreenSpec} from '../spec.js';
 import {ruleFilters} from './filters.js';
 import {neverDecideIn, type NeverDecides} from '../../access/never-decide.js';
 import {describeRule} from '../../access/trace.js';
@@ -76,7 +76,7 @@ function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
   });
 }
 
-export const rules: ResourceSpec<Rule> = {
+export const rules: ScreenSpec<Rule> = {
   id: 'rules',
   noun: 'rule',
   items: (s) => s.rules,

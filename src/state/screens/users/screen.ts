@@ -12,7 +12,7 @@ import {plural} from '../../data/format.js';
 import type {DetailLine} from '../display.js';
 import type {DialogLine} from '../../core/modals.js';
 import {confirmDelete} from '../../interactions/dialog.js';
-import type {ResourceSpec} from '../spec.js';
+import type {ScreenSpec} from '../spec.js';
 import type {UndoItems} from '../../undo/undo-log.js';
 import {openCommandBar} from '../../commands/open.js';
 import {openImport} from './import-action.js';
@@ -70,7 +70,7 @@ function askRole(ctx: ConsoleContext, user: User): void {
   });
 }
 
-export const users: ResourceSpec<UserRow> = {
+export const users: ScreenSpec<UserRow> = {
   id: 'users',
   noun: 'user',
   items: (s) => s.userRows,
