@@ -32,7 +32,13 @@ export const GROUPS = [
     // The keymap table, availability and the read-only refusal, dispatch, the line editor.
     name: 'keys',
     gate: true,
-    mutate: ['src/state/input/keymap.ts', 'src/state/input/scopes.ts', 'src/state/input/dispatch.ts', 'src/state/input/textedit.ts', 'src/state/input/limits.ts'],
+    mutate: [
+      'src/state/input/keymap.ts',
+      'src/state/input/scopes.ts',
+      'src/state/input/dispatch.ts',
+      'src/state/input/textedit.ts',
+      'src/state/input/limits.ts',
+    ],
     tests: [
       'test/state/dispatch.test.ts',
       'test/state/key-reads.test.ts',
@@ -47,11 +53,17 @@ export const GROUPS = [
     ],
   },
   {
-    // Bounded concurrency, stopping, bulk delete.
+    // Bounded concurrency, stopping, `d` on one item or on every marked one.
     name: 'bulk work',
     gate: true,
-    mutate: ['src/state/interactions/jobs.ts', 'src/state/lists/bulk-delete.ts'],
-    tests: ['test/state/jobs.test.ts', 'test/state/bulk-delete.test.ts', 'test/state/dispatch.test.ts'],
+    mutate: ['src/state/interactions/jobs.ts', 'src/state/lists/delete.ts'],
+    tests: [
+      'test/state/jobs.test.ts',
+      'test/state/bulk-delete.test.ts',
+      'test/state/dispatch.test.ts',
+      'test/state/screen-actions.test.ts',
+      'test/state/undo.test.ts',
+    ],
   },
   {
     // API errors and their messages.
@@ -65,7 +77,13 @@ export const GROUPS = [
     name: 'sandbox',
     gate: true,
     mutate: ['src/sandbox/auth/*.ts', 'src/sandbox/changeset.ts', 'src/sandbox/resources/rules.ts', 'src/sandbox/http/params.ts'],
-    tests: ['test/sandbox/jwt.test.ts', 'test/sandbox/api/*.test.ts', 'test/sandbox/validation.test.ts', 'test/sandbox/control.test.ts', 'test/sandbox/params.test.ts'],
+    tests: [
+      'test/sandbox/jwt.test.ts',
+      'test/sandbox/api/*.test.ts',
+      'test/sandbox/validation.test.ts',
+      'test/sandbox/control.test.ts',
+      'test/sandbox/params.test.ts',
+    ],
   },
   {
     // Who can reach what: 0.7.36's firewall evaluated, :trace, :reach, the rules that never decide.

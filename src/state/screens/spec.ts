@@ -14,31 +14,69 @@ import type {UndoItems} from '../undo/undo-log.js';
 /** Where an action's key is pressed. */
 export type ActionPlace = 'list' | 'detail';
 
-export interface ScreenAction<T> {
+interface ActionBase {
   /** What it does, in the admin's words ("deleting devices"): read-only refusals and hints say it. */
   verb: string;
   /** Where its key works; on lists and details when omitted. */
   where?: readonly ActionPlace[];
-  /** It acts on the row under the cursor (on a list) or the detail's item; without one, it does nothing. Default true. */
-  needsItem?: boolean;
-  /** Why it cannot run now, said instead of running (null: it can). */
-  disabledReason?: (ctx: ConsoleContext, item: T | null) => string | null;
-  run(ctx: ConsoleContext, item: T | null, where: ActionPlace): void;
 }
 
-/** A delete, with what bulk delete needs to do it to every marked item. */
-export interface DeleteAction<T> extends ScreenAction<T> {
+/**
+ * An action on one item: the row under the cursor on a list, the item a detail shows. Made with
+ * `withItem`: it runs only with an item, so `run` and `disabledReason` get a `T`; with none under
+ * the cursor, the list says so ("No device under the cursor") and neither is called. (The same
+ * idea as lazygit's `withItem` and `singleItemSelected`, pkg/gui/controllers/list_controller_trait.go.)
+ */
+export interface ItemAction<T> extends ActionBase {
+  readonly needs: 'item';
+  /** Why it cannot run on this item now, said instead of running (null: it can). */
+  disabledReason?: (ctx: ConsoleContext, item: T) => string | null;
+  run(ctx: ConsoleContext, item: T, where: ActionPlace): void;
+}
+
+/** An action on the list itself (`n`, `S`, `I`, `X`): it runs whether or not a row is under the cursor. Made with `onList`. */
+export interface ListAction extends ActionBase {
+  readonly needs: 'nothing';
+  /** Why it cannot run now, said instead of running (null: it can). */
+  disabledReason?: (ctx: ConsoleContext) => string | null;
+  run(ctx: ConsoleContext, where: ActionPlace): void;
+}
+
+export type ScreenAction<T> = ItemAction<T> | ListAction;
+
+/** An action that needs the item under the cursor and gets it, never null. */
+export function withItem<T>(action: Omit<ItemAction<T>, 'needs'>): ItemAction<T> {
+  return {...action, needs: 'item'};
+}
+
+/** An action on the list as a whole. */
+export function onList(action: Omit<ListAction, 'needs'>): ListAction {
+  return {...action, needs: 'nothing'};
+}
+
+/**
+ * A screen's delete: one path for the item under the cursor and for every marked one
+ * (src/state/lists/delete.ts), after one question. What one delete is (its request, the item's
+ * label, what `u` keeps) is said here once; the list asks and sends.
+ */
+export interface DeleteAction<T> extends ActionBase {
   /** One item's request (a 404 counts as already gone). */
   remove(client: ConsoleClient, id: string): Promise<unknown>;
   /** The item in the question and in the report: "laptop (ann@example.com)". */
   label(item: T): string;
+  /** The question before deleting one item: "Delete device laptop of ann@example.com?". */
+  title(item: T): string;
+  /** What that question says under its title, if anything. */
+  lines?(ctx: ConsoleContext, item: T): DialogLine[];
+  /** The status line once one item is deleted: "Deleted device laptop". */
+  done(item: T): string;
   /** The question before deleting the marked items: "Delete 12 devices of 7 users?". */
   question(items: readonly T[]): string;
   /** The ids that exist now (one list request): settles deletes whose outcome a broken connection left unknown. */
   present(client: ConsoleClient): Promise<ReadonlySet<string>>;
   /** What deleting the item removes, as the server has it now, for `u` to take back (src/state/undo/). */
   kept?(ctx: ConsoleContext, item: T): UndoItems;
-  /** What the question must say first about these items, if anything (the console's own user among them). */
+  /** What the question about marked items must say first, if anything (the console's own user among them). */
   warning?(ctx: ConsoleContext, items: readonly T[]): DialogLine | null;
 }
 
@@ -49,8 +87,8 @@ export interface ScreenSpec<T> extends ScreenDisplay<T> {
 }
 
 /** The screen's action bound to `action` where the key was pressed, if it has one there. */
-export function actionAt<T>(spec: ScreenSpec<T>, action: Action, where: ActionPlace): ScreenAction<T> | undefined {
-  const found = spec.actions[action as keyof ScreenActions<T>] as ScreenAction<T> | undefined;
+export function actionAt<T>(spec: ScreenSpec<T>, action: Action, where: ActionPlace): ScreenAction<T> | DeleteAction<T> | undefined {
+  const found = spec.actions[action as keyof ScreenActions<T>] as ScreenAction<T> | DeleteAction<T> | undefined;
   if (!found || (found.where && !found.where.includes(where))) return undefined;
   return found;
 }

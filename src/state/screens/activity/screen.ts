@@ -50,6 +50,12 @@ function kindTone(kind: ActivityKind): Tone | undefined {
   }
 }
 
+/** The kind's tone as a detail line takes it: none rather than `tone: undefined`. */
+function toneOf(kind: ActivityKind): {tone?: Tone} {
+  const tone = kindTone(kind);
+  return tone ? {tone} : {};
+}
+
 export const activity: ScreenSpec<ActivityEvent> = {
   id: 'activity',
   noun: 'event',
@@ -118,7 +124,7 @@ export const activity: ScreenSpec<ActivityEvent> = {
   title: (e) => `${KIND_LABEL[e.kind]} ${e.object.label}`,
   detail: (e) => [
     {label: 'Seen', value: `${formatTimestamp(e.at)} (at the poll that showed it; it happened since the one before)`},
-    {label: 'What', value: KIND_LABEL[e.kind], ...(kindTone(e.kind) ? {tone: kindTone(e.kind)!} : {})},
+    {label: 'What', value: KIND_LABEL[e.kind], ...toneOf(e.kind)},
     {label: 'Object', value: `${e.object.type} ${e.object.label}`},
     {label: 'Id', value: e.object.id},
     ...(e.owner ? [{label: 'Owner', value: e.owner}] : []),

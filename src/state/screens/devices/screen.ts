@@ -13,8 +13,7 @@ import type {TrafficHistory} from '../../tracking/traffic-history.js';
 import {sparkline} from '../../tracking/sparkline.js';
 import type {ConsoleContext} from '../../core/context.js';
 import type {DetailLine} from '../display.js';
-import {confirmDelete} from '../../interactions/dialog.js';
-import type {ScreenSpec} from '../spec.js';
+import {onList, withItem, type ScreenSpec} from '../spec.js';
 import {openCommandBar} from '../../commands/open.js';
 import {exportList} from '../../lists/export-action.js';
 import {toggleStaleView} from './stale.js';
@@ -321,11 +320,10 @@ export const devices: ScreenSpec<DeviceRow> = {
   copyValue: (r) => ({label: 'public key', value: r.publicKey}),
   actions: {
     // By the tunnel address: names repeat across users, addresses do not.
-    trace: {verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row!.ipv4 ?? row!.ipv6 ?? row!.name} `)},
-    new: {
+    trace: withItem({verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row.ipv4 ?? row.ipv6 ?? row.name} `)}),
+    new: onList({
       verb: 'creating devices',
       where: ['list'],
-      needsItem: false,
       disabledReason: (ctx) => {
         if (ctx.snapshot.users.length > 0) return null;
         // A token of a non-admin sees no users at all (0.7.36 answers 403 to /v0/users).
@@ -334,19 +332,21 @@ export const devices: ScreenSpec<DeviceRow> = {
           : 'No users yet: a device belongs to a user, so add one first (2, then n)';
       },
       run: (ctx) => openDeviceCreate(ctx, null),
-    },
-    edit: {verb: 'editing devices', run: (ctx, row) => openDeviceEdit(ctx, row!)},
+    }),
+    edit: withItem({verb: 'editing devices', run: (ctx, row) => openDeviceEdit(ctx, row)}),
     delete: {
       verb: 'deleting devices',
-      run: (ctx, row) => askDelete(ctx, row!),
       remove: (client, id) => client.deleteDevice(id),
       present: async (client) => new Set((await client.listDevices()).data.map((x) => x.id)),
       label: (r) => `${r.name} (${r.ownerEmail})`,
+      title: (r) => `Delete device ${r.name} of ${r.ownerEmail}?`,
+      lines: () => [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
+      done: (r) => `Deleted device ${r.name}`,
       kept: (_ctx, r) => ({users: [], devices: [r.toDevice()], rules: []}),
       question: (rows) => `Delete ${plural(rows.length, 'device')} of ${plural(new Set(rows.map((r) => r.userId)).size, 'user')}?`,
     },
-    stale: {verb: 'showing stale devices', where: ['list'], needsItem: false, run: (ctx) => toggleStaleView(ctx)},
-    exportSecrets: {verb: 'exporting preshared keys', where: ['list'], needsItem: false, run: (ctx) => exportList(ctx, true)},
+    stale: onList({verb: 'showing stale devices', where: ['list'], run: (ctx) => toggleStaleView(ctx)}),
+    exportSecrets: onList({verb: 'exporting preshared keys', where: ['list'], run: (ctx) => exportList(ctx, true)}),
   },
 };
 
@@ -375,16 +375,5 @@ function openDeviceEdit(ctx: ConsoleContext, row: DeviceRow): void {
       // By the name the server answered with: another admin may have renamed it meanwhile.
       ctx.afterWrite(`Device updated: ${saved.name}`);
     },
-  });
-}
-
-function askDelete(ctx: ConsoleContext, row: DeviceRow): void {
-  confirmDelete(ctx, {
-    title: `Delete device ${row.name} of ${row.ownerEmail}?`,
-    lines: [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
-    screen: 'devices',
-    send: () => ctx.client.deleteDevice(row.id),
-    done: `Deleted device ${row.name}`,
-    kept: {label: `device ${row.name} (${row.ownerEmail})`, items: {users: [], devices: [row.toDevice()], rules: []}},
   });
 }

@@ -7,8 +7,7 @@ import {explainRank, ruleRank} from '../../data/rule-precedence.js';
 import {type Snapshot} from '../../data/snapshot.js';
 import type {ConsoleContext} from '../../core/context.js';
 import {plural} from '../../data/format.js';
-import {confirmDelete} from '../../interactions/dialog.js';
-import type {ScreenSpec} from '../spec.js';
+import {onList, withItem, type ScreenSpec} from '../spec.js';
 import {ruleFilters} from './filters.js';
 import {neverDecideIn, type NeverDecides} from '../../access/never-decide.js';
 import {describeRule} from '../../access/trace.js';
@@ -165,26 +164,17 @@ export const rules: ScreenSpec<Rule> = {
   },
   copyValue: (r) => ({label: 'destination', value: r.destination}),
   actions: {
-    new: {verb: 'creating rules', where: ['list'], needsItem: false, run: (ctx) => openRuleForm(ctx, null)},
-    edit: {verb: 'editing rules', run: (ctx, rule) => openRuleForm(ctx, rule!)},
+    new: onList({verb: 'creating rules', where: ['list'], run: (ctx) => openRuleForm(ctx, null)}),
+    edit: withItem({verb: 'editing rules', run: (ctx, rule) => openRuleForm(ctx, rule)}),
     delete: {
       verb: 'deleting rules',
-      run: (ctx, rule) => askDelete(ctx, rule!),
       remove: (client, id) => client.deleteRule(id),
       present: async (client) => new Set((await client.listRules()).data.map((x) => x.id)),
       label: (rule) => ruleSummary(rule),
+      title: (rule) => `Delete rule ${ruleSummary(rule)}?`,
+      done: (rule) => `Deleted rule ${ruleSummary(rule)}`,
       kept: (_ctx, rule) => ({users: [], devices: [], rules: [rule]}),
       question: (rules) => `Delete ${plural(rules.length, 'rule')}?`,
     },
   },
 };
-
-function askDelete(ctx: ConsoleContext, rule: Rule): void {
-  confirmDelete(ctx, {
-    title: `Delete rule ${ruleSummary(rule)}?`,
-    screen: 'rules',
-    send: () => ctx.client.deleteRule(rule.id),
-    done: `Deleted rule ${ruleSummary(rule)}`,
-    kept: {label: `rule ${ruleSummary(rule)}`, items: {users: [], devices: [], rules: [rule]}},
-  });
-}

@@ -11,8 +11,7 @@ import type {ConsoleContext} from '../../core/context.js';
 import {plural} from '../../data/format.js';
 import type {DetailLine} from '../display.js';
 import type {DialogLine} from '../../core/modals.js';
-import {confirmDelete} from '../../interactions/dialog.js';
-import type {ScreenSpec} from '../spec.js';
+import {onList, withItem, type ScreenSpec} from '../spec.js';
 import type {UndoItems} from '../../undo/undo-log.js';
 import {openCommandBar} from '../../commands/open.js';
 import {openImport} from './import-action.js';
@@ -179,17 +178,24 @@ export const users: ScreenSpec<UserRow> = {
   },
   copyValue: (r) => ({label: 'email', value: r.user.email}),
   actions: {
-    trace: {verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row!.user.email} `)},
-    new: {verb: 'creating users', where: ['list'], needsItem: false, run: (ctx) => openUserCreate(ctx)},
-    newDevice: {verb: 'creating devices', where: ['detail'], run: (ctx, row) => openDeviceCreate(ctx, row!.user.id)},
-    edit: {verb: 'editing users', run: (ctx, row) => openUserEdit(ctx, row!)},
-    role: {verb: 'changing roles', run: (ctx, row) => askRole(ctx, row!.user)},
+    trace: withItem({verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row.user.email} `)}),
+    new: onList({verb: 'creating users', where: ['list'], run: (ctx) => openUserCreate(ctx)}),
+    newDevice: withItem({verb: 'creating devices', where: ['detail'], run: (ctx, row) => openDeviceCreate(ctx, row.user.id)}),
+    edit: withItem({verb: 'editing users', run: (ctx, row) => openUserEdit(ctx, row)}),
+    role: withItem({verb: 'changing roles', run: (ctx, row) => askRole(ctx, row.user)}),
     delete: {
       verb: 'deleting users',
-      run: (ctx, row) => askDelete(ctx, row!),
       remove: (client, id) => client.deleteUser(id),
       present: async (client) => new Set((await client.listUsers()).data.map((x) => x.id)),
       label: (r) => r.user.email,
+      title: (r) => `Delete user ${r.user.email}? This also deletes ${plural(r.devices, 'device')} and ${plural(r.rules, 'rule')}.`,
+      lines: (ctx, r) => [
+        ...(isTokenUser(ctx, r.user.id) ? [deletesOwnToken('This is')] : []),
+        {text: 'Their active VPN sessions drop at once.', tone: 'muted'},
+        // Said before, as README promises: `u` brings the user back, but not this.
+        {text: 'u can bring them back, but not their password: its hash never leaves the server.', tone: 'muted'},
+      ],
+      done: (r) => `User deleted successfully: ${r.user.email}`,
       kept: (ctx, r) => userWithTheirs(ctx, r.user),
       warning: (ctx, rows) => {
         const own = rows.find((r) => isTokenUser(ctx, r.user.id));
@@ -204,7 +210,7 @@ export const users: ScreenSpec<UserRow> = {
           'rule',
         )}.`,
     },
-    import: {verb: 'importing users', where: ['list'], needsItem: false, run: (ctx) => openImport(ctx)},
+    import: onList({verb: 'importing users', where: ['list'], run: (ctx) => openImport(ctx)}),
   },
 };
 
@@ -247,21 +253,4 @@ function userWithTheirs(ctx: ConsoleContext, u: UserRow['user']): UndoItems {
     devices: ctx.snapshot.devices.filter((r) => r.userId === u.id).map((r) => r.toDevice()),
     rules: ctx.snapshot.rules.filter((r) => r.user_id === u.id),
   };
-}
-
-function askDelete(ctx: ConsoleContext, row: UserRow): void {
-  const u = row.user;
-  confirmDelete(ctx, {
-    title: `Delete user ${u.email}? This also deletes ${plural(row.devices, 'device')} and ${plural(row.rules, 'rule')}.`,
-    lines: [
-      ...(isTokenUser(ctx, u.id) ? [deletesOwnToken('This is')] : []),
-      {text: 'Their active VPN sessions drop at once.', tone: 'muted'},
-      // Said before, as README promises: `u` brings the user back, but not this.
-      {text: 'u can bring them back, but not their password: its hash never leaves the server.', tone: 'muted'},
-    ],
-    screen: 'users',
-    send: () => ctx.client.deleteUser(u.id),
-    done: `User deleted successfully: ${u.email}`,
-    kept: {label: `user ${u.email}`, items: userWithTheirs(ctx, u)},
-  });
 }
