@@ -3,7 +3,7 @@
 // options. test/config/manpage.test.ts fails when the file is not what
 // this makes (`npm run man` is that test with UPDATE_MAN=1). roff: every line of text goes through `esc`, so a help text cannot start a request
 // (a leading `.` or `'`) or an escape (`\`).
-import {helpSections} from '../state/input/keymap.js';
+import {helpSections} from '../state/input/key-help.js';
 import {
   ACTIVITY_EXIT_STATUS,
   ACTIVITY_OPTIONS,

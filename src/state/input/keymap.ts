@@ -1,11 +1,10 @@
 // The one keymap table. Key handling (src/state/input/dispatch.ts), the status-bar hints, the `?`
 // help and the README's key table are all generated from BINDINGS, so they cannot drift apart.
-// The line editor's keys are listed from src/state/input/textedit.ts, where they are handled.
+// What a key does on one screen only is said by that screen's spec (`keyHelp`), and the help rows
+// are put together in src/state/input/key-help.ts: nothing here names a screen.
 // Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
 
-import {EDIT_KEYS} from './textedit.js';
 import {glyphs} from '../core/glyphs.js';
-import {COMMANDS} from '../commands/table.js';
 
 /** Where a key press is resolved, innermost first: see `scopes()` in src/state/input/scopes.ts. */
 export type Scope =
@@ -94,8 +93,14 @@ export interface Binding {
   action: Action;
   /** Normalised key names. The first is the one shown in hints. */
   keys: string[];
-  /** The help text (also the README's). */
-  help: string;
+  /**
+   * The help text (also the README's), true on every screen the key works on; a screen's own words
+   * follow it (`keyHelp` in its spec: "scroll up (users: the previous of their devices)"). Omitted
+   * for a key only some screens have: their words alone are its help ("users: promote to admin…").
+   */
+  help?: string;
+  /** A few words for what the key does, where a message names it ("s does nothing here (sort by a column is on the list…)"); the help when omitted. */
+  name?: string;
   /** A short label for the status bar; bindings without one are listed in help only. */
   hint?: string;
   /** Sends a write to the server: refused in read-only mode, and its hint is hidden there. */
@@ -176,56 +181,62 @@ export const BINDINGS: readonly Binding[] = [
     action: 'filter',
     keys: ['/'],
     hint: 'filter',
+    name: 'filter',
     help: 'filter: words (all must match, case-insensitive), field terms such as state:online, owner:ann, rx>1GiB, handshake>30d, !term to negate (README, "Filtering lists"); Esc clears',
   },
   {
     scope: 'list',
     action: 'sortBy',
     keys: ['s'],
-    help: 'sort by a column: s, then the letter underlined in its title (the sorted column again: the other way; ▲ ascending, ▼ descending; traffic and times start ▼); s 0: the list in its own order (rules: the firewall order)',
+    name: 'sort by a column',
+    help: 'sort by a column: s, then the letter underlined in its title (the sorted column again: the other way; ▲ ascending, ▼ descending; traffic and times start ▼); s 0: the list in its own order',
     hint: 'sort',
   },
   {scope: 'list', action: 'sortNext', keys: ['>', 'o'], help: 'sort by the next column'},
   {scope: 'list', action: 'sortPrev', keys: ['<'], help: 'sort by the previous column'},
   {scope: 'list', action: 'sortReverse', keys: ['O'], help: 'reverse the sort'},
   {scope: 'list', action: 'open', keys: ['enter'], help: 'details', hint: 'details'},
-  {scope: 'list', action: 'copy', keys: ['c'], help: "copy the selected item's key value (OSC 52)"},
+  {scope: 'list', action: 'copy', keys: ['c'], name: "copy the selected item's key value", help: "copy the selected item's key value (OSC 52)"},
   {scope: 'list', action: 'new', keys: ['n'], help: 'new user / device / rule', hint: 'new', writes: true},
   {scope: 'list', action: 'edit', keys: ['e'], help: 'edit the selected item', writes: true},
   {scope: 'list', action: 'delete', keys: ['d'], help: 'delete the selected item, or every marked one (asks once; progress, Esc stops)', writes: true},
-  {scope: 'list', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', writes: true},
-  {scope: 'list', action: 'mark', keys: [' '], help: 'mark / unmark the row (marks stay through refreshes, sorting and filtering)', hint: 'mark'},
-  {scope: 'list', action: 'markAll', keys: ['*'], help: 'mark every row the filter shows (again: unmark them)'},
-  {scope: 'list', action: 'import', keys: ['I'], help: 'users: onboard users and devices from a CSV/TSV file (preview first)', writes: true},
-  {scope: 'list', action: 'export', keys: ['x'], help: 'export the list as shown (filtered, sorted) to CSV, or JSON for a .json path; no secrets'},
+  {scope: 'list', action: 'role', keys: ['R'], writes: true},
   {
     scope: 'list',
-    action: 'stale',
-    keys: ['S'],
-    help: 'devices: only stale devices (no handshake for --stale-days, default 30, or never connected in that time), oldest first; again: all',
+    action: 'mark',
+    keys: [' '],
+    name: 'mark / unmark the row',
+    help: 'mark / unmark the row (marks stay through refreshes, sorting and filtering)',
+    hint: 'mark',
   },
+  {scope: 'list', action: 'markAll', keys: ['*'], name: 'mark every row the filter shows', help: 'mark every row the filter shows (again: unmark them)'},
+  {scope: 'list', action: 'import', keys: ['I'], writes: true},
+  {
+    scope: 'list',
+    action: 'export',
+    keys: ['x'],
+    name: 'export the list as shown',
+    help: 'export the list as shown (filtered, sorted) to CSV, or JSON for a .json path; no secrets',
+  },
+  {scope: 'list', action: 'stale', keys: ['S']},
   {
     scope: 'list',
     action: 'sidePanel',
     keys: ['P'],
+    name: 'the detail of the row under the cursor beside the list, following the cursor and the refreshes',
     help: 'the detail of the row under the cursor beside the list, following the cursor and the refreshes (from 160 columns); again: hide it',
   },
-  {scope: 'list', action: 'trace', keys: ['t'], help: 'users and devices: trace traffic from the row (opens :trace with it filled in; type DEST)'},
-  {scope: 'list', action: 'exportSecrets', keys: ['X'], help: 'devices: export including preshared keys (asks first; the file is 0600)'},
+  {scope: 'list', action: 'trace', keys: ['t']},
+  {scope: 'list', action: 'exportSecrets', keys: ['X']},
 
-  {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up (users: the previous of their devices)'},
-  {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down (users: the next of their devices)'},
-  {scope: 'detail', action: 'open', keys: ['enter'], help: 'users: open the device under the cursor'},
-  {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit (users: email/password; devices: name/description)', hint: 'edit', writes: true},
-  {scope: 'detail', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', hint: 'role', writes: true},
-  {scope: 'detail', action: 'newDevice', keys: ['n'], help: 'users: new device for this user', hint: 'device', writes: true},
+  {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
+  {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down'},
+  {scope: 'detail', action: 'open', keys: ['enter']},
+  {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit', hint: 'edit', writes: true},
+  {scope: 'detail', action: 'role', keys: ['R'], hint: 'role', writes: true},
+  {scope: 'detail', action: 'newDevice', keys: ['n'], hint: 'device', writes: true},
   {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)', hint: 'delete', writes: true},
-  {
-    scope: 'detail',
-    action: 'trace',
-    keys: ['t'],
-    help: 'users and devices: trace traffic from them (opens :trace with them filled in; type DEST)',
-  },
+  {scope: 'detail', action: 'trace', keys: ['t']},
   {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key)', hint: 'reveal'},
   {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)', hint: 'copy'},
   {scope: 'detail', action: 'back', keys: ['esc'], help: 'back to the list', hint: 'back'},
@@ -316,10 +327,6 @@ export function bindingFor(scopes: readonly Scope[], name: string): Binding | un
   return undefined;
 }
 
-export function actionFor(scopes: readonly Scope[], name: string): Action | undefined {
-  return bindingFor(scopes, name)?.action;
-}
-
 /** The key that triggers `action` in `scope` (the first listed), for tests and hints. */
 export function keyFor(scope: Scope, action: Action): string | undefined {
   return BINDINGS.find((b) => b.scope === scope && b.action === action)?.keys[0];
@@ -374,71 +381,4 @@ export function hintsFor(scopes: readonly Scope[], available: (b: Binding) => bo
     }
   }
   return parts.join('  ');
-}
-
-export interface HelpSection {
-  title: string;
-  rows: Array<{keys: string; help: string}>;
-  /** A section of the place the help was opened from (listed first). */
-  here?: boolean;
-}
-
-/** Scopes whose keys type text: the line editor's keys belong with theirs. */
-const TEXT_SCOPES: readonly Scope[] = ['form', 'filter', 'prompt', 'command', 'picker', 'helpSearch'];
-
-/**
- * The help text as rows of `keys  description`, grouped by scope. Opened somewhere (`context`,
- * innermost scope first), that place's keys come first (with the line editor's where text is
- * typed, the commands in the command bar), then the keys that work everywhere, then the rest; with
- * no context, the keymap's order, the line editor's keys after the forms' and the commands after
- * the command bar's (the README's table).
- */
-export function helpSections(context: readonly Scope[] = []): HelpSection[] {
-  const byScope = new Map<Scope, HelpSection>();
-  for (const scope of Object.keys(SCOPE_TITLES) as Scope[]) {
-    byScope.set(scope, {
-      title: SCOPE_TITLES[scope],
-      rows: BINDINGS.filter((b) => b.scope === scope).map((b) => ({keys: b.keys.map(displayKey).join(' '), help: b.help})),
-    });
-  }
-  const editing: HelpSection = {title: LINE_EDITOR_TITLE, rows: EDIT_KEYS.map((k) => ({keys: k.keys.map(displayKey).join(' '), help: k.help}))};
-  const commands: HelpSection = {
-    title: COMMANDS_TITLE,
-    rows: COMMANDS.map((x) => ({keys: `:${x.name}${x.args ? ` ${x.args}` : ''}`, help: `${x.help} (also ${x.aliases.map((a) => `:${a}`).join(' ')})`})),
-  };
-  // The reference order: each scope, the line editor after the forms, the commands after the bar.
-  const reference: HelpSection[] = [];
-  for (const [scope, section] of byScope) {
-    reference.push(section);
-    if (scope === 'form') reference.push(editing);
-    if (scope === 'command') reference.push(commands);
-  }
-  const here = context.filter((scope) => scope !== 'global');
-  if (here.length === 0) return reference;
-  const first: HelpSection[] = here.map((scope) => ({...byScope.get(scope)!, here: true}));
-  if (here.some((scope) => TEXT_SCOPES.includes(scope))) first.push({...editing, here: true});
-  if (here.includes('command')) first.push({...commands, here: true});
-  const everywhere = byScope.get('global')!;
-  const taken = new Set([...first.map((x) => x.title), everywhere.title]);
-  return [...first, everywhere, ...reference.filter((x) => !taken.has(x.title))];
-}
-
-export const LINE_EDITOR_TITLE = 'Text fields, filters and prompts';
-
-export const COMMANDS_TITLE = 'Commands (type after :)';
-
-/** The README's key table, generated; a test keeps the README in step. */
-export function keymapMarkdown(): string {
-  const lines = ['| where | keys | action |', '|---|---|---|'];
-  for (const section of helpSections()) {
-    for (const row of section.rows) {
-      lines.push(
-        `| ${section.title} | ${row.keys
-          .split(' ')
-          .map((k) => `\`${k === '|' ? '\\|' : k}\``)
-          .join(' ')} | ${row.help} |`,
-      );
-    }
-  }
-  return lines.join('\n');
 }

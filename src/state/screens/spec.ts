@@ -3,7 +3,8 @@
 // exporting) runs the screen's action of that name, if it has one; the help, the status-bar hints
 // and read-only refusals read the same table, so a screen's keys are exactly its actions. Adding an
 // action to a screen: a binding in the keymap table and an entry in the `actions` of that screen's
-// screen.ts (docs/architecture.md, "Adding an action"). An action named like one the lists share
+// screen.ts, with its words in that screen's `keyHelp` when the table's are not true of every
+// screen (docs/architecture.md, "Adding an action"). An action named like one the lists share
 // would never run; test/state/dispatch.test.ts checks that no screen has one.
 import type {Action} from '../input/keymap.js';
 import type {ConsoleClient, ConsoleContext} from '../core/context.js';
@@ -82,8 +83,18 @@ export interface DeleteAction<T> extends ActionBase {
 
 export type ScreenActions<T> = Partial<Record<Exclude<Action, 'delete'>, ScreenAction<T>>> & {delete?: DeleteAction<T>};
 
+/** A screen's own words for its keys, by place and action. */
+export type KeyHelp = Partial<Record<ActionPlace, Partial<Record<Action, string>>>>;
+
 export interface ScreenSpec<T> extends ScreenDisplay<T> {
   actions: ScreenActions<T>;
+  /**
+   * What its keys do on this screen that the key table does not say (src/state/input/key-help.ts
+   * puts the help rows together): the whole help of a key only some screens have (`R`: "promote to
+   * admin / demote to unprivileged"), or what a key every screen has does here besides (↑ in a
+   * detail: "the previous of their devices").
+   */
+  keyHelp?: KeyHelp;
 }
 
 /** The screen's action bound to `action` where the key was pressed, if it has one there. */

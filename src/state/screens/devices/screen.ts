@@ -14,7 +14,7 @@ import {sparkline} from '../../tracking/sparkline.js';
 import type {ConsoleContext} from '../../core/context.js';
 import type {DetailLine} from '../display.js';
 import {onList, withItem, type ScreenSpec} from '../spec.js';
-import {openCommandBar} from '../../commands/open.js';
+import {traceFrom, TRACE_HELP} from '../trace.js';
 import {exportList} from '../../lists/export-action.js';
 import {toggleStaleView} from './stale.js';
 import {deviceFilters} from './filters.js';
@@ -320,7 +320,7 @@ export const devices: ScreenSpec<DeviceRow> = {
   copyValue: (r) => ({label: 'public key', value: r.publicKey}),
   actions: {
     // By the tunnel address: names repeat across users, addresses do not.
-    trace: withItem({verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row.ipv4 ?? row.ipv6 ?? row.name} `)}),
+    trace: traceFrom((row) => row.ipv4 ?? row.ipv6 ?? row.name),
     new: onList({
       verb: 'creating devices',
       where: ['list'],
@@ -347,6 +347,14 @@ export const devices: ScreenSpec<DeviceRow> = {
     },
     stale: onList({verb: 'showing stale devices', where: ['list'], run: (ctx) => toggleStaleView(ctx)}),
     exportSecrets: onList({verb: 'exporting preshared keys', where: ['list'], run: (ctx) => exportList(ctx, true)}),
+  },
+  keyHelp: {
+    list: {
+      stale: 'only stale devices (no handshake for --stale-days, default 30, or never connected in that time), oldest first; again: all',
+      trace: TRACE_HELP.list,
+      exportSecrets: 'export including preshared keys (asks first; the file is 0600)',
+    },
+    detail: {edit: 'name/description', trace: TRACE_HELP.detail},
   },
 };
 

@@ -177,4 +177,6 @@ export const rules: ScreenSpec<Rule> = {
       question: (rules) => `Delete ${plural(rules.length, 'rule')}?`,
     },
   },
+  // Unsorted, the rules are in the order the firewall checks them.
+  keyHelp: {list: {sortBy: 'the firewall order'}},
 };

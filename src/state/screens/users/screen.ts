@@ -13,7 +13,7 @@ import type {DetailLine} from '../display.js';
 import type {DialogLine} from '../../core/modals.js';
 import {onList, withItem, type ScreenSpec} from '../spec.js';
 import type {UndoItems} from '../../undo/undo-log.js';
-import {openCommandBar} from '../../commands/open.js';
+import {traceFrom, TRACE_HELP} from '../trace.js';
 import {openImport} from './import-action.js';
 import {userFilters} from './filters.js';
 
@@ -38,6 +38,8 @@ function deletesOwnToken(who: string): DialogLine {
     bold: true,
   };
 }
+const ROLE_HELP = 'promote to admin / demote to unprivileged';
+
 /**
  * Promote or demote, after asking. The user of this console's API token is refused at once: 0.7.36
  * refuses anyone's change of their own role ("You cannot change your own role"), so a question
@@ -178,7 +180,7 @@ export const users: ScreenSpec<UserRow> = {
   },
   copyValue: (r) => ({label: 'email', value: r.user.email}),
   actions: {
-    trace: withItem({verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row.user.email} `)}),
+    trace: traceFrom((row) => row.user.email),
     new: onList({verb: 'creating users', where: ['list'], run: (ctx) => openUserCreate(ctx)}),
     newDevice: withItem({verb: 'creating devices', where: ['detail'], run: (ctx, row) => openDeviceCreate(ctx, row.user.id)}),
     edit: withItem({verb: 'editing users', run: (ctx, row) => openUserEdit(ctx, row)}),
@@ -211,6 +213,23 @@ export const users: ScreenSpec<UserRow> = {
         )}.`,
     },
     import: onList({verb: 'importing users', where: ['list'], run: (ctx) => openImport(ctx)}),
+  },
+  keyHelp: {
+    list: {
+      role: ROLE_HELP,
+      import: 'onboard users and devices from a CSV/TSV file (preview first)',
+      trace: TRACE_HELP.list,
+    },
+    // The detail's lines include the user's devices, with a cursor over them.
+    detail: {
+      up: 'the previous of their devices',
+      down: 'the next of their devices',
+      open: 'open the device under the cursor',
+      edit: 'email/password',
+      role: ROLE_HELP,
+      newDevice: 'new device for this user',
+      trace: TRACE_HELP.detail,
+    },
   },
 };
 
