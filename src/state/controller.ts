@@ -60,8 +60,6 @@ function initialState(settings: ConsoleSettings): ConsoleState {
     poll,
     clock: Date.now(),
     marks: initialMarks(),
-    staleView: false,
-    sortBeforeStale: null,
     command: null,
     commandHistory: [],
     sidePanel: false,
@@ -110,7 +108,7 @@ export class Controller implements ConsoleContext {
     // Every write of this console is noted, so the poll that shows it reports it "by you".
     this.client = notingWrites(client, this.tracker);
     this.store = new Store(initialState(settings));
-    this.lists = new ScreenLists(SCREEN_SPECS, this.tracker, () => this.state.clock, settings.staleDays);
+    this.lists = new ScreenLists(SCREEN_SPECS, this.tracker, () => this.state.clock, settings);
     this.warmSorter = new WarmSorter((screen) => this.lists.cache(screen));
     this.refreshPipeline = new RefreshPipeline(
       this.client,

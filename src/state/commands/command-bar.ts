@@ -12,7 +12,7 @@ import type {CommandLine} from './command-line.js';
 import {openCommandBar} from './open.js';
 
 export {openCommandBar};
-import {toggleStaleView} from '../screens/devices/stale.js';
+import {leaveOwnView} from '../lists/own-view.js';
 import {quoteFilterTerm} from '../lists/filter-query.js';
 import {trace, type TraceData, type TraceDevice} from '../access/trace.js';
 import {vpnStatus, type DeviceRow, type Snapshot} from '../data/snapshot.js';
@@ -228,8 +228,8 @@ function openByName(c: ConsoleContext, command: CommandName, arg: string): void 
   const exact = names.filter((x) => x.name.toLowerCase() === wanted);
   const matches = exact.length > 0 ? exact : names.filter((x) => x.name.toLowerCase().includes(wanted));
   const noun = screen === 'users' ? 'user' : 'device';
-  // The stale view lists only stale devices: the one asked for may not be among them.
-  if (screen === 'devices' && matches.length > 0 && c.state.staleView) toggleStaleView(c);
+  // A list's own view (the stale devices) may not show the one asked for.
+  if (matches.length > 0) leaveOwnView(c, screen);
   if (matches.length === 1) {
     c.openDetail(screen, matches[0]!.id);
   } else if (matches.length === 0) {

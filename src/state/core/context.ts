@@ -11,6 +11,9 @@ import type {ActivityEvent} from '../tracking/events.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './modals.js';
 import type {ConsoleState, ListScreenId, StatusMessage} from './state.js';
 import type {UndoLog} from '../undo/undo-log.js';
+import type {ConsoleSettings} from './settings.js';
+
+export type {ConsoleSettings};
 
 /** A write to send again once a rejected token is replaced. */
 export interface TokenRetry {
@@ -51,22 +54,6 @@ export type ConsoleClient = Pick<
   /** Aborts the writes in flight (Esc during a save); returns how many. */
   cancelWrites?: () => number;
 };
-
-export interface ConsoleSettings {
-  label: string;
-  refreshSeconds: number;
-  readOnly: boolean;
-  insecure: boolean;
-  /** Plain http:// to a host that is not loopback: the token crosses the network in clear. */
-  plainHttp?: boolean;
-  demo: boolean;
-  /** Devices whose last handshake is older than this many days are stale (`--stale-days`). */
-  staleDays?: number;
-  /** Said when the console starts (the profile it was just switched to). */
-  notice?: string;
-  /** Where `--activity-log` appends the events, for the status line. */
-  activityLogPath?: string | null;
-}
 
 /** A profile of the config file, as `:profile` lists it. */
 export interface ProfileEntry {

@@ -13,7 +13,7 @@ import {Job, outcomeUnknown, type JobOutcome} from '../interactions/jobs.js';
 import {errorText} from '../core/state.js';
 import {runReport} from '../interactions/report.js';
 import {confirmDelete} from '../interactions/dialog.js';
-import type {ScreenDisplay} from '../screens/display.js';
+import {polledItems, type ScreenDisplay} from '../screens/display.js';
 import type {DeleteAction} from '../screens/spec.js';
 import {setMarks} from './marks.js';
 import {merge, type UndoItems} from '../undo/undo-log.js';
@@ -42,7 +42,7 @@ const LISTED = 8;
 export function bulkDelete<T>(c: ConsoleContext, spec: ScreenDisplay<T>, remove: DeleteAction<T>): void {
   const marks = c.state.marks[spec.id];
   // The marked items as the server has them now, in the list's own order.
-  const marked = spec.items(c.snapshot, {events: []}).filter((item) => marks.has(spec.getId(item)));
+  const marked = polledItems(spec, c.snapshot).filter((item) => marks.has(spec.getId(item)));
   if (marked.length === 0) return;
   const items: Target[] = marked.map((item) => ({id: spec.getId(item), label: remove.label(item)}));
   // What each delete removes, kept now (the poll after the delete no longer has it) for `u`.

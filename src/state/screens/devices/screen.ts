@@ -8,7 +8,7 @@ import {glyphs} from '../../core/glyphs.js';
 import {createForm, str} from '../../interactions/form.js';
 import {formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime, plural} from '../../data/format.js';
 import {DEVICE_EDIT_NOTE, DEVICE_ERROR_ALIASES, deviceCreateBody, deviceEditInitial, deviceEditSpecs, deviceFormInitial, deviceFormSpecs} from './forms.js';
-import {currentRate, deviceState, statesAsOf, type DeviceRow, type DeviceState} from '../../data/snapshot.js';
+import {currentRate, deviceState, stateCounts, statesAsOf, type DeviceRow, type DeviceState} from '../../data/snapshot.js';
 import type {TrafficHistory} from '../../tracking/traffic-history.js';
 import {sparkline} from '../../tracking/sparkline.js';
 import type {ConsoleContext} from '../../core/context.js';
@@ -16,8 +16,10 @@ import type {DetailLine} from '../display.js';
 import {onList, withItem, type ScreenSpec} from '../spec.js';
 import {traceFrom, TRACE_HELP} from '../trace.js';
 import {exportList} from '../../lists/export-action.js';
-import {toggleStaleView} from './stale.js';
+import {STALE_VIEW} from './stale.js';
+import {toggleOwnView} from '../../lists/own-view.js';
 import {deviceFilters} from './filters.js';
+import {DEVICE_EXPORT} from './export.js';
 
 /** " (as of 3m ago)" after a state read from a poll that is a while ago; nothing while it is recent. */
 function asOfSuffix(fetchedAt: number, now: number): string {
@@ -137,11 +139,20 @@ const SORT_BY = {
 export const devices: ScreenSpec<DeviceRow> = {
   id: 'devices',
   noun: 'device',
-  items: (s) => s.devices,
+  source: {from: 'poll', items: (s) => s.devices, deleted: {type: 'device'}},
   getId: (row) => row.id,
   defaultSort: null,
   revealable: true,
-  filters: (_s, options) => deviceFilters(options),
+  filters: (_s, settings) => deviceFilters(settings),
+  // How many are connected: of all devices, whatever the filter shows, at the poll's time (as the
+  // rows' glyphs) and said to be as of then once that is a while ago.
+  summary: (s, now) => {
+    const c = stateCounts(s.devices, s.fetchedAt);
+    const asOf = statesAsOf(s.fetchedAt, now);
+    return `${asOf ? `${asOf}: ` : ''}${c.online} online · ${c.idle} idle · ${c.never} never connected`;
+  },
+  ownView: STALE_VIEW,
+  indexAhead: true,
   // Priorities say what a narrow terminal keeps: who, then whether it moves traffic now (RX/S,
   // TX/S: at 80 columns they stay, IPv4 next), then handshake and the totals.
   columns: (s, clock) => {
@@ -318,6 +329,7 @@ export const devices: ScreenSpec<DeviceRow> = {
     ];
   },
   copyValue: (r) => ({label: 'public key', value: r.publicKey}),
+  export: DEVICE_EXPORT,
   actions: {
     // By the tunnel address: names repeat across users, addresses do not.
     trace: traceFrom((row) => row.ipv4 ?? row.ipv6 ?? row.name),
@@ -345,7 +357,7 @@ export const devices: ScreenSpec<DeviceRow> = {
       kept: (_ctx, r) => ({users: [], devices: [r.toDevice()], rules: []}),
       question: (rows) => `Delete ${plural(rows.length, 'device')} of ${plural(new Set(rows.map((r) => r.userId)).size, 'user')}?`,
     },
-    stale: onList({verb: 'showing stale devices', where: ['list'], run: (ctx) => toggleStaleView(ctx)}),
+    stale: onList({verb: 'showing stale devices', where: ['list'], run: (ctx) => toggleOwnView(ctx, 'devices')}),
     exportSecrets: onList({verb: 'exporting preshared keys', where: ['list'], run: (ctx) => exportList(ctx, true)}),
   },
   keyHelp: {

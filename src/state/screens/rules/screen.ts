@@ -11,6 +11,7 @@ import {onList, withItem, type ScreenSpec} from '../spec.js';
 import {ruleFilters} from './filters.js';
 import {neverDecideIn, type NeverDecides} from '../../access/never-decide.js';
 import {describeRule} from '../../access/trace.js';
+import {RULE_EXPORT} from './export.js';
 
 /** Why a rule decides no packet, in the list's NOTE column (the info line counts them as never deciding). */
 function noteOf(why: NeverDecides | undefined): string {
@@ -78,9 +79,16 @@ function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
 export const rules: ScreenSpec<Rule> = {
   id: 'rules',
   noun: 'rule',
-  items: (s) => s.rules,
+  source: {from: 'poll', items: (s) => s.rules, deleted: {type: 'rule'}},
   getId: (r) => r.id,
   defaultSort: null,
+  // Unsorted, the rules are in the order the firewall checks them.
+  ownOrder: 'firewall order',
+  // Rules that can decide no packet, counted over all rules (/shadowed, /orphaned list them).
+  summary: (s) => {
+    const never = neverDecideIn(s).size;
+    return never > 0 ? `${never} never decide${never === 1 ? 's' : ''} (/shadowed, /orphaned)` : null;
+  },
   filters: (s) => ruleFilters(s),
   columns: (s) => [
     // The list is in precedence order when unsorted, so `#` is not a sort column of its own.
@@ -163,6 +171,7 @@ export const rules: ScreenSpec<Rule> = {
     ];
   },
   copyValue: (r) => ({label: 'destination', value: r.destination}),
+  export: RULE_EXPORT,
   actions: {
     new: onList({verb: 'creating rules', where: ['list'], run: (ctx) => openRuleForm(ctx, null)}),
     edit: withItem({verb: 'editing rules', run: (ctx, rule) => openRuleForm(ctx, rule)}),
@@ -177,6 +186,5 @@ export const rules: ScreenSpec<Rule> = {
       question: (rules) => `Delete ${plural(rules.length, 'rule')}?`,
     },
   },
-  // Unsorted, the rules are in the order the firewall checks them.
   keyHelp: {list: {sortBy: 'the firewall order'}},
 };

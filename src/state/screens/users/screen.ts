@@ -16,6 +16,7 @@ import type {UndoItems} from '../../undo/undo-log.js';
 import {traceFrom, TRACE_HELP} from '../trace.js';
 import {openImport} from './import-action.js';
 import {userFilters} from './filters.js';
+import {USER_EXPORT} from './export.js';
 
 const VPN_TONE: Record<string, Tone> = {ENABLED: 'ok', DISABLED: 'danger', EXPIRED: 'warning'};
 
@@ -71,10 +72,21 @@ function askRole(ctx: ConsoleContext, user: User): void {
   });
 }
 
+// One row per deleted user, the same object on every frame (the list view is memoised by its items).
+const deletedRows = new WeakMap<User, UserRow>();
+
+function deletedRow(user: User): UserRow {
+  let row = deletedRows.get(user);
+  if (!row) deletedRows.set(user, (row = {user, devices: 0, rules: 0}));
+  return row;
+}
+
 export const users: ScreenSpec<UserRow> = {
   id: 'users',
   noun: 'user',
-  items: (s) => s.userRows,
+  // The tracker keeps a deleted user as the API's User: the list shows it as a row of its own (the
+  // counts of what went with them: none now).
+  source: {from: 'poll', items: (s) => s.userRows, deleted: {type: 'user', row: (removed) => deletedRow(removed as User)}},
   getId: (r) => r.user.id,
   defaultSort: {key: 'email', desc: false},
   filters: (s) => userFilters(s),
@@ -179,6 +191,7 @@ export const users: ScreenSpec<UserRow> = {
     return lines;
   },
   copyValue: (r) => ({label: 'email', value: r.user.email}),
+  export: USER_EXPORT,
   actions: {
     trace: traceFrom((row) => row.user.email),
     new: onList({verb: 'creating users', where: ['list'], run: (ctx) => openUserCreate(ctx)}),
