@@ -122,7 +122,6 @@ function nothingUnder(list: ListDerived, where: ActionPlace): string {
     : `No ${list.spec.noun} under the cursor${list.view.rows.length === 0 ? ': the list shows none' : ''}`;
 }
 
-/** A detail with selectable lines (a user's devices) moves a cursor over them; others scroll. */
 /** The detail's selectable lines (a user's devices), in order. */
 function detailEntries(c: ConsoleContext, list: ListDerived): string[] {
   const item = list.detailItem;
@@ -130,6 +129,7 @@ function detailEntries(c: ConsoleContext, list: ListDerived): string[] {
   return item && snapshot ? list.spec.detail(item, {snapshot, now: c.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : [])) : [];
 }
 
+/** A detail with selectable lines (a user's devices) moves a cursor over them; others scroll. */
 function stepDetail(c: ConsoleContext, list: ListDerived, delta: 1 | -1): void {
   const entries = detailEntries(c, list);
   if (entries.length > 0) {
