@@ -36,7 +36,7 @@ export function exportList(c: ConsoleContext, includeSecrets: boolean): void {
         ...(secrets
           ? [
               {
-                text: includeSecrets ? `Including ${secrets}: keep the file safe.` : `No secrets (${secrets} are left out; X includes them).`,
+                text: includeSecrets ? `Including ${secrets.what}: keep the file safe.` : `No secrets (${secrets.what} are left out; X includes them).`,
                 tone: includeSecrets ? ('danger' as const) : ('muted' as const),
               },
             ]
@@ -46,7 +46,7 @@ export function exportList(c: ConsoleContext, includeSecrets: boolean): void {
       accept: (path) =>
         writeExport(
           c,
-          {noun: list.spec.noun, count: rows.length, records, secrets: secrets && includeSecrets ? `WITH ${secrets}` : secrets ? 'no secrets' : null},
+          {noun: list.spec.noun, count: rows.length, records, secrets: secrets && includeSecrets ? `WITH ${secrets.what}` : secrets ? 'no secrets' : null},
           path,
           false,
         ),
@@ -57,8 +57,8 @@ export function exportList(c: ConsoleContext, includeSecrets: boolean): void {
     return;
   }
   c.openDialog({
-    title: `Export ${n} with their preshared keys?`,
-    lines: [{text: 'The file will hold secrets that let anyone with it pose as these devices.', tone: 'danger', bold: true}],
+    title: `Export ${n} with their ${secrets?.what ?? 'secrets'}?`,
+    lines: [{text: secrets?.risk ?? 'The file will hold secrets.', tone: 'danger', bold: true}],
     choices: [
       {action: 'confirm', label: 'include secrets', run: ask},
       {action: 'cancel', label: 'no'},

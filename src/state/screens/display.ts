@@ -55,8 +55,13 @@ export type ExportRecord = Record<string, string | number | boolean | null | rea
 export interface ScreenExport<T> {
   /** The rows' records, in their order: the server's fields and what the console derives; `secrets` only when asked (`X`). */
   records(rows: readonly T[], snapshot: Snapshot, secrets: boolean): ExportRecord[];
-  /** The secrets its records can hold, when asked ("preshared keys"); none: the export says nothing of secrets. */
-  secrets?: string;
+  /** The secrets its records can hold, when asked; none: the export says nothing of secrets. */
+  secrets?: {
+    /** "preshared keys". */
+    what: string;
+    /** What the file then lets anyone do who has it, said before it is written. */
+    risk: string;
+  };
 }
 
 /** How the console was started, as a list reads it (the Devices list: `--stale-days`). */

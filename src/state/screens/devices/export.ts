@@ -48,5 +48,5 @@ export const DEVICE_EXPORT: ScreenExport<DeviceRow> = {
       }
       return record;
     }),
-  secrets: 'preshared keys',
+  secrets: {what: 'preshared keys', risk: 'The file will hold secrets that let anyone with it pose as these devices.'},
 };
