@@ -1,9 +1,9 @@
-// man/fz-console.1, made from the same tables as `--help` (cli-spec.ts), the keys (the keymap's
+// man/fz-console.1, made from the same tables as `--help` (cli-spec.ts), the keys (help-sections.ts
 // helpSections, with the line editor's keys and the command bar's commands) and the sandbox's
 // options. test/config/manpage.test.ts fails when the file is not what
 // this makes (`npm run man` is that test with UPDATE_MAN=1). roff: every line of text goes through `esc`, so a help text cannot start a request
 // (a leading `.` or `'`) or an escape (`\`).
-import {helpSections} from '../state/input/key-help.js';
+import {helpSections} from '../state/input/help-sections.js';
 import {
   ACTIVITY_EXIT_STATUS,
   ACTIVITY_OPTIONS,

@@ -1,9 +1,9 @@
-// The help where you are (src/state/input/help.ts, key-help.ts `helpSections`): it opens on the keys
+// The help where you are (src/state/input/help.ts, help-sections.ts `helpSections`): it opens on the keys
 // of the place it was opened from, F1 opens it over a form or a dialog, `/` searches it, and keys
 // pressed while it is open never reach what is under it.
 import {describe, expect, it} from 'vitest';
 import {SCOPE_TITLES} from '../../src/state/input/keymap.js';
-import {helpSections, LINE_EDITOR_TITLE, COMMANDS_TITLE} from '../../src/state/input/key-help.js';
+import {helpSections, LINE_EDITOR_TITLE, COMMANDS_TITLE} from '../../src/state/input/help-sections.js';
 import {topModal} from '../../src/state/core/state.js';
 import {open, seeded} from '../helpers/fake-console.js';
 

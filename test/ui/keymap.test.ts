@@ -1,7 +1,7 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {bindingFor, BINDINGS, displayKey, hintsFor, keyFor, type Binding} from '../../src/state/input/keymap.js';
-import {COMMANDS_TITLE, helpSections, keymapMarkdown, LINE_EDITOR_TITLE} from '../../src/state/input/key-help.js';
+import {COMMANDS_TITLE, helpSections, keymapMarkdown, LINE_EDITOR_TITLE} from '../../src/state/input/help-sections.js';
 import {EDIT_KEYS} from '../../src/state/input/textedit.js';
 import {COMMANDS} from '../../src/state/commands/table.js';
 

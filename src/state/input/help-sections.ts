@@ -1,0 +1,77 @@
+// The help's text, as sections of rows (`keys  what they do`): the keymap table's bindings with the
+// screens' words (src/state/input/key-help.ts), the line editor's keys (src/state/input/textedit.ts)
+// and the command bar's commands (src/state/commands/table.ts). The `?` help (src/ui/HelpOverlay.tsx),
+// the README's key table and the man page's KEYS section are made from it. On its own, not in the
+// keymap: the screens' words reach it through the screen specs, which the keymap cannot import
+// without a cycle.
+import {COMMANDS} from '../commands/table.js';
+import {keyHelp} from './key-help.js';
+import {BINDINGS, displayKey, SCOPE_TITLES, type Scope} from './keymap.js';
+import {EDIT_KEYS} from './textedit.js';
+
+export interface HelpSection {
+  title: string;
+  rows: Array<{keys: string; help: string}>;
+  /** A section of the place the help was opened from (listed first). */
+  here?: boolean;
+}
+
+/** Scopes whose keys type text: the line editor's keys belong with theirs. */
+const TEXT_SCOPES: readonly Scope[] = ['form', 'filter', 'prompt', 'command', 'picker', 'helpSearch'];
+
+/**
+ * The help text as rows of `keys  description`, grouped by scope. Opened somewhere (`context`,
+ * innermost scope first), that place's keys come first (with the line editor's where text is
+ * typed, the commands in the command bar), then the keys that work everywhere, then the rest; with
+ * no context, the keymap's order, the line editor's keys after the forms' and the commands after
+ * the command bar's (the README's table).
+ */
+export function helpSections(context: readonly Scope[] = []): HelpSection[] {
+  const byScope = new Map<Scope, HelpSection>();
+  for (const scope of Object.keys(SCOPE_TITLES) as Scope[]) {
+    byScope.set(scope, {
+      title: SCOPE_TITLES[scope],
+      rows: BINDINGS.filter((b) => b.scope === scope).map((b) => ({keys: b.keys.map(displayKey).join(' '), help: keyHelp(b)})),
+    });
+  }
+  const editing: HelpSection = {title: LINE_EDITOR_TITLE, rows: EDIT_KEYS.map((k) => ({keys: k.keys.map(displayKey).join(' '), help: k.help}))};
+  const commands: HelpSection = {
+    title: COMMANDS_TITLE,
+    rows: COMMANDS.map((x) => ({keys: `:${x.name}${x.args ? ` ${x.args}` : ''}`, help: `${x.help} (also ${x.aliases.map((a) => `:${a}`).join(' ')})`})),
+  };
+  // The reference order: each scope, the line editor after the forms, the commands after the bar.
+  const reference: HelpSection[] = [];
+  for (const [scope, section] of byScope) {
+    reference.push(section);
+    if (scope === 'form') reference.push(editing);
+    if (scope === 'command') reference.push(commands);
+  }
+  const here = context.filter((scope) => scope !== 'global');
+  if (here.length === 0) return reference;
+  const first: HelpSection[] = here.map((scope) => ({...byScope.get(scope)!, here: true}));
+  if (here.some((scope) => TEXT_SCOPES.includes(scope))) first.push({...editing, here: true});
+  if (here.includes('command')) first.push({...commands, here: true});
+  const everywhere = byScope.get('global')!;
+  const taken = new Set([...first.map((x) => x.title), everywhere.title]);
+  return [...first, everywhere, ...reference.filter((x) => !taken.has(x.title))];
+}
+
+export const LINE_EDITOR_TITLE = 'Text fields, filters and prompts';
+
+export const COMMANDS_TITLE = 'Commands (type after :)';
+
+/** The README's key table, generated; a test keeps the README in step. */
+export function keymapMarkdown(): string {
+  const lines = ['| where | keys | action |', '|---|---|---|'];
+  for (const section of helpSections()) {
+    for (const row of section.rows) {
+      lines.push(
+        `| ${section.title} | ${row.keys
+          .split(' ')
+          .map((k) => `\`${k === '|' ? '\\|' : k}\``)
+          .join(' ')} | ${row.help} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
