@@ -49,6 +49,25 @@ function layer(folder, {forbid = [], only, patterns = [], paths = [], why}) {
   });
 }
 
+// Screen facts live on the screen specs (src/state/screens/<screen>/, docs/architecture.md, "Adding
+// an action"): shared code compares no list screen's id. `configuration` is not among them: the one
+// screen that is not a list is told from the others by its id (TypeScript narrows ScreenId to
+// ListScreenId on it), and the same word is a scope and an API object type, which a selector
+// cannot tell apart.
+const SCREEN_ID = '/^(devices|users|rules|activity)$/';
+const SCREEN_ID_MESSAGE = 'A screen fact belongs on its spec (src/state/screens/<screen>/): shared code compares no screen id.';
+const NO_SCREEN_IDS = [
+  {selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal[value=${SCREEN_ID}]`, message: SCREEN_ID_MESSAGE},
+  {selector: `SwitchCase > Literal.test[value=${SCREEN_ID}]`, message: SCREEN_ID_MESSAGE},
+];
+// Logic does not read display text: a message or an issue says what happened in its kind or fields.
+const NO_MESSAGE_PREFIXES = [
+  {
+    selector: "CallExpression[callee.property.name='startsWith'][callee.object.property.name=/^(text|message)$/]",
+    message: 'Logic does not read display text: give the message (or issue) a kind or a field to test instead.',
+  },
+];
+
 export default tseslint.config(
   {ignores: ['dist/', 'node_modules/', 'coverage/']},
   js.configs.recommended,
@@ -137,6 +156,11 @@ export default tseslint.config(
     // Every string reaches the terminal through the display boundary (docs/architecture.md, "Untrusted text").
     paths: [{name: 'ink', importNames: ['Text'], message: 'Use Text from src/ui/SafeText.tsx: it makes server text display-safe.'}],
   }),
+  // One rule, four file sets: flat config does not merge the options of two blocks.
+  {files: ['src/state/**/*.ts'], rules: {'no-restricted-syntax': ['error', ...NO_SCREEN_IDS, ...NO_MESSAGE_PREFIXES]}},
+  // The screens own their ids; the commands `:devices` and `:users` are named after the screens they open.
+  {files: ['src/state/screens/**/*.ts', 'src/state/commands/**/*.ts'], rules: {'no-restricted-syntax': ['error', ...NO_MESSAGE_PREFIXES]}},
+  {files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'], rules: {'no-restricted-syntax': ['error', ...NO_SCREEN_IDS]}},
   // The boundary itself wraps Ink's Text.
   {files: ['src/ui/SafeText.tsx'], rules: {'no-restricted-imports': ['error', {patterns: [{regex: '^undici(/|$)', message: 'No direct HTTP from the UI.'}]}]}},
 );

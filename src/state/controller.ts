@@ -69,7 +69,7 @@ export class Controller implements ConsoleContext, PollSink {
     // Every write of this console is noted, so the poll that shows it reports it "by you".
     this.client = notingWrites(client, this.tracker);
     this.store = new Store(initialState(settings));
-    this.lists = new ScreenLists(SCREEN_SPECS, this.tracker, () => this.state.clock, settings.staleDays);
+    this.lists = new ScreenLists(SCREEN_SPECS, this.tracker, () => this.state.clock, settings);
     this.warmSorter = new WarmSorter((screen) => this.lists.cache(screen));
     this.refreshPipeline = new RefreshPipeline(
       this.client,

@@ -34,8 +34,6 @@ export function initialState(settings: ConsoleSettings): ConsoleState {
     poll,
     clock: Date.now(),
     marks: initialMarks(),
-    staleView: false,
-    sortBeforeStale: null,
     command: null,
     commandHistory: [],
     sidePanel: false,

@@ -6,7 +6,6 @@ import {topModal} from '../state/core/state.js';
 import {type ConsoleState} from '../state/core/state.js';
 import type {Controller} from '../state/controller.js';
 import {configurationLines} from '../state/screens/configuration/screen.js';
-import {DEFAULT_STALE_DAYS} from '../state/data/stale.js';
 import {HelpOverlay} from './HelpOverlay.js';
 import {modalView} from './modal-views.js';
 import {Text} from './SafeText.js';
@@ -38,13 +37,12 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   const list = controller.list(state.screen, state);
   if (!list) return {body: <Box height={height} />, info: ''};
   const marks = state.marks[state.screen];
-  const stale = state.screen === 'devices' && state.staleView ? {days: controller.settings.staleDays ?? DEFAULT_STALE_DAYS} : null;
   // With the detail beside it, the list has less width: which columns are hidden follows that.
   const beside = state.sidePanel && sideBySide(width) && list.selection.index >= 0;
   return {
     body: (
       <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} marks={marks} changes={controller} side={state.sidePanel} />
     ),
-    info: listInfo(list, snapshot, beside ? listWidthBeside(width) : width, marks.size, stale, state.clock),
+    info: listInfo(list, snapshot, beside ? listWidthBeside(width) : width, marks.size, controller.settings, state.clock),
   };
 }

@@ -9,6 +9,7 @@ import {ACTIVITY_OPTIONS, CONSOLE_OPTIONS, ENVIRONMENT, SANDBOX_OPTIONS, SUBCOMM
 import {completionScript} from '../../src/config/completion.js';
 import {esc, manPage} from '../../src/config/manpage.js';
 import {BINDINGS} from '../../src/state/input/keymap.js';
+import {keyHelp} from '../../src/state/input/key-help.js';
 import {COMMAND_LIST} from '../../src/state/commands/registry.js';
 import {sandboxHelp} from '../../src/sandbox/options.js';
 import {BIN, hasBinary} from '../e2e/harness.js';
@@ -34,7 +35,7 @@ describe('the man page', () => {
     for (const o of SANDBOX_OPTIONS) expect(page).toContain(esc(o.flag));
     for (const o of ACTIVITY_OPTIONS) expect(page).toContain(esc(o.flag));
     for (const e of ENVIRONMENT) expect(page).toContain(esc(e.name));
-    for (const b of BINDINGS) expect(page, `${b.scope}/${b.action}`).toContain(esc(b.help));
+    for (const b of BINDINGS) expect(page, `${b.scope}/${b.action}`).toContain(esc(keyHelp(b)));
     for (const c of COMMAND_LIST) expect(page).toContain(esc(c.help));
   });
 

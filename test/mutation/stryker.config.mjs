@@ -56,11 +56,17 @@ export const GROUPS = [
     ],
   },
   {
-    // Bounded concurrency, stopping, bulk delete.
+    // Bounded concurrency, stopping, `d` on one item or on every marked one.
     name: 'bulk work',
     gate: true,
-    mutate: ['src/state/interactions/jobs.ts', 'src/state/lists/bulk-delete.ts'],
-    tests: ['test/state/jobs.test.ts', 'test/state/bulk-delete.test.ts', 'test/state/dispatch.test.ts'],
+    mutate: ['src/state/interactions/jobs.ts', 'src/state/lists/delete.ts'],
+    tests: [
+      'test/state/jobs.test.ts',
+      'test/state/bulk-delete.test.ts',
+      'test/state/dispatch.test.ts',
+      'test/state/screen-actions.test.ts',
+      'test/state/undo.test.ts',
+    ],
   },
   {
     // API errors and their messages.
@@ -74,7 +80,13 @@ export const GROUPS = [
     name: 'sandbox',
     gate: true,
     mutate: ['src/sandbox/auth/*.ts', 'src/sandbox/changeset.ts', 'src/sandbox/resources/rules.ts', 'src/sandbox/http/params.ts'],
-    tests: ['test/sandbox/jwt.test.ts', 'test/sandbox/api/*.test.ts', 'test/sandbox/validation.test.ts', 'test/sandbox/control.test.ts', 'test/sandbox/params.test.ts'],
+    tests: [
+      'test/sandbox/jwt.test.ts',
+      'test/sandbox/api/*.test.ts',
+      'test/sandbox/validation.test.ts',
+      'test/sandbox/control.test.ts',
+      'test/sandbox/params.test.ts',
+    ],
   },
   {
     // Who can reach what: 0.7.36's firewall evaluated, :trace, :reach, the rules that never decide.

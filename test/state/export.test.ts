@@ -1,7 +1,8 @@
 // Exporting a list: CSV quoting, spreadsheet formulas neutralised, no secrets unless asked.
 import {describe, expect, it} from 'vitest';
 import {device as deviceOf, user} from '../fixtures/data.js';
-import {exportRecords, formatForPath, toCsv, toJson} from '../../src/state/lists/export.js';
+import {formatForPath, toCsv, toJson} from '../../src/state/lists/export.js';
+import {DEVICE_EXPORT} from '../../src/state/screens/devices/export.js';
 import {rowsOf, type DeviceRow, type Snapshot} from '../../src/state/data/snapshot.js';
 
 const device = deviceOf({
@@ -20,18 +21,18 @@ const snapshot = {usersById: new Map()} as unknown as Snapshot;
 
 describe('export', () => {
   it('leaves preshared keys out unless asked', () => {
-    expect(exportRecords('devices', rows, snapshot, false)[0]).not.toHaveProperty('preshared_key');
-    expect(exportRecords('devices', rows, snapshot, true)[0]).toHaveProperty('preshared_key', 'SECRET-PSK');
-    expect(toCsv(exportRecords('devices', rows, snapshot, false))).not.toContain('SECRET-PSK');
+    expect(DEVICE_EXPORT.records(rows, snapshot, false)[0]).not.toHaveProperty('preshared_key');
+    expect(DEVICE_EXPORT.records(rows, snapshot, true)[0]).toHaveProperty('preshared_key', 'SECRET-PSK');
+    expect(toCsv(DEVICE_EXPORT.records(rows, snapshot, false))).not.toContain('SECRET-PSK');
   });
 
   it('adds the owner email after the user id', () => {
-    const keys = Object.keys(exportRecords('devices', rows, snapshot, false)[0]!);
+    const keys = Object.keys(DEVICE_EXPORT.records(rows, snapshot, false)[0]!);
     expect(keys.slice(keys.indexOf('user_id'), keys.indexOf('user_id') + 2)).toEqual(['user_id', 'owner_email']);
   });
 
   it('CSV: RFC 4180 quoting, lists joined with ;, nulls empty, formulas neutralised', () => {
-    const csv = toCsv(exportRecords('devices', rows, snapshot, false));
+    const csv = toCsv(DEVICE_EXPORT.records(rows, snapshot, false));
     const [header, line] = csv.split('\r\n');
     expect(header!.startsWith('id,name,description,user_id,owner_email')).toBe(true);
     expect(line).toContain(`"'=HYPERLINK(""http://evil"",""click"")"`);
@@ -42,7 +43,7 @@ describe('export', () => {
   });
 
   it('JSON keeps values as they are (a parser, not a spreadsheet, reads it)', () => {
-    const parsed = JSON.parse(toJson(exportRecords('devices', rows, snapshot, false)));
+    const parsed = JSON.parse(toJson(DEVICE_EXPORT.records(rows, snapshot, false)));
     expect(parsed[0].name).toBe(device.name);
     expect(parsed[0].allowed_ips).toEqual(['0.0.0.0/0', '::/0']);
   });

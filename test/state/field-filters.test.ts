@@ -96,7 +96,7 @@ function state(snapshot: Snapshot, screen: ListScreenId, filter: string, clock =
   };
   lists[screen] = {...lists[screen], filter};
   // Only what ScreenLists reads of the state.
-  return {snapshot, lists, clock, staleView: false} as unknown as ConsoleState;
+  return {snapshot, lists, clock} as unknown as ConsoleState;
 }
 
 function listOf(lists: ScreenLists, snapshot: Snapshot, screen: ListScreenId, filter: string, clock?: number) {

@@ -11,7 +11,7 @@ import {RefreshPipeline} from '../../src/state/data/refresh-pipeline.js';
 import type {ListViewCache} from '../../src/state/lists/view-state.js';
 import {WARM_SEARCH_STEP_ROWS, WARM_SORT_MIN_ITEMS, WarmSorter} from '../../src/state/lists/warm-sort.js';
 import {buildListView} from '../../src/state/lists/list-view.js';
-import type {ResourceColumn} from '../../src/state/screens/display.js';
+import type {ScreenColumn} from '../../src/state/screens/display.js';
 import {ActivityTracker} from '../../src/state/tracking/tracker.js';
 import {TrafficHistory} from '../../src/state/tracking/traffic-history.js';
 import {device, user} from '../fixtures/data.js';
@@ -116,7 +116,7 @@ describe('sorting ahead of time', () => {
     const {cache, steps} = fakeCache(3);
     const sorter = new WarmSorter(() => cache);
     const items = Array.from({length: WARM_SORT_MIN_ITEMS}, (_, i) => i);
-    const columns: ResourceColumn<unknown>[] = [];
+    const columns: ScreenColumn<unknown>[] = [];
     sorter.notice('devices', items, columns);
     expect(steps).toEqual([]); // not in the caller's turn: keys go first
     vi.advanceTimersToNextTimer();
@@ -140,7 +140,7 @@ describe('sorting ahead of time', () => {
     let made = 0;
     const columns = [
       {key: 'name', header: 'NAME', priority: 1, width: 10, cell: () => '', searchText: (r: {name: string}) => (made++, r.name)},
-    ] as unknown as ResourceColumn<unknown>[];
+    ] as unknown as ScreenColumn<unknown>[];
     const items = Array.from({length: WARM_SEARCH_STEP_ROWS * 2 + 1}, (_, i) => ({id: `d${i}`, name: `device-${i}`}));
     sorter.notice('devices', items, columns);
     vi.advanceTimersToNextTimer(); // the orders (one step here)

@@ -230,10 +230,10 @@ describe('passes made ahead of a poll', () => {
       ({
         snapshot,
         screen,
-        staleView,
         clock: snapshot.fetchedAt,
         lists: {
-          devices: {...initialListState({key: 'rx', desc: true}), filter: 'dev-1'},
+          // The stale view is the Devices list's own view.
+          devices: {...initialListState({key: 'rx', desc: true}), filter: 'dev-1', ownView: staleView},
           users: {...initialListState({key: 'email', desc: false}), filter: 'ann'},
           rules: initialListState(null),
           activity: initialListState(null),

@@ -5,6 +5,7 @@
 import {describe, expect, it} from 'vitest';
 import {SCREEN_SPECS as RESOURCES} from '../../src/state/screens/index.js';
 import {BINDINGS, displayKey, SCOPE_TITLES, type Binding, type Scope} from '../../src/state/input/keymap.js';
+import {keyHelp} from '../../src/state/input/key-help.js';
 import {renderApp, useSandbox, type Rig} from '../helpers/rig.js';
 
 const fx = useSandbox({seed: 'demo'});
@@ -127,7 +128,7 @@ describe('hints are generated from BINDINGS', () => {
     }
     for (const b of BINDINGS) {
       // long help texts are cut at the column's edge: the start of each is enough to find its row
-      const row = `  ${b.keys.map(displayKey).join(' ').padEnd(18)} ${b.help.slice(0, 50)}`;
+      const row = `  ${b.keys.map(displayKey).join(' ').padEnd(18)} ${keyHelp(b).slice(0, 50)}`;
       expect(
         lines.some((l) => l.startsWith(row)),
         `${b.scope}/${b.action}: ${row}`,

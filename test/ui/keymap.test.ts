@@ -1,6 +1,6 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import {actionFor, bindingFor, BINDINGS, displayKey, hintsFor, keyFor, type Binding} from '../../src/state/input/keymap.js';
+import {bindingFor, BINDINGS, displayKey, hintsFor, keyFor, type Binding} from '../../src/state/input/keymap.js';
 import {COMMANDS_TITLE, helpSections, keymapMarkdown, LINE_EDITOR_TITLE} from '../../src/state/input/help-sections.js';
 import {EDIT_KEYS} from '../../src/state/input/textedit.js';
 import {COMMAND_LIST} from '../../src/state/commands/registry.js';
@@ -36,10 +36,10 @@ describe('keymap', () => {
   });
 
   it('scopes are searched in order', () => {
-    expect(actionFor(['list', 'global'], 'j')).toBe('down');
-    expect(actionFor(['filter'], 'j')).toBeUndefined();
-    expect(actionFor(['dialog'], 'esc')).toBe('cancel');
-    expect(actionFor(['list', 'global'], '?')).toBe('help');
+    expect(bindingFor(['list', 'global'], 'j')?.action).toBe('down');
+    expect(bindingFor(['filter'], 'j')).toBeUndefined();
+    expect(bindingFor(['dialog'], 'esc')?.action).toBe('cancel');
+    expect(bindingFor(['list', 'global'], '?')).toMatchObject({scope: 'global', action: 'help'});
   });
 
   it('names keys as the help shows them', () => {

@@ -4,7 +4,7 @@ import type {ConsoleContext} from '../core/context.js';
 import {CLOSED_HELP, type ScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
 import {quoteFilterTerm} from '../lists/filter-query.js';
-import {toggleStaleView} from '../screens/devices/stale.js';
+import {leaveOwnView} from '../lists/own-view.js';
 import {readsOnly, startingWith, type Command} from './command.js';
 
 function show(c: ConsoleContext, screen: ScreenId): void {
@@ -19,8 +19,6 @@ interface Lookup {
   names: (snapshot: Snapshot) => Array<{id: string; name: string}>;
   /** What is said when no item has the name. */
   none: (arg: string) => string;
-  /** Before the list shows what was found (one item or several). */
-  beforeShowing?: (c: ConsoleContext) => void;
 }
 
 /**
@@ -38,7 +36,8 @@ function openByName(c: ConsoleContext, lookup: Lookup, arg: string): void {
   const names = lookup.names(snapshot);
   const exact = names.filter((x) => x.name.toLowerCase() === wanted);
   const matches = exact.length > 0 ? exact : names.filter((x) => x.name.toLowerCase().includes(wanted));
-  if (matches.length > 0) lookup.beforeShowing?.(c);
+  // A list's own view (the stale devices) may not show the item asked for: all the items again.
+  if (matches.length > 0) leaveOwnView(c, lookup.screen);
   if (matches.length === 1) {
     c.openDetail(lookup.screen, matches[0]!.id);
   } else if (matches.length === 0) {
@@ -67,10 +66,6 @@ const devices: Lookup = {
   noun: 'device',
   names: deviceNames,
   none: (arg) => `No device named ${arg}`,
-  // The stale view lists only stale devices: the one asked for may not be among them.
-  beforeShowing: (c) => {
-    if (c.state.staleView) toggleStaleView(c);
-  },
 };
 
 const users: Lookup = {screen: 'users', noun: 'user', names: userEmails, none: (arg) => `No user ${arg}`};

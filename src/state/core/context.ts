@@ -5,12 +5,15 @@ import type {ApiError, Configuration, FirezoneClient} from '../../api/index.js';
 import type {Snapshot} from '../data/snapshot.js';
 import type {ListView} from '../lists/list-view.js';
 import type {ListUiState} from '../lists/view-state.js';
-import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
+import type {ScreenColumn, ScreenDisplay} from '../screens/display.js';
 import type {AppendFailure} from '../tracking/activity-log.js';
 import type {ActivityEvent} from '../tracking/events.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './modals.js';
 import type {ConsoleState, ListScreenId, StatusMessage} from './state.js';
 import type {UndoLog} from '../undo/undo-log.js';
+import type {ConsoleSettings} from './settings.js';
+
+export type {ConsoleSettings};
 
 /** A write to send again once a rejected token is replaced. */
 export interface TokenRetry {
@@ -51,22 +54,6 @@ export type ConsoleClient = Pick<
   /** Aborts the writes in flight (Esc during a save); returns how many. */
   cancelWrites?: () => number;
 };
-
-export interface ConsoleSettings {
-  label: string;
-  refreshSeconds: number;
-  readOnly: boolean;
-  insecure: boolean;
-  /** Plain http:// to a host that is not loopback: the token crosses the network in clear. */
-  plainHttp?: boolean;
-  demo: boolean;
-  /** Devices whose last handshake is older than this many days are stale (`--stale-days`). */
-  staleDays?: number;
-  /** Said when the console starts (the profile it was just switched to). */
-  notice?: string;
-  /** Where `--activity-log` appends the events, for the status line. */
-  activityLogPath?: string | null;
-}
 
 /** A profile of the config file, as `:profile` lists it. */
 export interface ProfileEntry {
@@ -111,9 +98,9 @@ export interface ConsoleIO {
 
 /** A list screen as the body draws it and its handlers act on it: derived once per (items, filter, sort). */
 export interface ListDerived {
-  spec: ResourceDisplay<unknown>;
+  spec: ScreenDisplay<unknown>;
   state: ListUiState;
-  columns: ResourceColumn<unknown>[];
+  columns: ScreenColumn<unknown>[];
   view: ListView<unknown>;
   selection: {id: string | null; index: number};
   detailItem: unknown;

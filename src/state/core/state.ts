@@ -3,7 +3,6 @@
 // handling reads and writes this store directly, never a value captured by a render.
 // See docs/architecture.md.
 import type {Modal} from './modals.js';
-import type {SortSpec} from '../lists/columns.js';
 import type {ListUiState} from '../lists/view-state.js';
 import type {PollStatus} from '../data/poller.js';
 import type {Snapshot} from '../data/snapshot.js';
@@ -58,10 +57,6 @@ export interface ConsoleState {
   clock: number;
   /** Marked ids per list (Space): tied to ids, so they survive refreshes, sorting and filtering. */
   marks: Record<ListScreenId, ReadonlySet<string>>;
-  /** The Devices list shows only stale devices, oldest first (`S`). */
-  staleView: boolean;
-  /** The Devices sort before the stale view took over, restored when it is left. */
-  sortBeforeStale: SortSpec | null;
   /** `P`: on a wide terminal, the detail of the cursor row beside the list. */
   sidePanel: boolean;
   /** The `:` command bar while it is open (src/state/commands/command-bar.ts). */

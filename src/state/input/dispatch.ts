@@ -16,6 +16,7 @@ import {globalAction} from './global.js';
 import {helpAction, helpSearchAction, openHelp, typeIntoHelpSearch} from './help.js';
 import {commandAction, pasteIntoCommand, typeIntoCommand} from '../commands/command-bar.js';
 import {bindingFor, displayKey, type Action, type Scope} from './keymap.js';
+import {onlyElsewhere, onTheList} from './key-help.js';
 import {acceptsText, available, scopes, writeName} from './scopes.js';
 import {refusedInReadOnly} from './read-only.js';
 import {isEditKey, isTypedKey, oneLineOf, pasteRefused} from './textedit.js';
@@ -111,7 +112,7 @@ function dispatchKey(c: ConsoleContext, name: string, input: string): boolean {
   }
   if (!available({...binding, writes: false}, c.state, c.settings.readOnly)) {
     // A key that does something on another screen says so instead of doing nothing.
-    doesNothingHere(c, `${displayKey(name)} does nothing here (${binding.help.replace(/^users: /, 'Users only: ')})`);
+    doesNothingHere(c, `${displayKey(name)} does nothing here (${onlyElsewhere(binding)})`);
     return false;
   }
   if (refusedInReadOnly(c, binding.writes ? writeName(binding, c.state) : null)) return false;
@@ -204,7 +205,5 @@ function elsewhereOnly(c: ConsoleContext, name: string): void {
   if (here !== 'detail' && here !== 'configuration') return;
   const elsewhere = bindingFor(here === 'detail' ? ['list'] : ['list', 'detail'], name);
   if (!elsewhere) return;
-  const what = elsewhere.help.split(/[:(]/)[0]!.trim();
-  const where = here === 'detail' ? 'is on the list; Esc goes back to it' : 'is on the lists: 1–3 and 5';
-  doesNothingHere(c, `${displayKey(name)} does nothing here (${what} ${where})`);
+  doesNothingHere(c, `${displayKey(name)} does nothing here (${onTheList(elsewhere, c.activeList()?.spec.id ?? null)})`);
 }

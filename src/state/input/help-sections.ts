@@ -1,10 +1,11 @@
-// The help's text, as sections of rows (`keys  what they do`): the keymap table's bindings
-// (src/state/input/keymap.ts), the line editor's keys (src/state/input/textedit.ts) and the command
-// bar's commands (src/state/commands/registry.ts). The `?` help (src/ui/HelpOverlay.tsx), the
-// README's key table and the man page's KEYS section are made from it. On its own, not in the
-// keymap: the commands carry their behaviour, which reaches the keymap through the console's state,
-// so the keymap cannot import them without a cycle.
+// The help's text, as sections of rows (`keys  what they do`): the keymap table's bindings with the
+// screens' words (src/state/input/key-help.ts), the line editor's keys (src/state/input/textedit.ts)
+// and the command bar's commands (src/state/commands/registry.ts). The `?` help (src/ui/HelpOverlay.tsx),
+// the README's key table and the man page's KEYS section are made from it. On its own, not in the
+// keymap: the commands carry their behaviour, and the screens' words come from the screen specs;
+// both reach the keymap through the console's state, so the keymap cannot import them without a cycle.
 import {COMMAND_LIST, commandUsage} from '../commands/registry.js';
+import {keyHelp} from './key-help.js';
 import {BINDINGS, displayKey, SCOPE_TITLES, type Scope} from './keymap.js';
 import {EDIT_KEYS} from './textedit.js';
 
@@ -30,7 +31,7 @@ export function helpSections(context: readonly Scope[] = []): HelpSection[] {
   for (const scope of Object.keys(SCOPE_TITLES) as Scope[]) {
     byScope.set(scope, {
       title: SCOPE_TITLES[scope],
-      rows: BINDINGS.filter((b) => b.scope === scope).map((b) => ({keys: b.keys.map(displayKey).join(' '), help: b.help})),
+      rows: BINDINGS.filter((b) => b.scope === scope).map((b) => ({keys: b.keys.map(displayKey).join(' '), help: keyHelp(b)})),
     });
   }
   const editing: HelpSection = {title: LINE_EDITOR_TITLE, rows: EDIT_KEYS.map((k) => ({keys: k.keys.map(displayKey).join(' '), help: k.help}))};

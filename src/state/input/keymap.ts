@@ -1,6 +1,8 @@
 // The one keymap table. Key handling (src/state/input/dispatch.ts), the status-bar hints, the `?`
 // help and the README's key table are all generated from BINDINGS, so they cannot drift apart
 // (the help's sections, with the line editor's keys and the commands: src/state/input/help-sections.ts).
+// What a key does on one screen only is said by that screen's spec (`keyHelp`, put together in
+// src/state/input/key-help.ts): nothing here names a screen.
 // Plain data: key names are the normalised ones of src/ui/keys.ts (`j`, `G`, `enter`, `ctrl+s`).
 
 import {glyphs} from '../core/glyphs.js';
@@ -92,8 +94,14 @@ export interface Binding {
   action: Action;
   /** Normalised key names. The first is the one shown in hints. */
   keys: string[];
-  /** The help text (also the README's). */
-  help: string;
+  /**
+   * The help text (also the README's), true on every screen the key works on; a screen's own words
+   * follow it (`keyHelp` in its spec: "scroll up (users: the previous of their devices)"). Omitted
+   * for a key only some screens have: their words alone are its help ("users: promote to admin…").
+   */
+  help?: string;
+  /** A few words for what the key does, where a message names it ("s does nothing here (sort by a column is on the list…)"); the help when omitted. */
+  name?: string;
   /** A short label for the status bar; bindings without one are listed in help only. */
   hint?: string;
   /** Sends a write to the server: refused in read-only mode, and its hint is hidden there. */
@@ -174,56 +182,62 @@ export const BINDINGS: readonly Binding[] = [
     action: 'filter',
     keys: ['/'],
     hint: 'filter',
+    name: 'filter',
     help: 'filter: words (all must match, case-insensitive), field terms such as state:online, owner:ann, rx>1GiB, handshake>30d, !term to negate (README, "Filtering lists"); Esc clears',
   },
   {
     scope: 'list',
     action: 'sortBy',
     keys: ['s'],
-    help: 'sort by a column: s, then the letter underlined in its title (the sorted column again: the other way; ▲ ascending, ▼ descending; traffic and times start ▼); s 0: the list in its own order (rules: the firewall order)',
+    name: 'sort by a column',
+    help: 'sort by a column: s, then the letter underlined in its title (the sorted column again: the other way; ▲ ascending, ▼ descending; traffic and times start ▼); s 0: the list in its own order',
     hint: 'sort',
   },
   {scope: 'list', action: 'sortNext', keys: ['>', 'o'], help: 'sort by the next column'},
   {scope: 'list', action: 'sortPrev', keys: ['<'], help: 'sort by the previous column'},
   {scope: 'list', action: 'sortReverse', keys: ['O'], help: 'reverse the sort'},
   {scope: 'list', action: 'open', keys: ['enter'], help: 'details', hint: 'details'},
-  {scope: 'list', action: 'copy', keys: ['c'], help: "copy the selected item's key value (OSC 52)"},
+  {scope: 'list', action: 'copy', keys: ['c'], name: "copy the selected item's key value", help: "copy the selected item's key value (OSC 52)"},
   {scope: 'list', action: 'new', keys: ['n'], help: 'new user / device / rule', hint: 'new', writes: true},
   {scope: 'list', action: 'edit', keys: ['e'], help: 'edit the selected item', writes: true},
   {scope: 'list', action: 'delete', keys: ['d'], help: 'delete the selected item, or every marked one (asks once; progress, Esc stops)', writes: true},
-  {scope: 'list', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', writes: true},
-  {scope: 'list', action: 'mark', keys: [' '], help: 'mark / unmark the row (marks stay through refreshes, sorting and filtering)', hint: 'mark'},
-  {scope: 'list', action: 'markAll', keys: ['*'], help: 'mark every row the filter shows (again: unmark them)'},
-  {scope: 'list', action: 'import', keys: ['I'], help: 'users: onboard users and devices from a CSV/TSV file (preview first)', writes: true},
-  {scope: 'list', action: 'export', keys: ['x'], help: 'export the list as shown (filtered, sorted) to CSV, or JSON for a .json path; no secrets'},
+  {scope: 'list', action: 'role', keys: ['R'], writes: true},
   {
     scope: 'list',
-    action: 'stale',
-    keys: ['S'],
-    help: 'devices: only stale devices (no handshake for --stale-days, default 30, or never connected in that time), oldest first; again: all',
+    action: 'mark',
+    keys: [' '],
+    name: 'mark / unmark the row',
+    help: 'mark / unmark the row (marks stay through refreshes, sorting and filtering)',
+    hint: 'mark',
   },
+  {scope: 'list', action: 'markAll', keys: ['*'], name: 'mark every row the filter shows', help: 'mark every row the filter shows (again: unmark them)'},
+  {scope: 'list', action: 'import', keys: ['I'], writes: true},
+  {
+    scope: 'list',
+    action: 'export',
+    keys: ['x'],
+    name: 'export the list as shown',
+    help: 'export the list as shown (filtered, sorted) to CSV, or JSON for a .json path; no secrets',
+  },
+  {scope: 'list', action: 'stale', keys: ['S']},
   {
     scope: 'list',
     action: 'sidePanel',
     keys: ['P'],
+    name: 'the detail of the row under the cursor beside the list, following the cursor and the refreshes',
     help: 'the detail of the row under the cursor beside the list, following the cursor and the refreshes (from 160 columns); again: hide it',
   },
-  {scope: 'list', action: 'trace', keys: ['t'], help: 'users and devices: trace traffic from the row (opens :trace with it filled in; type DEST)'},
-  {scope: 'list', action: 'exportSecrets', keys: ['X'], help: 'devices: export including preshared keys (asks first; the file is 0600)'},
+  {scope: 'list', action: 'trace', keys: ['t']},
+  {scope: 'list', action: 'exportSecrets', keys: ['X']},
 
-  {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up (users: the previous of their devices)'},
-  {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down (users: the next of their devices)'},
-  {scope: 'detail', action: 'open', keys: ['enter'], help: 'users: open the device under the cursor'},
-  {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit (users: email/password; devices: name/description)', hint: 'edit', writes: true},
-  {scope: 'detail', action: 'role', keys: ['R'], help: 'users: promote to admin / demote to unprivileged', hint: 'role', writes: true},
-  {scope: 'detail', action: 'newDevice', keys: ['n'], help: 'users: new device for this user', hint: 'device', writes: true},
+  {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
+  {scope: 'detail', action: 'down', keys: ['down', 'j'], help: 'scroll down'},
+  {scope: 'detail', action: 'open', keys: ['enter']},
+  {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit', hint: 'edit', writes: true},
+  {scope: 'detail', action: 'role', keys: ['R'], hint: 'role', writes: true},
+  {scope: 'detail', action: 'newDevice', keys: ['n'], hint: 'device', writes: true},
   {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)', hint: 'delete', writes: true},
-  {
-    scope: 'detail',
-    action: 'trace',
-    keys: ['t'],
-    help: 'users and devices: trace traffic from them (opens :trace with them filled in; type DEST)',
-  },
+  {scope: 'detail', action: 'trace', keys: ['t']},
   {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key)', hint: 'reveal'},
   {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)', hint: 'copy'},
   {scope: 'detail', action: 'back', keys: ['esc'], help: 'back to the list', hint: 'back'},
@@ -312,10 +326,6 @@ export function bindingFor(scopes: readonly Scope[], name: string): Binding | un
     if (b) return b;
   }
   return undefined;
-}
-
-export function actionFor(scopes: readonly Scope[], name: string): Action | undefined {
-  return bindingFor(scopes, name)?.action;
 }
 
 /** The key that triggers `action` in `scope` (the first listed), for tests and hints. */

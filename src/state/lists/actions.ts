@@ -6,8 +6,8 @@
 import type {ConsoleContext, ListDerived} from '../core/context.js';
 import {displayKey, type Action} from '../input/keymap.js';
 import {SCREEN_SPECS, type AnySpec} from '../screens/index.js';
-import {actionAt, type ActionPlace} from '../screens/spec.js';
-import {bulkDelete} from './bulk-delete.js';
+import {actionAt, type ActionPlace, type DeleteAction, type ScreenAction} from '../screens/spec.js';
+import {bulkDelete, deleteOne} from './delete.js';
 import {exportList} from './export-action.js';
 import {markAllShown, toggleMark} from './marks.js';
 import {flipSortDirection, stepSort} from './sort-by-column.js';
@@ -122,7 +122,6 @@ function nothingUnder(list: ListDerived, where: ActionPlace): string {
     : `No ${list.spec.noun} under the cursor${list.view.rows.length === 0 ? ': the list shows none' : ''}`;
 }
 
-/** A detail with selectable lines (a user's devices) moves a cursor over them; others scroll. */
 /** The detail's selectable lines (a user's devices), in order. */
 function detailEntries(c: ConsoleContext, list: ListDerived): string[] {
   const item = list.detailItem;
@@ -130,6 +129,7 @@ function detailEntries(c: ConsoleContext, list: ListDerived): string[] {
   return item && snapshot ? list.spec.detail(item, {snapshot, now: c.state.clock, reveal: false}).flatMap((l) => (l.entry ? [l.entry] : [])) : [];
 }
 
+/** A detail with selectable lines (a user's devices) moves a cursor over them; others scroll. */
 function stepDetail(c: ConsoleContext, list: ListDerived, delta: 1 | -1): void {
   const entries = detailEntries(c, list);
   if (entries.length > 0) {
@@ -188,18 +188,31 @@ export function listAction(c: ConsoleContext, where: ActionPlace, action: Action
     c.message({tone: 'info', text: `This ${list.spec.noun} was deleted a moment ago: nothing to act on (Esc goes back to the list)`, place: true});
     return;
   }
+  if (!isDelete(own) && own.needs === 'nothing') {
+    const reason = own.disabledReason?.(c) ?? null;
+    if (reason !== null) c.message({tone: 'info', text: reason});
+    else own.run(c, where);
+    return;
+  }
+  // An action on an item, a delete included, is not run without one: that is said rather than
+  // ignored (a key that does nothing without a word reads as broken).
   const item = where === 'list' ? selectedItem(list) : list.detailItem;
-  if (own.needsItem !== false && item === null) {
-    // Said rather than ignored: a key that does nothing without a word reads as broken.
+  if (item === null) {
     c.message({tone: 'info', text: nothingUnder(list, where), place: true});
     return;
   }
-  const reason = own.disabledReason?.(c, item) ?? null;
-  if (reason !== null) {
-    c.message({tone: 'info', text: reason});
+  if (isDelete(own)) {
+    deleteOne(c, spec, own, item);
     return;
   }
-  own.run(c, item, where);
+  const reason = own.disabledReason?.(c, item) ?? null;
+  if (reason !== null) c.message({tone: 'info', text: reason});
+  else own.run(c, item, where);
+}
+
+/** The delete is the one action the list runs itself (src/state/lists/delete.ts): the screen says what one delete is. */
+function isDelete<T>(action: ScreenAction<T> | DeleteAction<T>): action is DeleteAction<T> {
+  return !('needs' in action);
 }
 
 /** Keys while typing a filter (the text itself is typed by the dispatch). */

@@ -5,7 +5,7 @@ import type {ConsoleState, ListScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
 import {plural} from '../data/format.js';
 import {quotedFilter} from './filter-query.js';
-import type {ResourceDisplay} from '../screens/display.js';
+import {polledItems, type ScreenDisplay} from '../screens/display.js';
 
 export const NO_MARKS: ReadonlySet<string> = new Set();
 
@@ -68,7 +68,7 @@ export function clearMarks(c: ConsoleContext, list: ListDerived): boolean {
 export function pruneMarks(
   marks: ConsoleState['marks'],
   snapshot: Snapshot,
-  screens: Readonly<Record<ListScreenId, ResourceDisplay<unknown>>>,
+  screens: Readonly<Record<ListScreenId, ScreenDisplay<unknown>>>,
 ): {marks: ConsoleState['marks']; dropped: string | null} {
   let next = marks;
   const parts: string[] = [];
@@ -76,7 +76,7 @@ export function pruneMarks(
     const current = marks[screen];
     if (current.size === 0) continue;
     const spec = screens[screen];
-    const present = new Set(spec.items(snapshot, {events: []}).map((item) => spec.getId(item)));
+    const present = new Set(polledItems(spec, snapshot).map((item) => spec.getId(item)));
     const kept = new Set([...current].filter((id) => present.has(id)));
     if (kept.size === current.size) continue;
     parts.push(plural(current.size - kept.size, `marked ${spec.noun}`));

@@ -1,14 +1,12 @@
 // The list screens as the body draws them: each screen's columns and filter fields (once per
-// snapshot), its items (the stale devices in the stale view; rows deleted a moment ago kept,
-// marked, until they fade), and the filtered, sorted view with its selection, memoised per
-// (items, filter, sort).
+// snapshot), its items (its own view's when that is on; rows deleted a moment ago kept, marked,
+// until they fade), and the filtered, sorted view with its selection, memoised per (items, filter,
+// sort). Which screen is which is its spec's business: nothing here names one.
 import type {ListDerived} from '../core/context.js';
 import type {ConsoleState, ListScreenId, ScreenId} from '../core/state.js';
 import type {Snapshot} from '../data/snapshot.js';
-import type {ResourceColumn, ResourceDisplay} from '../screens/display.js';
-import {DEFAULT_STALE_DAYS} from '../data/stale.js';
-import type {ActivityEvent} from '../tracking/events.js';
-import {GhostRows, StaleRows} from '../tracking/live-activity.js';
+import type {ListSettings, ScreenColumn, ScreenDisplay} from '../screens/display.js';
+import {GhostRows} from '../tracking/live-activity.js';
 import type {ActivityTracker} from '../tracking/tracker.js';
 import type {FilterFields} from './filter-query.js';
 import {effectiveSelection, ListViewCache, type ListUiState} from './view-state.js';
@@ -16,20 +14,18 @@ import type {ListView} from './list-view.js';
 
 export class ScreenLists {
   private readonly caches: Record<ListScreenId, ListViewCache<unknown>>;
-  private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ResourceColumn<unknown>[]>>();
+  private readonly columnsCache = new WeakMap<Snapshot, Map<ListScreenId, ScreenColumn<unknown>[]>>();
   private readonly fieldsCache = new WeakMap<Snapshot, Map<ListScreenId, FilterFields<unknown> | null>>();
   private readonly ghosts = new GhostRows();
-  private readonly stale = new StaleRows();
-  private eventsCache: {version: number; events: readonly ActivityEvent[]} = {version: -1, events: []};
 
   constructor(
-    private readonly screens: Readonly<Record<ListScreenId, ResourceDisplay<unknown>>>,
+    private readonly screens: Readonly<Record<ListScreenId, ScreenDisplay<unknown>>>,
     private readonly tracker: ActivityTracker,
     /** The live clock, read when a cell is drawn (ages keep counting between polls). */
     private readonly clock: () => number,
-    private readonly staleDays: number = DEFAULT_STALE_DAYS,
+    private readonly settings: ListSettings = {},
   ) {
-    const cache = (spec: ResourceDisplay<unknown>) => new ListViewCache<unknown>((item) => spec.getId(item));
+    const cache = (spec: ScreenDisplay<unknown>) => new ListViewCache<unknown>((item) => spec.getId(item));
     this.caches = {devices: cache(screens.devices), users: cache(screens.users), rules: cache(screens.rules), activity: cache(screens.activity)};
   }
 
@@ -38,7 +34,7 @@ export class ScreenLists {
     return this.caches[screen];
   }
 
-  columns(screen: ListScreenId, snapshot: Snapshot): ResourceColumn<unknown>[] {
+  columns(screen: ListScreenId, snapshot: Snapshot): ScreenColumn<unknown>[] {
     let perSnap = this.columnsCache.get(snapshot);
     if (!perSnap) {
       perSnap = new Map();
@@ -61,44 +57,54 @@ export class ScreenLists {
     }
     let fields = perSnap.get(screen);
     if (fields === undefined) {
-      fields = this.screens[screen].filters?.(snapshot, {staleDays: this.staleDays}) ?? null;
+      fields = this.screens[screen].filters?.(snapshot, this.settings) ?? null;
       perSnap.set(screen, fields);
     }
     return fields;
   }
 
-  /** The Activity screen's events, newest first; the same array until new events arrive. */
-  private events(): readonly ActivityEvent[] {
-    const version = this.tracker.events.version;
-    if (this.eventsCache.version !== version) this.eventsCache = {version, events: this.tracker.events.list()};
-    return this.eventsCache.events;
-  }
-
   /**
    * The list on screen for a poll not shown yet, made ahead as far as it can be
-   * (src/state/lists/list-view.ts, prepareListView) with its filter and sort as they are now. The
-   * stale view lists other rows, and while rows deleted a moment ago are shown the items are
-   * another array: those are left to the frame, as a filter or sort changed meanwhile is (a poll
-   * that deletes a row shown makes its list once for nothing). The Devices list's id index is
-   * taken over whatever the screen, so that switching to it after polls elsewhere finds it.
+   * (src/state/lists/list-view.ts, prepareListView) with its filter and sort as they are now. Only
+   * a list of the server's, as the poll read it: a list's own view lists other rows, and while rows
+   * deleted a moment ago are shown the items are another array; those are left to the frame, as a
+   * filter or sort changed meanwhile is (a poll that deletes a row shown makes its list once for
+   * nothing). The id index of a list that asks for it (`indexAhead`: the devices) is made whatever
+   * the screen, so that switching to it after polls elsewhere finds it.
    */
   async prepare(screen: ScreenId, snapshot: Snapshot, state: ConsoleState): Promise<void> {
-    const whole = screen !== 'configuration' && screen !== 'activity' && !(screen === 'devices' && state.staleView) && this.ghosts.count(screen) === 0;
-    if (whole) {
-      const items = this.screens[screen].items(snapshot, {events: []});
-      await this.caches[screen].prepare(items, state.lists[screen], this.columns(screen, snapshot), this.filterFields(screen, snapshot), snapshot.fetchedAt);
+    const shown = Object.values(this.screens).find((spec) => spec.id === screen);
+    let prepared: ScreenDisplay<unknown> | null = null;
+    if (shown && shown.source.from === 'poll' && !state.lists[shown.id].ownView && this.ghosts.count(shown.id) === 0) {
+      const items = shown.source.items(snapshot);
+      await this.caches[shown.id].prepare(
+        items,
+        state.lists[shown.id],
+        this.columns(shown.id, snapshot),
+        this.filterFields(shown.id, snapshot),
+        snapshot.fetchedAt,
+      );
+      prepared = shown;
     }
-    if (!whole || screen !== 'devices') await this.caches.devices.prepareIndex(snapshot.devices);
+    for (const spec of Object.values(this.screens)) {
+      if (spec.indexAhead && spec !== prepared && spec.source.from === 'poll') await this.caches[spec.id].prepareIndex(spec.source.items(snapshot));
+    }
   }
 
-  /** A list's items: the stale devices in the stale view, and rows deleted a moment ago, marked, until they fade. */
+  /** Whether a list shows its rows deleted a moment ago: a list of the server's, all of it (not its own view). */
+  private showsDeleted(spec: ScreenDisplay<unknown>, st: ListUiState): boolean {
+    return spec.source.from === 'poll' && !(st.ownView && spec.ownView);
+  }
+
+  /** A list's items: its own view's, or all of them with rows deleted a moment ago, marked, until they fade. */
   items(screen: ListScreenId, state: ConsoleState): readonly unknown[] {
     const snap = state.snapshot;
     if (!snap) return [];
     const spec = this.screens[screen];
-    if (screen === 'activity') return spec.items(snap, {events: this.events()});
-    if (screen === 'devices' && state.staleView) return this.stale.rows(snap, state.clock, this.staleDays);
-    return this.ghosts.items(screen, spec.items(snap, {events: []}), this.tracker, state.clock, (x) => spec.getId(x));
+    if (state.lists[screen].ownView && spec.ownView) return spec.ownView.items(snap, state.clock, this.settings);
+    const source = spec.source;
+    if (source.from === 'tracker') return source.items(this.tracker);
+    return this.ghosts.items(screen, source.deleted, source.items(snap), this.tracker, state.clock, (x) => spec.getId(x));
   }
 
   /** The list, its selection and open detail for a screen; memoised per (items, filter, sort, and the fields a filter reads). */
@@ -111,7 +117,8 @@ export class ScreenLists {
     const items = this.items(screen, state);
     // Field terms are measured at the snapshot's time, so the rows a filter shows change with a poll, not every second.
     const view = this.caches[screen].get(items, st, columns, this.filterFields(screen, snap), snap.fetchedAt);
-    const ghosts = screen === 'activity' || (screen === 'devices' && state.staleView) ? NO_GHOSTS : this.ghosts.ids(screen);
+    const withDeleted = this.showsDeleted(spec, st);
+    const ghosts = withDeleted ? this.ghosts.ids(screen) : NO_GHOSTS;
     const selection = liveSelection(view, st, ghosts);
     let detailItem: unknown = null;
     if (st.detailId) {
@@ -120,7 +127,7 @@ export class ScreenLists {
       detailItem = at >= 0 ? view.rows[at] : (items.find((x: unknown) => spec.getId(x) === st.detailId) ?? null);
     }
     // Rows deleted a moment ago stay on screen, marked ×, but are no longer among the items counted.
-    const deleted = screen === 'activity' || (screen === 'devices' && state.staleView) ? 0 : this.ghosts.count(screen);
+    const deleted = withDeleted ? this.ghosts.count(screen) : 0;
     return {spec, state: st, columns, view, selection, detailItem, total: items.length - deleted, deleted, ghosts, filterError: view.filterError};
   }
 }

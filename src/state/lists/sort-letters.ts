@@ -46,7 +46,7 @@ export function sortPickAction(c: ConsoleContext, action: Action): void {
 export const UNSORTED_KEY = '0';
 
 function unsortedName(list: ListDerived): string {
-  return list.spec.id === 'rules' ? 'firewall order' : 'unsorted';
+  return list.spec.ownOrder ?? 'unsorted';
 }
 
 /** The key after `s`: that column (the sorted one again: the other way), 0 the list's own order, or why not. */

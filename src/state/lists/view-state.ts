@@ -23,6 +23,10 @@ export interface ListUiState {
   reveal: boolean;
   /** `s` was pressed: the next key picks the sort column by its letter (src/state/lists/sort-letters.ts). */
   sortPicking: boolean;
+  /** The list shows its own view (the Devices list's stale devices, `S`: src/state/lists/own-view.ts). */
+  ownView: boolean;
+  /** The sort before the own view took over, put back when it is left. */
+  sortBeforeOwnView: SortSpec | null;
 }
 
 export interface FilterEdit {
@@ -45,6 +49,8 @@ export function initialListState(sort: SortSpec | null): ListUiState {
     returnTo: null,
     reveal: false,
     sortPicking: false,
+    ownView: false,
+    sortBeforeOwnView: null,
   };
 }
 

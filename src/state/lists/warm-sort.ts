@@ -4,7 +4,7 @@
 // loop: keys that arrive meanwhile are handled between two steps, and a step spends from the turn's
 // budget that sliced passes share (src/common/turn-budget.ts).
 import type {ListScreenId} from '../core/state.js';
-import type {ResourceColumn} from '../screens/display.js';
+import type {ScreenColumn} from '../screens/display.js';
 import type {ListViewCache} from './view-state.js';
 import {warmSearch} from './search.js';
 import {turnBudgetLeft, turnSpent} from '../../common/turn-budget.js';
@@ -20,7 +20,7 @@ export const WARM_SEARCH_STEP_ROWS = 4000;
 interface Target {
   screen: ListScreenId;
   items: readonly unknown[];
-  columns: ResourceColumn<unknown>[];
+  columns: ScreenColumn<unknown>[];
   /** Every sortable column is ordered. */
   sorted: boolean;
   /** How many rows have their filter text made (after the orders). */
@@ -36,7 +36,7 @@ export class WarmSorter {
   constructor(private readonly cacheOf: (screen: ListScreenId) => ListViewCache<unknown>) {}
 
   /** The items on screen now; a new array (or screen, or columns) starts ordering it. */
-  notice(screen: ListScreenId, items: readonly unknown[], columns: ResourceColumn<unknown>[]): void {
+  notice(screen: ListScreenId, items: readonly unknown[], columns: ScreenColumn<unknown>[]): void {
     const t = this.target;
     if (t && t.screen === screen && t.items === items && t.columns === columns) return;
     // The filter text is made ahead for a list's first items only. After a poll only changed rows

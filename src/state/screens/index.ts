@@ -6,11 +6,11 @@ import type {ListScreenId} from '../core/state.js';
 import {activity} from './activity/screen.js';
 import {devices} from './devices/screen.js';
 import {rules} from './rules/screen.js';
-import type {ResourceSpec} from './spec.js';
+import type {ScreenSpec} from './spec.js';
 import {users} from './users/screen.js';
 
 // A screen's items are of its own type; the generic code handles them as opaque rows.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySpec = ResourceSpec<any>;
+export type AnySpec = ScreenSpec<any>;
 
 export const SCREEN_SPECS: Readonly<Record<ListScreenId, AnySpec>> = {devices, users, rules, activity};

@@ -3,54 +3,103 @@
 // exporting) runs the screen's action of that name, if it has one; the help, the status-bar hints
 // and read-only refusals read the same table, so a screen's keys are exactly its actions. Adding an
 // action to a screen: a binding in the keymap table and an entry in the `actions` of that screen's
-// screen.ts (docs/architecture.md, "Adding an action"). An action named like one the lists share
+// screen.ts, with its words in that screen's `keyHelp` when the table's are not true of every
+// screen (docs/architecture.md, "Adding an action"). An action named like one the lists share
 // would never run; test/state/dispatch.test.ts checks that no screen has one.
 import type {Action} from '../input/keymap.js';
 import type {ConsoleClient, ConsoleContext} from '../core/context.js';
-import type {ResourceDisplay} from './display.js';
+import type {ScreenDisplay} from './display.js';
 import type {DialogLine} from '../core/modals.js';
 import type {UndoItems} from '../undo/undo-log.js';
 
 /** Where an action's key is pressed. */
 export type ActionPlace = 'list' | 'detail';
 
-export interface ResourceAction<T> {
+interface ActionBase {
   /** What it does, in the admin's words ("deleting devices"): read-only refusals and hints say it. */
   verb: string;
   /** Where its key works; on lists and details when omitted. */
   where?: readonly ActionPlace[];
-  /** It acts on the row under the cursor (on a list) or the detail's item; without one, it does nothing. Default true. */
-  needsItem?: boolean;
-  /** Why it cannot run now, said instead of running (null: it can). */
-  disabledReason?: (ctx: ConsoleContext, item: T | null) => string | null;
-  run(ctx: ConsoleContext, item: T | null, where: ActionPlace): void;
 }
 
-/** A delete, with what bulk delete needs to do it to every marked item. */
-export interface DeleteAction<T> extends ResourceAction<T> {
+/**
+ * An action on one item: the row under the cursor on a list, the item a detail shows. Made with
+ * `withItem`: it runs only with an item, so `run` and `disabledReason` get a `T`; with none under
+ * the cursor, the list says so ("No device under the cursor") and neither is called. (The same
+ * idea as lazygit's `withItem` and `singleItemSelected`, pkg/gui/controllers/list_controller_trait.go.)
+ */
+export interface ItemAction<T> extends ActionBase {
+  readonly needs: 'item';
+  /** Why it cannot run on this item now, said instead of running (null: it can). */
+  disabledReason?: (ctx: ConsoleContext, item: T) => string | null;
+  run(ctx: ConsoleContext, item: T, where: ActionPlace): void;
+}
+
+/** An action on the list itself (`n`, `S`, `I`, `X`): it runs whether or not a row is under the cursor. Made with `onList`. */
+export interface ListAction extends ActionBase {
+  readonly needs: 'nothing';
+  /** Why it cannot run now, said instead of running (null: it can). */
+  disabledReason?: (ctx: ConsoleContext) => string | null;
+  run(ctx: ConsoleContext, where: ActionPlace): void;
+}
+
+export type ScreenAction<T> = ItemAction<T> | ListAction;
+
+/** An action that needs the item under the cursor and gets it, never null. */
+export function withItem<T>(action: Omit<ItemAction<T>, 'needs'>): ItemAction<T> {
+  return {...action, needs: 'item'};
+}
+
+/** An action on the list as a whole. */
+export function onList(action: Omit<ListAction, 'needs'>): ListAction {
+  return {...action, needs: 'nothing'};
+}
+
+/**
+ * A screen's delete: one path for the item under the cursor and for every marked one
+ * (src/state/lists/delete.ts), after one question. What one delete is (its request, the item's
+ * label, what `u` keeps) is said here once; the list asks and sends.
+ */
+export interface DeleteAction<T> extends ActionBase {
   /** One item's request (a 404 counts as already gone). */
   remove(client: ConsoleClient, id: string): Promise<unknown>;
   /** The item in the question and in the report: "laptop (ann@example.com)". */
   label(item: T): string;
+  /** The question before deleting one item: "Delete device laptop of ann@example.com?". */
+  title(item: T): string;
+  /** What that question says under its title, if anything. */
+  lines?(ctx: ConsoleContext, item: T): DialogLine[];
+  /** The status line once one item is deleted: "Deleted device laptop". */
+  done(item: T): string;
   /** The question before deleting the marked items: "Delete 12 devices of 7 users?". */
   question(items: readonly T[]): string;
   /** The ids that exist now (one list request): settles deletes whose outcome a broken connection left unknown. */
   present(client: ConsoleClient): Promise<ReadonlySet<string>>;
   /** What deleting the item removes, as the server has it now, for `u` to take back (src/state/undo/). */
   kept?(ctx: ConsoleContext, item: T): UndoItems;
-  /** What the question must say first about these items, if anything (the console's own user among them). */
+  /** What the question about marked items must say first, if anything (the console's own user among them). */
   warning?(ctx: ConsoleContext, items: readonly T[]): DialogLine | null;
 }
 
-export type ResourceActions<T> = Partial<Record<Exclude<Action, 'delete'>, ResourceAction<T>>> & {delete?: DeleteAction<T>};
+export type ScreenActions<T> = Partial<Record<Exclude<Action, 'delete'>, ScreenAction<T>>> & {delete?: DeleteAction<T>};
 
-export interface ResourceSpec<T> extends ResourceDisplay<T> {
-  actions: ResourceActions<T>;
+/** A screen's own words for its keys, by place and action. */
+export type KeyHelp = Partial<Record<ActionPlace, Partial<Record<Action, string>>>>;
+
+export interface ScreenSpec<T> extends ScreenDisplay<T> {
+  actions: ScreenActions<T>;
+  /**
+   * What its keys do on this screen that the key table does not say (src/state/input/key-help.ts
+   * puts the help rows together): the whole help of a key only some screens have (`R`: "promote to
+   * admin / demote to unprivileged"), or what a key every screen has does here besides (↑ in a
+   * detail: "the previous of their devices").
+   */
+  keyHelp?: KeyHelp;
 }
 
 /** The screen's action bound to `action` where the key was pressed, if it has one there. */
-export function actionAt<T>(spec: ResourceSpec<T>, action: Action, where: ActionPlace): ResourceAction<T> | undefined {
-  const found = spec.actions[action as keyof ResourceActions<T>] as ResourceAction<T> | undefined;
+export function actionAt<T>(spec: ScreenSpec<T>, action: Action, where: ActionPlace): ScreenAction<T> | DeleteAction<T> | undefined {
+  const found = spec.actions[action as keyof ScreenActions<T>] as ScreenAction<T> | DeleteAction<T> | undefined;
   if (!found || (found.where && !found.where.includes(where))) return undefined;
   return found;
 }

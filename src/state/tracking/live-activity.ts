@@ -1,13 +1,10 @@
 // How the console feeds and reads the change tracking of src/state/tracking/tracker.ts: the console's own
-// writes noted for "by you" (by wrapping the client, so no write path can forget it), the rows of
-// recently deleted items kept on their list for a few seconds, marked, and the stale-devices view.
+// writes noted for "by you" (by wrapping the client, so no write path can forget it), and the rows
+// of recently deleted items kept on their list for a few seconds, marked.
 import type {ConsoleClient} from '../core/context.js';
 import type {ActivityTracker} from './tracker.js';
 import type {LocalWrite} from './local-writes.js';
 import type {MarkedType} from './highlights.js';
-import type {User} from '../../api/index.js';
-import type {DeviceRow, Snapshot, UserRow} from '../data/snapshot.js';
-import {staleDevices} from '../data/stale.js';
 import {outcomeUnknown} from '../interactions/jobs.js';
 
 /**
@@ -78,8 +75,6 @@ export function notingWrites(client: ConsoleClient, tracker: ActivityTracker): C
   return wrapped;
 }
 
-const TYPE_OF = {devices: 'device', users: 'user', rules: 'rule'} as const satisfies Record<string, MarkedType>;
-
 /**
  * A list's items with the rows deleted in the last few seconds appended (marked × by the table
  * until they fade). The same array is returned while nothing changes, so the list view (filter and
@@ -87,33 +82,40 @@ const TYPE_OF = {devices: 'device', users: 'user', rules: 'rule'} as const satis
  */
 const NONE: ReadonlySet<string> = new Set();
 
+/** What a list keeps of its deleted rows: their type in the tracker, and the row a removed object is shown as. */
+export interface DeletedRows {
+  type: MarkedType;
+  row?(removed: unknown): unknown;
+}
+
 export class GhostRows {
-  private readonly userRows = new WeakMap<User, UserRow>();
   private cache = new Map<string, {items: readonly unknown[]; ghostKey: string; result: readonly unknown[]; ids: ReadonlySet<string>}>();
   private readonly shown = new Map<string, number>();
   private readonly shownIds = new Map<string, ReadonlySet<string>>();
 
-  private userRow(user: User): UserRow {
-    let row = this.userRows.get(user);
-    if (!row) this.userRows.set(user, (row = {user, devices: 0, rules: 0}));
-    return row;
-  }
-
-  items(screen: keyof typeof TYPE_OF, items: readonly unknown[], tracker: ActivityTracker, now: number, getId: (item: unknown) => string): readonly unknown[] {
-    // The tracker keeps users as User objects; the Users list shows UserRows (counts of what went with them: none now).
-    const removed = tracker.highlights.removed(TYPE_OF[screen], now);
-    const ghosts = screen === 'users' ? removed.map((user) => this.userRow(user as User)) : removed;
+  /** `list` names the list (its ids and count are kept by it); `deleted` says what of the tracker's it shows. */
+  items(
+    list: string,
+    deleted: DeletedRows,
+    items: readonly unknown[],
+    tracker: ActivityTracker,
+    now: number,
+    getId: (item: unknown) => string,
+  ): readonly unknown[] {
+    const removed = tracker.highlights.removed(deleted.type, now);
+    const toRow = deleted.row;
+    const ghosts = toRow ? removed.map((x) => toRow(x)) : removed;
     if (ghosts.length === 0) {
-      this.cache.delete(screen);
-      this.shown.set(screen, 0);
-      this.shownIds.set(screen, NONE);
+      this.cache.delete(list);
+      this.shown.set(list, 0);
+      this.shownIds.set(list, NONE);
       return items;
     }
     const ghostKey = ghosts.map(getId).join('\u0000');
-    const cached = this.cache.get(screen);
+    const cached = this.cache.get(list);
     if (cached && cached.items === items && cached.ghostKey === ghostKey) {
-      this.shown.set(screen, cached.result.length - items.length);
-      this.shownIds.set(screen, cached.ids);
+      this.shown.set(list, cached.result.length - items.length);
+      this.shownIds.set(list, cached.ids);
       return cached.result;
     }
     // A ghost the server lists again (a delete undone) is not shown twice.
@@ -121,33 +123,19 @@ export class GhostRows {
     const shownGhosts = ghosts.filter((g) => !present.has(getId(g)));
     const result = [...items, ...shownGhosts];
     const ids = new Set(shownGhosts.map(getId));
-    this.cache.set(screen, {items, ghostKey, result, ids});
-    this.shown.set(screen, result.length - items.length);
-    this.shownIds.set(screen, ids);
+    this.cache.set(list, {items, ghostKey, result, ids});
+    this.shown.set(list, result.length - items.length);
+    this.shownIds.set(list, ids);
     return result;
   }
 
-  /** The ids of the deleted rows the last `items` of a screen appended: shown, marked ×, but nothing to act on. */
-  ids(screen: keyof typeof TYPE_OF): ReadonlySet<string> {
-    return this.shownIds.get(screen) ?? NONE;
+  /** The ids of the deleted rows the last `items` of a list appended: shown, marked ×, but nothing to act on. */
+  ids(list: string): ReadonlySet<string> {
+    return this.shownIds.get(list) ?? NONE;
   }
 
-  /** How many deleted rows the last `items` of a screen appended: not counted among its items. */
-  count(screen: keyof typeof TYPE_OF): number {
-    return this.shown.get(screen) ?? 0;
-  }
-}
-
-/** The stale devices' rows, oldest first, recomputed per snapshot and per minute of the clock. */
-export class StaleRows {
-  private cache: {snapshot: Snapshot; minute: number; days: number; rows: readonly DeviceRow[]} | null = null;
-
-  rows(snapshot: Snapshot, now: number, days: number): readonly DeviceRow[] {
-    const minute = Math.floor(now / 60_000);
-    const c = this.cache;
-    if (c && c.snapshot === snapshot && c.minute === minute && c.days === days) return c.rows;
-    const rows = staleDevices(snapshot, now, days).map((s) => s.row);
-    this.cache = {snapshot, minute, days, rows};
-    return rows;
+  /** How many deleted rows the last `items` of a list appended: not counted among its items. */
+  count(list: string): number {
+    return this.shown.get(list) ?? 0;
   }
 }

@@ -131,7 +131,7 @@ export class ActivityRecorder {
         `baseline: ${snapshot.devices.length} devices, ${snapshot.users.length} users, ${snapshot.rules.length} rules; recording changes from the next poll on`,
       );
       // A token of a user who is not an admin sees devices only (src/state/data/fetch.ts).
-      const hidden = snapshot.issues.filter((i) => i.message.startsWith('not visible')).map((i) => i.path);
+      const hidden = [...snapshot.hidden].map((list) => `/v0/${list}`);
       if (hidden.length > 0) this.options.say(`not visible to this token (its user is not an admin), so not recorded: ${hidden.join(', ')}`);
     }
     // A list that repeats an id is the server's error and gives no events (ActivityTracker): said

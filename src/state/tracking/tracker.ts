@@ -23,7 +23,12 @@ export interface ActivityTrackerOptions {
 
 const NO_LISTS: ReadonlySet<TrackedList> = new Set();
 
-const itemsOf = (s: Snapshot, list: TrackedList): readonly {readonly id: string}[] => (list === 'devices' ? s.devices : list === 'users' ? s.users : s.rules);
+const ITEMS_OF: Record<TrackedList, (s: Snapshot) => readonly {readonly id: string}[]> = {
+  devices: (s) => s.devices,
+  users: (s) => s.users,
+  rules: (s) => s.rules,
+};
+const itemsOf = (s: Snapshot, list: TrackedList): readonly {readonly id: string}[] => ITEMS_OF[list](s);
 
 /**
  * The baseline after a poll whose `kept` lists repeated an id: those lists (and what is derived

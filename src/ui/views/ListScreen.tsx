@@ -2,7 +2,8 @@
 import React, {useMemo} from 'react';
 import {Box} from 'ink';
 import type {ListDerived} from '../../state/core/context.js';
-import {NOT_VISIBLE, stateCounts, statesAsOf, type HiddenList, type Snapshot} from '../../state/data/snapshot.js';
+import {NOT_VISIBLE, type HiddenList, type Snapshot} from '../../state/data/snapshot.js';
+import type {ListSettings} from '../../state/screens/display.js';
 import {glyphs} from '../../state/core/glyphs.js';
 import {SIDE_PANEL_MIN_COLUMNS} from '../../state/core/layout.js';
 import {Text} from '../SafeText.js';
@@ -11,7 +12,6 @@ import {color} from '../theme.js';
 import {truncate, wrapLines} from '../text.js';
 import {changeDecorator, type ChangeSources} from '../table/changes.js';
 import {DetailView} from './DetailView.js';
-import {neverDecideIn} from '../../state/access/never-decide.js';
 import {sortLetters, sortPickInfo} from '../../state/lists/sort-letters.js';
 import {quotedFilter} from '../../state/lists/filter-query.js';
 
@@ -20,7 +20,7 @@ export function listInfo(
   snapshot: Snapshot,
   width: number,
   marked = 0,
-  stale: {days: number} | null = null,
+  settings: ListSettings = {},
   now: number = snapshot.fetchedAt,
 ): string {
   const {spec, state, view, selection} = list;
@@ -42,23 +42,13 @@ export function listInfo(
     sorted && !fitColumns(list.columns, width).some((f) => f.column.key === sorted.key)
       ? `  · sorted by ${sorted.header.trim() || sorted.key} ${sortMarker(state.sort!.desc)} (hidden column)`
       : '';
-  const noun = stale ? `stale ${spec.noun}s (no handshake for ${stale.days} days, or never connected since; S shows all)` : `${spec.noun}s`;
-  // Devices say at a glance how many are connected: of all devices, whatever the filter shows.
-  let states = '';
-  if (spec.id === 'devices' && !stale) {
-    // At the poll's time, as the rows' glyphs (src/state/screens/devices/screen.ts).
-    const c = stateCounts(snapshot.devices, snapshot.fetchedAt);
-    const asOf = statesAsOf(snapshot.fetchedAt, now);
-    states = ` · ${asOf ? `${asOf}: ` : ''}${c.online} online · ${c.idle} idle · ${c.never} never connected`;
-  }
-  // Rules that can decide no packet, counted over all rules (/shadowed, /orphaned list them).
-  if (spec.id === 'rules') {
-    const never = neverDecideIn(snapshot).size;
-    if (never > 0) states = ` · ${never} never decide${never === 1 ? 's' : ''} (/shadowed, /orphaned)`;
-  }
+  // The list's own view (the stale devices) is named for what it shows; the summary is of all the items.
+  const own = state.ownView ? spec.ownView : undefined;
+  const noun = own ? own.noun(settings) : `${spec.noun}s`;
+  const summary = own ? null : (spec.summary?.(snapshot, now) ?? null);
   const deleted = list.deleted > 0 ? ` · ${list.deleted} just deleted` : '';
   // A sort by a hidden column comes before the counts: at 80 columns the line's end is cut.
-  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total + list.deleted ? ` of ${total}` : ''} ${noun}${hidden}${deleted}${marked > 0 ? ` · ${marked} marked` : ''}${states}`;
+  return `${filterText ? `${filterText}  ` : ''}${position}${view.rows.length !== total + list.deleted ? ` of ${total}` : ''} ${noun}${hidden}${deleted}${marked > 0 ? ` · ${marked} marked` : ''}${summary ? ` · ${summary}` : ''}`;
 }
 
 /** Cells of the filter the info line shows: the counts after it must stay in view. */

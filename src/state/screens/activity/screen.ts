@@ -1,9 +1,10 @@
 // Activity: what changed between consecutive polls and what this console did (src/state/tracking/tracker.ts),
 // newest first, filterable like the other lists. Read-only: events are observations, not objects.
 import type {ActivityEvent, ActivityKind} from '../../tracking/events.js';
+import type {ActivityTracker} from '../../tracking/tracker.js';
 import {formatTimestamp} from '../../data/format.js';
 import type {Tone} from '../../core/tone.js';
-import type {ResourceSpec} from '../spec.js';
+import type {ScreenSpec} from '../spec.js';
 import {activityFilters} from './filters.js';
 
 /** How a kind reads in the KIND column: short, the object type first so a sort groups them. */
@@ -28,6 +29,16 @@ export const KIND_LABEL: Record<ActivityKind, string> = {
   'configuration.changed': 'config changed',
 };
 
+// The events, newest first: the same array until new ones arrive (the list view is memoised by its items).
+const listed = new WeakMap<ActivityTracker, {version: number; events: readonly ActivityEvent[]}>();
+
+function eventsOf(tracker: ActivityTracker): readonly ActivityEvent[] {
+  const version = tracker.events.version;
+  let made = listed.get(tracker);
+  if (made?.version !== version) listed.set(tracker, (made = {version, events: tracker.events.list()}));
+  return made.events;
+}
+
 /** Security signals stand out: a roamed device and a disabled user. */
 function kindTone(kind: ActivityKind): Tone | undefined {
   switch (kind) {
@@ -50,10 +61,16 @@ function kindTone(kind: ActivityKind): Tone | undefined {
   }
 }
 
-export const activity: ResourceSpec<ActivityEvent> = {
+/** The kind's tone as a detail line takes it: none rather than `tone: undefined`. */
+function toneOf(kind: ActivityKind): {tone?: Tone} {
+  const tone = kindTone(kind);
+  return tone ? {tone} : {};
+}
+
+export const activity: ScreenSpec<ActivityEvent> = {
   id: 'activity',
   noun: 'event',
-  items: (_s, sources) => sources.events,
+  source: {from: 'tracker', items: eventsOf},
   getId: (e) => String(e.seq),
   // Newest first is the order the events arrive in; a column sort is one key away.
   defaultSort: null,
@@ -118,7 +135,7 @@ export const activity: ResourceSpec<ActivityEvent> = {
   title: (e) => `${KIND_LABEL[e.kind]} ${e.object.label}`,
   detail: (e) => [
     {label: 'Seen', value: `${formatTimestamp(e.at)} (at the poll that showed it; it happened since the one before)`},
-    {label: 'What', value: KIND_LABEL[e.kind], ...(kindTone(e.kind) ? {tone: kindTone(e.kind)!} : {})},
+    {label: 'What', value: KIND_LABEL[e.kind], ...toneOf(e.kind)},
     {label: 'Object', value: `${e.object.type} ${e.object.label}`},
     {label: 'Id', value: e.object.id},
     ...(e.owner ? [{label: 'Owner', value: e.owner}] : []),
@@ -127,5 +144,19 @@ export const activity: ResourceSpec<ActivityEvent> = {
     ...(e.detail.length > 0 ? [{value: 'Changes', heading: true}, ...e.detail.map((d) => ({value: d}))] : []),
   ],
   copyValue: (e) => ({label: 'the event', value: `${formatTimestamp(e.at)} ${e.text}`}),
+  export: {
+    records: (events) =>
+      events.map((e) => ({
+        seen_at: new Date(e.at).toISOString(),
+        kind: e.kind,
+        object_type: e.object.type,
+        object_id: e.object.id,
+        object: e.object.label,
+        owner: e.owner,
+        text: e.text,
+        changes: e.detail,
+        by: e.by,
+      })),
+  },
   actions: {},
 };

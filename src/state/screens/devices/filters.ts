@@ -4,7 +4,7 @@
 import {currentRate, deviceState, type DeviceRow} from '../../data/snapshot.js';
 import {DEFAULT_STALE_DAYS, isStale} from '../../data/stale.js';
 import {addressField, ageField, enumField, flag, sizeField, textField, type AddressSource, type FilterFields} from '../../lists/filter-query.js';
-import type {FilterOptions} from '../display.js';
+import type {ListSettings} from '../display.js';
 
 /** rx/s + tx/s now, or null when the device has no current rate (idle, or its sample is stale). */
 function totalRate(row: DeviceRow, now: number): number | null {
@@ -20,8 +20,8 @@ const ADDRESSES: readonly AddressSource<DeviceRow>[] = [
   {text: (r) => r.remoteIp, sortKey: (r) => r.remoteKey},
 ];
 
-export function deviceFilters(options: Partial<FilterOptions> = {}): FilterFields<DeviceRow> {
-  const days = options.staleDays ?? DEFAULT_STALE_DAYS;
+export function deviceFilters(settings: ListSettings = {}): FilterFields<DeviceRow> {
+  const days = settings.staleDays ?? DEFAULT_STALE_DAYS;
   return {
     noun: 'devices',
     fields: [

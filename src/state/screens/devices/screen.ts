@@ -8,17 +8,18 @@ import {glyphs} from '../../core/glyphs.js';
 import {createForm, str} from '../../interactions/form.js';
 import {formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime, plural} from '../../data/format.js';
 import {DEVICE_EDIT_NOTE, DEVICE_ERROR_ALIASES, deviceCreateBody, deviceEditInitial, deviceEditSpecs, deviceFormInitial, deviceFormSpecs} from './forms.js';
-import {currentRate, deviceState, statesAsOf, type DeviceRow, type DeviceState} from '../../data/snapshot.js';
+import {currentRate, deviceState, stateCounts, statesAsOf, type DeviceRow, type DeviceState} from '../../data/snapshot.js';
 import type {TrafficHistory} from '../../tracking/traffic-history.js';
 import {sparkline} from '../../tracking/sparkline.js';
 import type {ConsoleContext} from '../../core/context.js';
 import type {DetailLine} from '../display.js';
-import {confirmDelete} from '../../interactions/dialog.js';
-import type {ResourceSpec} from '../spec.js';
-import {openCommandBar} from '../../commands/open.js';
+import {onList, withItem, type ScreenSpec} from '../spec.js';
+import {traceFrom, TRACE_HELP} from '../trace.js';
 import {exportList} from '../../lists/export-action.js';
-import {toggleStaleView} from './stale.js';
+import {STALE_VIEW} from './stale.js';
+import {toggleOwnView} from '../../lists/own-view.js';
 import {deviceFilters} from './filters.js';
+import {DEVICE_EXPORT} from './export.js';
 
 /** " (as of 3m ago)" after a state read from a poll that is a while ago; nothing while it is recent. */
 function asOfSuffix(fetchedAt: number, now: number): string {
@@ -135,14 +136,23 @@ const SORT_BY = {
   createdAt: (r: DeviceRow) => r.createdAt,
 };
 
-export const devices: ResourceSpec<DeviceRow> = {
+export const devices: ScreenSpec<DeviceRow> = {
   id: 'devices',
   noun: 'device',
-  items: (s) => s.devices,
+  source: {from: 'poll', items: (s) => s.devices, deleted: {type: 'device'}},
   getId: (row) => row.id,
   defaultSort: null,
   revealable: true,
-  filters: (_s, options) => deviceFilters(options),
+  filters: (_s, settings) => deviceFilters(settings),
+  // How many are connected: of all devices, whatever the filter shows, at the poll's time (as the
+  // rows' glyphs) and said to be as of then once that is a while ago.
+  summary: (s, now) => {
+    const c = stateCounts(s.devices, s.fetchedAt);
+    const asOf = statesAsOf(s.fetchedAt, now);
+    return `${asOf ? `${asOf}: ` : ''}${c.online} online · ${c.idle} idle · ${c.never} never connected`;
+  },
+  ownView: STALE_VIEW,
+  indexAhead: true,
   // Priorities say what a narrow terminal keeps: who, then whether it moves traffic now (RX/S,
   // TX/S: at 80 columns they stay, IPv4 next), then handshake and the totals.
   columns: (s, clock) => {
@@ -319,13 +329,13 @@ export const devices: ResourceSpec<DeviceRow> = {
     ];
   },
   copyValue: (r) => ({label: 'public key', value: r.publicKey}),
+  export: DEVICE_EXPORT,
   actions: {
     // By the tunnel address: names repeat across users, addresses do not.
-    trace: {verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row!.ipv4 ?? row!.ipv6 ?? row!.name} `)},
-    new: {
+    trace: traceFrom((row) => row.ipv4 ?? row.ipv6 ?? row.name),
+    new: onList({
       verb: 'creating devices',
       where: ['list'],
-      needsItem: false,
       disabledReason: (ctx) => {
         if (ctx.snapshot.users.length > 0) return null;
         // A token of a non-admin sees no users at all (0.7.36 answers 403 to /v0/users).
@@ -334,19 +344,29 @@ export const devices: ResourceSpec<DeviceRow> = {
           : 'No users yet: a device belongs to a user, so add one first (2, then n)';
       },
       run: (ctx) => openDeviceCreate(ctx, null),
-    },
-    edit: {verb: 'editing devices', run: (ctx, row) => openDeviceEdit(ctx, row!)},
+    }),
+    edit: withItem({verb: 'editing devices', run: (ctx, row) => openDeviceEdit(ctx, row)}),
     delete: {
       verb: 'deleting devices',
-      run: (ctx, row) => askDelete(ctx, row!),
       remove: (client, id) => client.deleteDevice(id),
       present: async (client) => new Set((await client.listDevices()).data.map((x) => x.id)),
       label: (r) => `${r.name} (${r.ownerEmail})`,
+      title: (r) => `Delete device ${r.name} of ${r.ownerEmail}?`,
+      lines: () => [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
+      done: (r) => `Deleted device ${r.name}`,
       kept: (_ctx, r) => ({users: [], devices: [r.toDevice()], rules: []}),
       question: (rows) => `Delete ${plural(rows.length, 'device')} of ${plural(new Set(rows.map((r) => r.userId)).size, 'user')}?`,
     },
-    stale: {verb: 'showing stale devices', where: ['list'], needsItem: false, run: (ctx) => toggleStaleView(ctx)},
-    exportSecrets: {verb: 'exporting preshared keys', where: ['list'], needsItem: false, run: (ctx) => exportList(ctx, true)},
+    stale: onList({verb: 'showing stale devices', where: ['list'], run: (ctx) => toggleOwnView(ctx, 'devices')}),
+    exportSecrets: onList({verb: 'exporting preshared keys', where: ['list'], run: (ctx) => exportList(ctx, true)}),
+  },
+  keyHelp: {
+    list: {
+      stale: 'only stale devices (no handshake for --stale-days, default 30, or never connected in that time), oldest first; again: all',
+      trace: TRACE_HELP.list,
+      exportSecrets: 'export including preshared keys (asks first; the file is 0600)',
+    },
+    detail: {edit: 'name/description', trace: TRACE_HELP.detail},
   },
 };
 
@@ -375,16 +395,5 @@ function openDeviceEdit(ctx: ConsoleContext, row: DeviceRow): void {
       // By the name the server answered with: another admin may have renamed it meanwhile.
       ctx.afterWrite(`Device updated: ${saved.name}`);
     },
-  });
-}
-
-function askDelete(ctx: ConsoleContext, row: DeviceRow): void {
-  confirmDelete(ctx, {
-    title: `Delete device ${row.name} of ${row.ownerEmail}?`,
-    lines: [{text: 'This immediately disconnects the device and removes all its data.', tone: 'muted'}],
-    screen: 'devices',
-    send: () => ctx.client.deleteDevice(row.id),
-    done: `Deleted device ${row.name}`,
-    kept: {label: `device ${row.name} (${row.ownerEmail})`, items: {users: [], devices: [row.toDevice()], rules: []}},
   });
 }

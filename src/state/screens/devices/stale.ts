@@ -1,21 +1,27 @@
-// `S` on Devices: the stale view (src/state/data/stale.ts says which devices are stale).
-import type {ConsoleContext} from '../../core/context.js';
-import {DEFAULT_STALE_DAYS} from '../../data/stale.js';
+// `S` on Devices: the stale view, the Devices list's own view (src/state/data/stale.ts says which
+// devices are stale; src/state/lists/own-view.ts turns a list's own view on and off).
+import {DEFAULT_STALE_DAYS, staleDevices} from '../../data/stale.js';
+import type {DeviceRow, Snapshot} from '../../data/snapshot.js';
+import type {ListSettings, OwnView} from '../display.js';
 
-/** `S` on Devices: only stale devices, oldest first; again: all devices with the sort as it was. */
-export function toggleStaleView(ctx: ConsoleContext): void {
-  const entering = !ctx.state.staleView;
-  const days = ctx.settings.staleDays ?? DEFAULT_STALE_DAYS;
-  ctx.set((s) => ({
-    ...s,
-    staleView: entering,
-    sortBeforeStale: entering ? s.lists.devices.sort : null,
-    lists: {...s.lists, devices: {...s.lists.devices, sort: entering ? null : s.sortBeforeStale, filter: '', filtering: false}},
-  }));
-  ctx.message({
-    tone: 'info',
-    text: entering
-      ? `Stale devices: no handshake for ${days} days (--stale-days), or never connected and created before that; oldest first; S shows all`
-      : 'All devices',
-  });
-}
+const daysOf = (settings: ListSettings) => settings.staleDays ?? DEFAULT_STALE_DAYS;
+
+// The rows, the same array for a snapshot and a minute of the clock (the list view is memoised by
+// its items: a new array each frame would filter and sort them again).
+let made: {snapshot: Snapshot; minute: number; days: number; rows: readonly DeviceRow[]} | null = null;
+
+/** Only stale devices, oldest first; again: all devices with the sort as it was. */
+export const STALE_VIEW: OwnView<DeviceRow> = {
+  items: (snapshot, now, settings) => {
+    const minute = Math.floor(now / 60_000);
+    const days = daysOf(settings);
+    if (made && made.snapshot === snapshot && made.minute === minute && made.days === days) return made.rows;
+    const rows = staleDevices(snapshot, now, days).map((s) => s.row);
+    made = {snapshot, minute, days, rows};
+    return rows;
+  },
+  noun: (settings) => `stale devices (no handshake for ${daysOf(settings)} days, or never connected since; S shows all)`,
+  entered: (settings) =>
+    `Stale devices: no handshake for ${daysOf(settings)} days (--stale-days), or never connected and created before that; oldest first; S shows all`,
+  left: 'All devices',
+};

@@ -1,6 +1,6 @@
 // The rule form (add / edit) and the body it sends.
 import type {Rule, RuleWrite} from '../../../api/index.js';
-import {cidrContains, parseCidr} from '../../../common/cidr.js';
+import {cidrOverlaps, parseCidr} from '../../../common/cidr.js';
 import {parsePortRange} from '../../access/evaluate.js';
 import {str, type FieldSpec, type Values} from '../../interactions/form.js';
 import {validateDestination, validatePortPair} from '../../data/validators.js';
@@ -107,7 +107,7 @@ export function overlappingRules(
     if (r.id === except || r.action !== candidate.action || r.user_id !== candidate.user_id || (r.port_type === null) !== (candidate.port_type === null))
       return false;
     const other = parseCidr(r.destination.trim());
-    if (!other || !(cidrContains(other, dest) || cidrContains(dest, other))) return false;
+    if (!other || !cidrOverlaps(other, dest)) return false;
     if (candidate.port_type === null) return true;
     const range = parsePortRange(r.port_range ?? '');
     return r.port_type === candidate.port_type && range !== null && range.from <= ports!.to && ports!.from <= range.to;

@@ -7,11 +7,11 @@ import {explainRank, ruleRank} from '../../data/rule-precedence.js';
 import {type Snapshot} from '../../data/snapshot.js';
 import type {ConsoleContext} from '../../core/context.js';
 import {plural} from '../../data/format.js';
-import {confirmDelete} from '../../interactions/dialog.js';
-import type {ResourceSpec} from '../spec.js';
+import {onList, withItem, type ScreenSpec} from '../spec.js';
 import {ruleFilters} from './filters.js';
 import {neverDecideIn, type NeverDecides} from '../../access/never-decide.js';
 import {describeRule} from '../../access/trace.js';
+import {RULE_EXPORT} from './export.js';
 
 /** Why a rule decides no packet, in the list's NOTE column (the info line counts them as never deciding). */
 function noteOf(why: NeverDecides | undefined): string {
@@ -76,12 +76,19 @@ function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
   });
 }
 
-export const rules: ResourceSpec<Rule> = {
+export const rules: ScreenSpec<Rule> = {
   id: 'rules',
   noun: 'rule',
-  items: (s) => s.rules,
+  source: {from: 'poll', items: (s) => s.rules, deleted: {type: 'rule'}},
   getId: (r) => r.id,
   defaultSort: null,
+  // Unsorted, the rules are in the order the firewall checks them.
+  ownOrder: 'firewall order',
+  // Rules that can decide no packet, counted over all rules (/shadowed, /orphaned list them).
+  summary: (s) => {
+    const never = neverDecideIn(s).size;
+    return never > 0 ? `${never} never decide${never === 1 ? 's' : ''} (/shadowed, /orphaned)` : null;
+  },
   filters: (s) => ruleFilters(s),
   columns: (s) => [
     // The list is in precedence order when unsorted, so `#` is not a sort column of its own.
@@ -164,27 +171,20 @@ export const rules: ResourceSpec<Rule> = {
     ];
   },
   copyValue: (r) => ({label: 'destination', value: r.destination}),
+  export: RULE_EXPORT,
   actions: {
-    new: {verb: 'creating rules', where: ['list'], needsItem: false, run: (ctx) => openRuleForm(ctx, null)},
-    edit: {verb: 'editing rules', run: (ctx, rule) => openRuleForm(ctx, rule!)},
+    new: onList({verb: 'creating rules', where: ['list'], run: (ctx) => openRuleForm(ctx, null)}),
+    edit: withItem({verb: 'editing rules', run: (ctx, rule) => openRuleForm(ctx, rule)}),
     delete: {
       verb: 'deleting rules',
-      run: (ctx, rule) => askDelete(ctx, rule!),
       remove: (client, id) => client.deleteRule(id),
       present: async (client) => new Set((await client.listRules()).data.map((x) => x.id)),
       label: (rule) => ruleSummary(rule),
+      title: (rule) => `Delete rule ${ruleSummary(rule)}?`,
+      done: (rule) => `Deleted rule ${ruleSummary(rule)}`,
       kept: (_ctx, rule) => ({users: [], devices: [], rules: [rule]}),
       question: (rules) => `Delete ${plural(rules.length, 'rule')}?`,
     },
   },
+  keyHelp: {list: {sortBy: 'the firewall order'}},
 };
-
-function askDelete(ctx: ConsoleContext, rule: Rule): void {
-  confirmDelete(ctx, {
-    title: `Delete rule ${ruleSummary(rule)}?`,
-    screen: 'rules',
-    send: () => ctx.client.deleteRule(rule.id),
-    done: `Deleted rule ${ruleSummary(rule)}`,
-    kept: {label: `rule ${ruleSummary(rule)}`, items: {users: [], devices: [], rules: [rule]}},
-  });
-}

@@ -11,12 +11,12 @@ import type {ConsoleContext} from '../../core/context.js';
 import {plural} from '../../data/format.js';
 import type {DetailLine} from '../display.js';
 import type {DialogLine} from '../../core/modals.js';
-import {confirmDelete} from '../../interactions/dialog.js';
-import type {ResourceSpec} from '../spec.js';
+import {onList, withItem, type ScreenSpec} from '../spec.js';
 import type {UndoItems} from '../../undo/undo-log.js';
-import {openCommandBar} from '../../commands/open.js';
+import {traceFrom, TRACE_HELP} from '../trace.js';
 import {openImport} from './import-action.js';
 import {userFilters} from './filters.js';
+import {USER_EXPORT} from './export.js';
 
 const VPN_TONE: Record<string, Tone> = {ENABLED: 'ok', DISABLED: 'danger', EXPIRED: 'warning'};
 
@@ -40,6 +40,8 @@ function deletesOwnToken(who: string): DialogLine {
     bold: true,
   };
 }
+const ROLE_HELP = 'promote to admin / demote to unprivileged';
+
 /**
  * Promote or demote, after asking. The user of this console's API token is refused at once: 0.7.36
  * refuses anyone's change of their own role ("You cannot change your own role"), so a question
@@ -71,10 +73,21 @@ function askRole(ctx: ConsoleContext, user: User): void {
   });
 }
 
-export const users: ResourceSpec<UserRow> = {
+// One row per deleted user, the same object on every frame (the list view is memoised by its items).
+const deletedRows = new WeakMap<User, UserRow>();
+
+function deletedRow(user: User): UserRow {
+  let row = deletedRows.get(user);
+  if (!row) deletedRows.set(user, (row = {user, devices: 0, rules: 0}));
+  return row;
+}
+
+export const users: ScreenSpec<UserRow> = {
   id: 'users',
   noun: 'user',
-  items: (s) => s.userRows,
+  // The tracker keeps a deleted user as the API's User: the list shows it as a row of its own (the
+  // counts of what went with them: none now).
+  source: {from: 'poll', items: (s) => s.userRows, deleted: {type: 'user', row: (removed) => deletedRow(removed as User)}},
   getId: (r) => r.user.id,
   defaultSort: {key: 'email', desc: false},
   filters: (s) => userFilters(s),
@@ -179,18 +192,26 @@ export const users: ResourceSpec<UserRow> = {
     return lines;
   },
   copyValue: (r) => ({label: 'email', value: r.user.email}),
+  export: USER_EXPORT,
   actions: {
-    trace: {verb: 'tracing', run: (ctx, row) => openCommandBar(ctx, `trace ${row!.user.email} `)},
-    new: {verb: 'creating users', where: ['list'], needsItem: false, run: (ctx) => openUserCreate(ctx)},
-    newDevice: {verb: 'creating devices', where: ['detail'], run: (ctx, row) => openDeviceCreate(ctx, row!.user.id)},
-    edit: {verb: 'editing users', run: (ctx, row) => openUserEdit(ctx, row!)},
-    role: {verb: 'changing roles', run: (ctx, row) => askRole(ctx, row!.user)},
+    trace: traceFrom((row) => row.user.email),
+    new: onList({verb: 'creating users', where: ['list'], run: (ctx) => openUserCreate(ctx)}),
+    newDevice: withItem({verb: 'creating devices', where: ['detail'], run: (ctx, row) => openDeviceCreate(ctx, row.user.id)}),
+    edit: withItem({verb: 'editing users', run: (ctx, row) => openUserEdit(ctx, row)}),
+    role: withItem({verb: 'changing roles', run: (ctx, row) => askRole(ctx, row.user)}),
     delete: {
       verb: 'deleting users',
-      run: (ctx, row) => askDelete(ctx, row!),
       remove: (client, id) => client.deleteUser(id),
       present: async (client) => new Set((await client.listUsers()).data.map((x) => x.id)),
       label: (r) => r.user.email,
+      title: (r) => `Delete user ${r.user.email}? This also deletes ${plural(r.devices, 'device')} and ${plural(r.rules, 'rule')}.`,
+      lines: (ctx, r) => [
+        ...(isTokenUser(ctx, r.user.id) ? [deletesOwnToken('This is')] : []),
+        {text: 'Their active VPN sessions drop at once.', tone: 'muted'},
+        // Said before, as README promises: `u` brings the user back, but not this.
+        {text: 'u can bring them back, but not their password: its hash never leaves the server.', tone: 'muted'},
+      ],
+      done: (r) => `User deleted successfully: ${r.user.email}`,
       kept: (ctx, r) => userWithTheirs(ctx, r.user),
       warning: (ctx, rows) => {
         const own = rows.find((r) => isTokenUser(ctx, r.user.id));
@@ -205,7 +226,24 @@ export const users: ResourceSpec<UserRow> = {
           'rule',
         )}.`,
     },
-    import: {verb: 'importing users', where: ['list'], needsItem: false, run: (ctx) => openImport(ctx)},
+    import: onList({verb: 'importing users', where: ['list'], run: (ctx) => openImport(ctx)}),
+  },
+  keyHelp: {
+    list: {
+      role: ROLE_HELP,
+      import: 'onboard users and devices from a CSV/TSV file (preview first)',
+      trace: TRACE_HELP.list,
+    },
+    // The detail's lines include the user's devices, with a cursor over them.
+    detail: {
+      up: 'the previous of their devices',
+      down: 'the next of their devices',
+      open: 'open the device under the cursor',
+      edit: 'email/password',
+      role: ROLE_HELP,
+      newDevice: 'new device for this user',
+      trace: TRACE_HELP.detail,
+    },
   },
 };
 
@@ -248,21 +286,4 @@ function userWithTheirs(ctx: ConsoleContext, u: UserRow['user']): UndoItems {
     devices: ctx.snapshot.devices.filter((r) => r.userId === u.id).map((r) => r.toDevice()),
     rules: ctx.snapshot.rules.filter((r) => r.user_id === u.id),
   };
-}
-
-function askDelete(ctx: ConsoleContext, row: UserRow): void {
-  const u = row.user;
-  confirmDelete(ctx, {
-    title: `Delete user ${u.email}? This also deletes ${plural(row.devices, 'device')} and ${plural(row.rules, 'rule')}.`,
-    lines: [
-      ...(isTokenUser(ctx, u.id) ? [deletesOwnToken('This is')] : []),
-      {text: 'Their active VPN sessions drop at once.', tone: 'muted'},
-      // Said before, as README promises: `u` brings the user back, but not this.
-      {text: 'u can bring them back, but not their password: its hash never leaves the server.', tone: 'muted'},
-    ],
-    screen: 'users',
-    send: () => ctx.client.deleteUser(u.id),
-    done: `User deleted successfully: ${u.email}`,
-    kept: {label: `user ${u.email}`, items: userWithTheirs(ctx, u)},
-  });
 }

@@ -1,7 +1,9 @@
-// Bulk delete: `d` with rows marked deletes them all after one question, with a progress bar, Esc
-// to stop, and a report of each failure. What one delete is (its request, the label of an item,
-// the question) is the screen's delete action (src/state/screens/spec.ts); the running and
-// stopping is src/state/interactions/jobs.ts, the report modal src/state/interactions/report.ts.
+// `d`: one path for the item under the cursor and for every marked one. What one delete is (its
+// request, the label of an item, what `u` keeps, the questions) is the screen's delete action
+// (src/state/screens/spec.ts). One item: a question (src/state/interactions/dialog.ts,
+// `confirmDelete`), then the request. Rows marked: one question for all of them, then a progress
+// bar, Esc to stop, and a report of each failure; the running and stopping is
+// src/state/interactions/jobs.ts, the report modal src/state/interactions/report.ts.
 import {ApiError} from '../../api/index.js';
 import type {ConsoleContext} from '../core/context.js';
 import type {DialogLine} from '../core/modals.js';
@@ -10,7 +12,8 @@ import {plural} from '../data/format.js';
 import {Job, outcomeUnknown, type JobOutcome} from '../interactions/jobs.js';
 import {errorText} from '../core/state.js';
 import {runReport} from '../interactions/report.js';
-import type {ResourceDisplay} from '../screens/display.js';
+import {confirmDelete} from '../interactions/dialog.js';
+import {polledItems, type ScreenDisplay} from '../screens/display.js';
 import type {DeleteAction} from '../screens/spec.js';
 import {setMarks} from './marks.js';
 import {merge, type UndoItems} from '../undo/undo-log.js';
@@ -20,13 +23,26 @@ interface Target {
   label: string;
 }
 
+/** `d` on one item (the row under the cursor, or a detail's item): asks, then deletes it; `u` can take it back. */
+export function deleteOne<T>(c: ConsoleContext, spec: ScreenDisplay<T>, remove: DeleteAction<T>, item: T): void {
+  const id = spec.getId(item);
+  confirmDelete(c, {
+    title: remove.title(item),
+    lines: remove.lines?.(c, item) ?? [],
+    screen: spec.id,
+    send: () => remove.remove(c.client, id),
+    done: remove.done(item),
+    ...(remove.kept ? {kept: {label: `${spec.noun} ${remove.label(item)}`, items: remove.kept(c, item)}} : {}),
+  });
+}
+
 /** How many marked items the question lists by name before "… and N more". */
 const LISTED = 8;
 
-export function bulkDelete<T>(c: ConsoleContext, spec: ResourceDisplay<T>, remove: DeleteAction<T>): void {
+export function bulkDelete<T>(c: ConsoleContext, spec: ScreenDisplay<T>, remove: DeleteAction<T>): void {
   const marks = c.state.marks[spec.id];
   // The marked items as the server has them now, in the list's own order.
-  const marked = spec.items(c.snapshot, {events: []}).filter((item) => marks.has(spec.getId(item)));
+  const marked = polledItems(spec, c.snapshot).filter((item) => marks.has(spec.getId(item)));
   if (marked.length === 0) return;
   const items: Target[] = marked.map((item) => ({id: spec.getId(item), label: remove.label(item)}));
   // What each delete removes, kept now (the poll after the delete no longer has it) for `u`.
