@@ -78,7 +78,7 @@ function* units(safe: string): Generator<string> {
   while (i < safe.length) {
     const open = safe.indexOf(ESCAPE_OPEN, i);
     const end = open === -1 ? safe.length : open;
-    if (end > i) yield* graphemes(safe.slice(i, end));
+    if (end > i) for (const cluster of graphemes(safe.slice(i, end))) yield* pieces(cluster);
     if (open === -1) return;
     const close = safe.indexOf(ESCAPE_CLOSE, open);
     const stop = close === -1 ? safe.length : close + 1;
@@ -88,12 +88,35 @@ function* units(safe: string): Generator<string> {
 }
 
 /**
+ * The most units one cell is drawn from. displaySafe keeps a cluster to a base and MAX_MARKS marks,
+ * but a joined emoji sequence or a run of Hangul jamo is one cluster however long it runs (a
+ * megabyte of `👩‍💻` joined): no terminal draws it as one glyph, and measured whole, a few cells
+ * of it would read the whole text. It is drawn in pieces of at most this many units.
+ */
+const UNIT_MAX = 64;
+
+function* pieces(cluster: string): Generator<string> {
+  if (cluster.length <= UNIT_MAX) {
+    yield cluster;
+    return;
+  }
+  for (let i = 0; i < cluster.length;) {
+    let end = Math.min(cluster.length, i + UNIT_MAX);
+    // Never cut between the halves of a surrogate pair.
+    const last = cluster.charCodeAt(end - 1);
+    if (end < cluster.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield cluster.slice(i, end);
+    i = end;
+  }
+}
+
+/**
  * How much of display-safe text can matter for `cells` cells: a cluster is a base and at most
- * MAX_MARKS marks (or a few joined pictographs), an escape token a dozen characters. Beyond this
+ * MAX_MARKS marks or a piece of at most UNIT_MAX units, an escape token a dozen characters. Beyond this
  * prefix nothing can be drawn, so nothing beyond it is measured.
  */
 function visiblePrefix(safe: string, cells: number): {text: string; cut: boolean} {
-  const room = (Math.max(0, cells) + 1) * 64;
+  const room = (Math.max(0, cells) + 1) * UNIT_MAX;
   if (safe.length <= room) return {text: safe, cut: false};
   let text = safe.slice(0, /[\ud800-\udbff]/.test(safe[room - 1]!) ? room - 1 : room);
   // Never leave half an escape token at the end.
