@@ -51,6 +51,7 @@ export const GROUPS = [
       'test/state/dispatch.test.ts',
       'test/state/key-reads.test.ts',
       'test/state/input-limits.test.ts',
+      'test/state/input-edges.test.ts',
       'test/state/key-help.test.ts',
       'test/state/store-writes.test.ts',
       'test/state/scopes.test.ts',

@@ -83,7 +83,9 @@ export class KeyReads {
     const taken = keyPress(this.c, name, input);
     if (taken || this.current.presses <= 1) return;
     const said = this.c.state.message;
-    this.stopped = {key: input.length === 1 && input > ' ' ? `"${input}"` : displayKey(name), said: said !== before ? said : null, dropped: 0};
+    // A letter typed is quoted ("h"); a named key or a chord by its name (Space, Tab, Ctrl-X).
+    const key = name === input && input.length === 1 && input > ' ' ? `"${input}"` : displayKey(name);
+    this.stopped = {key, said: said !== before ? said : null, dropped: 0};
   }
 
   /** A bracketed paste: one insertion where text goes. */
