@@ -72,13 +72,7 @@ export class ApiError extends Error {
 
   /** Worth retrying a GET for: the server or the path to it may recover by itself. */
   get isTransient(): boolean {
-    return (
-      this.kind === 'server' ||
-      this.kind === 'timeout' ||
-      this.kind === 'network' ||
-      this.kind === 'schema' ||
-      (this.kind === 'http' && (this.status === 429 || this.status === 408))
-    );
+    return this.kind === 'server' || this.kind === 'timeout' || this.kind === 'network' || this.kind === 'schema' || this.status === 429 || this.status === 408;
   }
 }
 
@@ -146,11 +140,9 @@ export function flattenFieldErrors(errors: unknown, prefix = ''): FieldErrors {
     for (let i = 0; i < Math.min(room, messages.length); i++) list.push(cutServerText(messages[i]!, FIELD_MESSAGE_MAX_CHARS));
     if (messages.length > room) over.set(path, (over.get(path) ?? 0) + messages.length - room);
   };
+  // Past the last path the walk stops: the loops below test `truncated` before each step.
   const walk = (value: unknown, path: string, depth: number) => {
-    if (truncated) return;
-    if (typeof value === 'string') {
-      add(path, [value]);
-    } else if (Array.isArray(value)) {
+    if (Array.isArray(value)) {
       if (value.every((v) => typeof v === 'string')) {
         add(path, value as string[]);
       } else if (depth >= FIELD_ERRORS_MAX_DEPTH) {
@@ -168,6 +160,7 @@ export function flattenFieldErrors(errors: unknown, prefix = ''): FieldErrors {
         walk(inner, path === '' ? key : `${path}.${key}`, depth + 1);
       }
     } else if (value !== null && value !== undefined) {
+      // A message, or a number or boolean said as one.
       add(path, [String(value)]);
     }
   };
@@ -257,7 +250,8 @@ function classifyResponse(res: ResponseFacts): ApiError {
 
   if (status === 401) {
     const authType = json && typeof json === 'object' ? (json as {errors?: {auth?: unknown}}).errors?.auth : undefined;
-    if (typeof authType === 'string' && authType in AUTH_MESSAGES) {
+    // Own keys only: the server's text is not to find `toString` on the prototype.
+    if (typeof authType === 'string' && Object.hasOwn(AUTH_MESSAGES, authType)) {
       return new ApiError({...base, kind: authType as ApiErrorKind, message: AUTH_MESSAGES[authType]!});
     }
     if (json && typeof json === 'object' && (json as {error?: unknown}).error === 'Unauthorized') {

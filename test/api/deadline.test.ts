@@ -108,6 +108,28 @@ describe('LoopDeadline', () => {
     expect(d.expired()).toEqual({wallMs: 3750, busyMs: 2750});
   });
 
+  it('a tick late by exactly a block is a block: the whole tick is busy, and a late tick after it only its lateness', () => {
+    const loop = new TestLoop();
+    const d = deadline(1000, loop);
+    // The first tick (armed at 0, due at 250) runs at 350: 100 ms late, a block: 350 ms busy.
+    loop.busyUntil(350);
+    // The next (armed at 350, due at 600) runs at 700, late by a block again, right after one: 100 ms.
+    loop.busyUntil(700);
+    // 1,000 ms of the server's time: wall 1,450 less 450 busy.
+    loop.idleUntil(1449);
+    expect(d.expired()).toBeNull();
+    loop.idleUntil(1450);
+    expect(d.expired()).toEqual({wallMs: 1450, busyMs: 450});
+  });
+
+  it('on the real clock, a cancelled deadline never fires', async () => {
+    let expired = false;
+    new LoopDeadline(20, () => (expired = true)).cancel();
+    // The one negative wait: five times the timeout, on an idle loop.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(expired).toBe(false);
+  });
+
   it('does nothing once cancelled', () => {
     const loop = new TestLoop();
     let expired = false;
