@@ -98,6 +98,42 @@ describe('Poller', () => {
     poller.stop();
   });
 
+  it('a hold or a pause is said in one status, with what follows it (a cycle or the next one’s time)', async () => {
+    let n = 0;
+    const {poller, statuses, last} = setup(1000, async () => ++n);
+    poller.start();
+    await vi.advanceTimersByTimeAsync(0);
+    const said = () => statuses.splice(0);
+    said();
+    poller.setHeld(true);
+    expect(said()).toEqual([expect.objectContaining({held: true, nextAt: null, inFlight: false})]);
+    poller.setHeld(true);
+    expect(said()).toEqual([]);
+    // Stale by now: released, it starts a cycle, and that is the one status.
+    await vi.advanceTimersByTimeAsync(5000);
+    poller.setHeld(false);
+    expect(said()).toEqual([expect.objectContaining({held: false, inFlight: true})]);
+    await vi.advanceTimersByTimeAsync(0);
+    said();
+    // Fresh: paused, then resumed within the interval, each is one status with its schedule.
+    poller.setPaused(true);
+    expect(said()).toEqual([expect.objectContaining({paused: true, mode: 'paused', nextAt: null})]);
+    poller.setPaused(false);
+    expect(said()).toEqual([expect.objectContaining({paused: false, mode: 'live', nextAt: Date.now() + 1000})]);
+    // Released, stale, while a cycle is in flight: the release is said, and no second cycle starts.
+    poller.setHeld(true);
+    await vi.advanceTimersByTimeAsync(5000);
+    const before = n;
+    poller.refreshNow();
+    said();
+    poller.setHeld(false);
+    expect(said()).toEqual([expect.objectContaining({held: false, inFlight: true})]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(n).toBe(before + 1);
+    expect(last()).toMatchObject({held: false, inFlight: false, mode: 'live'});
+    poller.stop();
+  });
+
   it('resuming after a pause refreshes at once when the data is stale, and the label shows its time', async () => {
     let n = 0;
     const {poller, data} = setup(1000, async () => ++n);

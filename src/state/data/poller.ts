@@ -114,9 +114,7 @@ export class Poller<T> {
 
   setPaused(paused: boolean): void {
     if (paused === this.status.paused) return;
-    this.update({paused});
-    if (!paused && this.stale()) this.cycleNow();
-    else this.reschedule();
+    this.changeThenSay({paused}, !paused && this.stale());
   }
 
   /** Data older than one interval: resuming (or closing a form) refreshes at once, as htop and k9s do. */
@@ -131,8 +129,18 @@ export class Poller<T> {
 
   setHeld(held: boolean): void {
     if (held === this.status.held) return;
-    this.update({held});
-    if (!held && !this.status.paused && this.stale()) this.cycleNow();
+    this.changeThenSay({held}, !held && !this.status.paused && this.stale());
+  }
+
+  /**
+   * A pause or a hold changed: one status says it with what follows, a cycle started at once
+   * (`refresh`, unless one is in flight) or the next one's time. Said once, not once for the
+   * change and again for the schedule: each status is a change of the store that subscribers see.
+   */
+  private changeThenSay(patch: Partial<PollStatus>, refresh: boolean): void {
+    this.status = {...this.status, ...patch};
+    // cycle() says `inFlight` before it awaits anything; reschedule() always says where it is.
+    if (refresh && !this.status.inFlight && !this.stopped) this.cycleNow();
     else this.reschedule();
   }
 
