@@ -13,7 +13,7 @@
 //   npm run mutate -- --update         write the incremental files back into the checkout
 //   npm run mutate -- --all            every module of src/ against every unit suite (long; local; no threshold)
 import {spawnSync} from 'node:child_process';
-import {copyFileSync, existsSync, mkdirSync, readFileSync, rmSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {dirname, join, relative} from 'node:path';
 import {GROUPS} from '../test/mutation/stryker.config.mjs';
@@ -32,9 +32,16 @@ if (groups.length === 0) {
 }
 
 const core = dirname(createRequire(import.meta.url).resolve('@stryker-mutator/core/package.json'));
-const out = '/tmp/fz-mutation';
-rmSync(out, {recursive: true, force: true});
-mkdirSync(out, {recursive: true});
+// Reports and Stryker's sandboxes go to folders of our own, made fresh (0700, a name no one could
+// guess and take first): a fixed name in a shared /tmp would be another user's to plant. Short
+// names under /tmp, as the suite's own temporary folders: paths the tests print wrap where they
+// do in a normal run.
+const out = mkdtempSync('/tmp/fzr');
+const sandboxes = mkdtempSync('/tmp/fzm');
+process.on('exit', () => {
+  rmSync(out, {recursive: true, force: true});
+  rmSync(sandboxes, {recursive: true, force: true});
+});
 const root = process.cwd();
 const kept = join(root, 'test/mutation/incremental');
 const slug = (name) => name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
@@ -49,6 +56,30 @@ const add = (into, c) => {
   for (const k of Object.keys(into)) into[k] += c[k];
 };
 
+/** A group's `mutate` patterns as regular expressions: `**`, `*` and `{a,b}`, as the config uses them. */
+const patternOf = (glob) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^$()|[\]\\]/g, '\\$&')
+      .replace(/\{([^}]*)\}/g, (_, alternatives) => `(${alternatives.split(',').join('|')})`)
+      .replace(/\*\*\//g, '\0')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\0/g, '(.*/)?')}$`,
+  );
+const inGroup = (group, path) => {
+  if (!group.mutate) return true;
+  const relativePath = relative(root, path) || path;
+  const included = group.mutate.filter((g) => !g.startsWith('!')).some((g) => patternOf(g).test(relativePath));
+  return included && !group.mutate.filter((g) => g.startsWith('!')).some((g) => patternOf(g.slice(1)).test(relativePath));
+};
+
+/** An incremental result with the files of `group` only. */
+const copyGroupFiles = (group, from, to) => {
+  const result = JSON.parse(readFileSync(from, 'utf8'));
+  result.files = Object.fromEntries(Object.entries(result.files).filter(([path]) => inGroup(group, path)));
+  writeFileSync(to, JSON.stringify(result, null, 2));
+};
+
 const files = new Map();
 const byGroup = [];
 const started = Date.now();
@@ -57,8 +88,10 @@ for (const [i, group] of groups.entries()) {
   const report = join(out, `report-${i}.json`);
   const incremental = join(out, `${slug(group.name)}.json`);
   const committed = join(kept, `${slug(group.name)}.json`);
-  if (existsSync(committed) && !flag('--force')) copyFileSync(committed, incremental);
-  const env = {...process.env, FZ_MUTATE_REPORT: report, FZ_MUTATE_INCREMENTAL: incremental};
+  // Only the group's own files: Stryker reports every file of the incremental file, and a module
+  // that moved to another group would still count in this one.
+  if (existsSync(committed) && !flag('--force')) copyGroupFiles(group, committed, incremental);
+  const env = {...process.env, FZ_MUTATE_REPORT: report, FZ_MUTATE_INCREMENTAL: incremental, FZ_MUTATE_SANDBOXES: sandboxes};
   if (group.mutate) {
     env.FZ_MUTATE_GROUP = group.name;
     env.FZ_MUTATE_TESTS = group.tests.join(',');
@@ -73,11 +106,12 @@ for (const [i, group] of groups.entries()) {
   }
   if (flag('--update') && group.mutate) {
     mkdirSync(kept, {recursive: true});
-    copyFileSync(incremental, committed);
+    copyGroupFiles(group, incremental, committed);
   }
   const json = JSON.parse(readFileSync(report, 'utf8'));
   const total = empty();
   for (const [path, file] of Object.entries(json.files)) {
+    if (!inGroup(group, path)) continue;
     const counts = files.get(path) ?? empty();
     const mine = empty();
     for (const m of file.mutants) {
