@@ -48,9 +48,9 @@ function prefixes(path: string): string[] {
  * Checks that no other user can change what the folder `realPath` holds or names: see the rule
  * above. `realPath` is a resolved path (realpath), so a symbolic link anywhere in it means one was
  * put there since, and is refused, not followed. Throws an UnsafeFolderError that names the folder.
+ * `uid` is whose folders are trusted besides root's: this process's user (a test names another).
  */
-export function checkNoOtherWriter(realPath: string): void {
-  const uid = ownUid();
+export function checkNoOtherWriter(realPath: string, uid: number = ownUid()): void {
   for (const path of prefixes(realPath)) {
     const stat = lstatOf(path);
     if (stat.isSymbolicLink()) throw new UnsafeFolderError(`${path} is a symbolic link`);

@@ -115,6 +115,28 @@ describe('makePrivateTempFolder', () => {
     expect(() => makePrivateTempFolder(join(base, 'none'), 'fz-console-')).toThrow(new UnsafeFolderError(`${join(base, 'none')}: ENOENT`));
   });
 
+  it('refuses a missing folder, a link and a file on the way, each by name', () => {
+    expect(() => checkNoOtherWriter(join(base, 'gone'))).toThrow(new UnsafeFolderError(`${join(base, 'gone')}: ENOENT`));
+    symlinkSync(folder('target', 0o700), join(base, 'link'));
+    expect(() => checkNoOtherWriter(join(base, 'link', 'x'))).toThrow(new UnsafeFolderError(`${join(base, 'link')} is a symbolic link`));
+    writeFileSync(join(base, 'file'), '');
+    expect(() => checkNoOtherWriter(join(base, 'file', 'x'))).toThrow(new UnsafeFolderError(`${join(base, 'file')} is not a folder`));
+    // A prefix that cannot be made (its folder is missing) is said, not left to fail later.
+    expect(() => makePrivateTempFolder(base, 'no/such-')).toThrow(new UnsafeFolderError(`${base}: ENOENT`));
+  });
+
+  it.skipIf(!isRoot)('as a user other than root: root’s folders and his own are trusted, another user’s are not', () => {
+    const USER = 1000;
+    const his = folder('his', 0o700);
+    chownSync(his, USER, USER);
+    // The way down is root's (base and above), then his.
+    expect(() => checkNoOtherWriter(his, USER)).not.toThrow();
+    expect(() => checkNoOtherWriter(base, USER)).not.toThrow();
+    // To anyone else, root included, his folder is another user's.
+    expect(() => checkNoOtherWriter(his, USER + 1)).toThrow(new UnsafeFolderError(`${his} belongs to another user (uid ${USER})`));
+    expect(() => checkNoOtherWriter(his, 0)).toThrow(new UnsafeFolderError(`${his} belongs to another user (uid ${USER})`));
+  });
+
   it('checks the whole way up, not only the parent', () => {
     const shared = folder('shared', 0o777);
     const inside = join(shared, 'mine');

@@ -160,3 +160,88 @@ describe('a partial last line at open', () => {
     expect(readFileSync(path, 'utf8').endsWith('y\n')).toBe(true);
   });
 });
+
+/** node:fs with every call counted; `fail` makes one operation throw this error. */
+function counted(fail: {size?: Error; write?: Error; truncate?: Error} = {}, firstWriteAtMost = Infinity) {
+  const calls = {size: 0, write: 0, datasync: 0, truncate: 0};
+  const ops: LogFileOps = {
+    size: (fd) => {
+      calls.size++;
+      if (fail.size) throw fail.size;
+      return fstatSync(fd).size;
+    },
+    write: (fd, bytes, offset, length) => {
+      calls.write++;
+      if (fail.write) throw fail.write;
+      // A short first write (a signal, a pipe's worth), then whatever is asked.
+      return writeSync(fd, bytes, offset, calls.write === 1 ? Math.min(length, firstWriteAtMost) : length);
+    },
+    datasync: (fd) => {
+      calls.datasync++;
+      fdatasyncSync(fd);
+    },
+    truncate: (fd, length) => {
+      calls.truncate++;
+      if (fail.truncate) throw fail.truncate;
+      ftruncateSync(fd, length);
+    },
+  };
+  return {ops, calls};
+}
+
+describe('an append, call by call', () => {
+  it('an empty batch touches nothing; a short write is followed by the rest of the line', () => {
+    const path = join(dir, 'audit.jsonl');
+    writeFileSync(path, EARLIER, {mode: 0o600});
+    const {ops, calls} = counted({}, 10);
+    const log = ActivityLog.open(path, {ops});
+    expect(log.append([])).toBeNull();
+    expect(calls).toEqual({size: 0, write: 0, datasync: 0, truncate: 0});
+    expect(log.append([event('a@example.com')])).toBeNull();
+    log.close();
+    expect(calls.write).toBe(2);
+    expect(calls.datasync).toBe(1);
+    expect(readFileSync(path, 'utf8')).toBe(`${EARLIER}${encodeLine(event('a@example.com'))}`);
+  });
+
+  it('without sync, nothing is flushed, after a failure either', () => {
+    const path = join(dir, 'audit.jsonl');
+    const {ops, calls} = counted({write: errno('ENOSPC')});
+    const log = ActivityLog.open(path, {ops, sync: false});
+    expect(log.append([event('a@example.com')])).toEqual({
+      reason: `Cannot write the activity log ${path}: no space left on the device (ENOSPC)`,
+      cutBack: true,
+    });
+    log.close();
+    expect(calls).toEqual({size: 1, write: 1, datasync: 0, truncate: 1});
+  });
+
+  it('a cut back that failed is not flushed; a log whose length cannot be read writes nothing', () => {
+    const path = join(dir, 'audit.jsonl');
+    const failing = counted({write: errno('EIO'), truncate: errno('EIO')});
+    const log = ActivityLog.open(path, {ops: failing.ops});
+    expect(log.append([event('a@example.com')])).toEqual({reason: `Cannot write the activity log ${path}: an I/O error (EIO)`, cutBack: false});
+    log.close();
+    expect(failing.calls.datasync).toBe(0);
+    const unreadable = counted({size: errno('EBADF')});
+    const again = ActivityLog.open(path, {ops: unreadable.ops});
+    expect(again.append([event('a@example.com')])).toEqual({reason: `Cannot write the activity log ${path}: EBADF`, cutBack: true});
+    again.close();
+    expect(unreadable.calls).toEqual({size: 1, write: 0, datasync: 0, truncate: 0});
+  });
+
+  it('an error without a code is said by its message', () => {
+    const path = join(dir, 'audit.jsonl');
+    const log = ActivityLog.open(path, {ops: counted({write: new Error('the disk is on fire')}).ops});
+    expect(log.append([event('a@example.com')])?.reason).toBe(`Cannot write the activity log ${path}: the disk is on fire`);
+    log.close();
+  });
+
+  it('a partial line whose look back starts right after a newline is measured from there', () => {
+    const path = join(dir, 'audit.jsonl');
+    writeFileSync(path, `${'x'.repeat(5)}\n${'y'.repeat(PARTIAL_LINE_SCAN_BYTES - 1)}`, {mode: 0o600});
+    const log = ActivityLog.open(path);
+    expect(log.takeStartNote()).toContain(`ended in a partial line (${PARTIAL_LINE_SCAN_BYTES - 1} bytes,`);
+    log.close();
+  });
+});
