@@ -3,7 +3,7 @@
 // a TMPDIR others can write that is not sticky, or one that does not exist, is passed over, and
 // when none serves the error is one line that says why each did not. The executable itself is run
 // in test/release/exe.test.ts.
-import {chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync} from 'node:fs';
+import {chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {UnsafeFolderError} from '../../src/common/private-folder.js';
@@ -53,6 +53,19 @@ describe('makeBundleFolder', () => {
     expect(makeBundleFolder({TMPDIR: missing, HOME: home}, missing).startsWith(join(home, '.cache', 'fz-console', 'bundle-'))).toBe(true);
   });
 
+  it('tries XDG_RUNTIME_DIR only when it is set to an absolute path', () => {
+    const shared = folder('shared', 0o777);
+    const missing = join(base, 'missing');
+    for (const env of [{}, {XDG_RUNTIME_DIR: 'run/user'}, {XDG_RUNTIME_DIR: ''}]) {
+      expect(() => makeBundleFolder({TMPDIR: shared, HOME: missing, ...env}, shared)).toThrow(
+        new UnsafeFolderError(
+          `no folder of yours alone to unpack the bundle into (TMPDIR: ${shared} can be written by others and is not sticky (mode 0777); ` +
+            `the cache folder: ${missing}: ENOENT); set TMPDIR to one`,
+        ),
+      );
+    }
+  });
+
   it('when nothing serves, says why each did not, on one line', () => {
     const shared = folder('shared', 0o777);
     const missing = join(base, 'missing');
@@ -79,6 +92,20 @@ describe('checkBundleFolder', () => {
     renameSync(dir, `${dir}.away`);
     mkdirSync(dir, {mode: 0o700});
     expect(() => checkBundleFolder(dir, made)).toThrow(new UnsafeFolderError(`${dir} was changed after it was made`));
+  });
+
+  it('refuses it when others have been let in, or it has been given away', () => {
+    const temporary = folder('private', 0o700);
+    const dir = makeBundleFolder({HOME: home}, temporary);
+    const made = lstatSync(dir);
+    chmodSync(dir, 0o750);
+    expect(() => checkBundleFolder(dir, made)).toThrow(new UnsafeFolderError(`${dir} was changed after it was made`));
+    chmodSync(dir, 0o700);
+    expect(() => checkBundleFolder(dir, made)).not.toThrow();
+    if (process.getuid?.() === 0) {
+      chownSync(dir, 65534, 65534);
+      expect(() => checkBundleFolder(dir, made)).toThrow(new UnsafeFolderError(`${dir} was changed after it was made`));
+    }
   });
 
   it('refuses it when its parent has become writable by others', () => {

@@ -77,11 +77,11 @@ describe('the heap settings', () => {
     expect(tuned.cap).toBe(8 * MB);
     expect(tuned.before).toBeLessThan(tuned.cap);
     expect(tuned.applied).toEqual(['--heap-growing-percent=20', '--semi-space-growth-factor=1']);
-    // At the cap, or one growth past it: V8 grows the generation at a collection and the observer
-    // hears of it after the task; on a loaded machine (the whole suite on Node 24) two growths
-    // came before it once.
+    // At the cap, or a growth or two past it: V8 grows the generation at a collection and the
+    // observer hears of it after the task; on a loaded machine (the whole suite on Node 24) it was
+    // seen at 2.25× the cap (18 MB) once. Held all the same: under what V8 alone reaches (≥ 4×).
     expect(tuned.after).toBeGreaterThanOrEqual(tuned.cap);
-    expect(tuned.after).toBeLessThanOrEqual(2 * tuned.cap);
+    expect(tuned.after).toBeLessThan(4 * tuned.cap);
   });
 
   it('leave a setting the user gave Node themselves alone, and set the other', () => {
