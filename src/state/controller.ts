@@ -269,10 +269,13 @@ export class Controller implements ConsoleContext, PollSink {
       // Live updates hold while help, a form or a dialog is open, so nothing moves under the admin.
       this.store.react(() => this.refreshPipeline.setHeld(this.state.help.open || this.state.modals.length > 0)),
       // New items on screen (a poll, another list, the stale view): long lists are sorted ahead.
-      this.store.subscribe(() => {
-        const {snapshot, screen} = this.state;
-        if (snapshot && screen !== 'configuration') this.warmSorter.notice(screen, this.lists.items(screen, this.state), this.lists.columns(screen, snapshot));
-      }),
+      this.store.subscribe(() =>
+        this.warmSorter.noticeState(
+          this.state,
+          (screen) => this.lists.items(screen, this.state),
+          (screen, snapshot) => this.lists.columns(screen, snapshot),
+        ),
+      ),
     ];
     if (this.settings.notice) this.message({tone: 'ok', text: this.settings.notice});
     // A half line that opening the log had to end (a full disk, a crash) is said where the admin looks.

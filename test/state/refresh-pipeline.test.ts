@@ -182,4 +182,33 @@ describe('sorting ahead of time', () => {
     vi.runAllTimers();
     expect(steps).toEqual([]);
   });
+
+  it('looks at the items on screen again only when what they are made of changed, not on a cursor move or a modal', () => {
+    vi.useFakeTimers();
+    const {cache} = fakeCache(1);
+    const sorter = new WarmSorter(() => cache);
+    const asked: string[] = [];
+    const itemsOf = (screen: string) => (asked.push(screen), []);
+    const columnsOf = () => [];
+    const snapshot = {} as Snapshot;
+    const list = {ownView: false, cursor: 0};
+    const state = {snapshot, screen: 'devices' as const, clock: 1000, lists: {devices: list} as never};
+    sorter.noticeState(state, itemsOf, columnsOf);
+    expect(asked).toEqual(['devices']);
+    // The cursor moved, a dialog opened: the same snapshot, screen, view and clock.
+    sorter.noticeState({...state, lists: {devices: {...list, cursor: 5}} as never}, itemsOf, columnsOf);
+    sorter.noticeState({...state}, itemsOf, columnsOf);
+    expect(asked).toHaveLength(1);
+    // Each of what the items are made of asks again.
+    sorter.noticeState({...state, snapshot: {} as Snapshot}, itemsOf, columnsOf);
+    sorter.noticeState({...state, clock: 2000}, itemsOf, columnsOf);
+    sorter.noticeState({...state, clock: 2000, lists: {devices: {...list, ownView: true}} as never}, itemsOf, columnsOf);
+    sorter.noticeState({...state, clock: 2000, screen: 'users', lists: {users: list} as never}, itemsOf, columnsOf);
+    expect(asked).toEqual(['devices', 'devices', 'devices', 'devices', 'users']);
+    // Nothing on Configuration or before the first poll.
+    sorter.noticeState({...state, screen: 'configuration'}, itemsOf, columnsOf);
+    sorter.noticeState({...state, snapshot: null}, itemsOf, columnsOf);
+    expect(asked).toHaveLength(5);
+    sorter.stop();
+  });
 });

@@ -5,6 +5,7 @@
 // modal registry (src/state/interactions/modal-behaviour.ts). The handlers take the ConsoleContext
 // and nothing else.
 import type {ConsoleContext} from '../core/context.js';
+import type {ConsoleState} from '../core/state.js';
 import {topModal} from '../core/state.js';
 import type {Modal} from '../core/modals.js';
 import {behaviourOf} from '../interactions/modal-behaviour.js';
@@ -17,7 +18,7 @@ import {helpAction, helpSearchAction, openHelp, typeIntoHelpSearch} from './help
 import {commandAction, pasteIntoCommand, typeIntoCommand} from '../commands/command-bar.js';
 import {bindingFor, displayKey, type Action, type Scope} from './keymap.js';
 import {onlyElsewhere, onTheList} from './key-help.js';
-import {acceptsText, available, scopes, writeName} from './scopes.js';
+import {available, routeOf, writeName, type Route} from './scopes.js';
 import {refusedInReadOnly} from './read-only.js';
 import {isEditKey, isTypedKey, oneLineOf, pasteRefused} from './textedit.js';
 
@@ -37,9 +38,8 @@ const HANDLERS: Record<Exclude<Scope, Modal['kind']>, Handler> = {
 };
 
 /** The handler of a binding's scope: the innermost modal's when it is that modal's scope. */
-function handlerOf(c: ConsoleContext, scope: Scope): Handler {
-  const m = topModal(c.state);
-  if (m && behaviourOf(m).scope === scope) return behaviourOf(m).act;
+function handlerOf(route: Route, scope: Scope): Handler {
+  if (route.modal && behaviourOf(route.modal).scope === scope) return behaviourOf(route.modal).act;
   return HANDLERS[scope as Exclude<Scope, Modal['kind']>];
 }
 
@@ -49,10 +49,9 @@ function doesNothingHere(c: ConsoleContext, text: string): void {
 }
 
 /** Where the keys go: the screen, the innermost scope, the item a detail shows. */
-function placeOf(c: ConsoleContext): string {
-  const s = c.state;
+function placeOf(s: ConsoleState): string {
   const detail = s.screen === 'configuration' ? '' : (s.lists[s.screen].detailId ?? '');
-  return `${s.screen} ${scopes(s)[0] ?? ''} ${detail} ${s.modals.length}`;
+  return `${s.screen} ${routeOf(s).stack[0] ?? ''} ${detail} ${s.modals.length}`;
 }
 
 /**
@@ -61,10 +60,11 @@ function placeOf(c: ConsoleContext): string {
  * not run (Controller.key).
  */
 export function keyPress(c: ConsoleContext, name: string, input: string): boolean {
-  const place = placeOf(c);
+  const before = c.state;
   const taken = dispatchKey(c, name, input);
-  const shown = c.state.message;
-  if (shown?.place && placeOf(c) !== place) c.message(null);
+  const after = c.state;
+  // A message about a place ("does nothing here") goes once the keys are elsewhere.
+  if (after.message?.place && after !== before && placeOf(after) !== placeOf(before)) c.message(null);
   return taken;
 }
 
@@ -91,15 +91,16 @@ function dispatchKey(c: ConsoleContext, name: string, input: string): boolean {
     return name === 'q';
   }
   // A modal busy with its work (a form's save in flight) lets only its cancel through.
-  const top = topModal(c.state);
+  const route = routeOf(c.state);
+  const top = route.modal;
   if (!c.state.help.open && top && behaviourOf(top).busy?.(c, top, name, input, bindingFor([behaviourOf(top).scope], name)?.action === 'cancel')) return false;
   // Where text goes, a printable key is text even if a binding uses it elsewhere (Space toggles
   // a yes/no field, but types a space into a text field), and a line-editing key edits (← moves
   // the caret in a text field; on a choice field it picks the previous value).
-  if ((isTypedKey(name, input) || isEditKey(name)) && acceptsText(c.state) && typeInto(c, name, input)) return true;
-  const stack = scopes(c.state);
+  if ((isTypedKey(name, input) || isEditKey(name)) && route.takesText && typeInto(c, route, name, input)) return true;
+  const stack = route.stack;
   const inner = bindingFor(stack.slice(0, 1), name);
-  if (!inner && typeInto(c, name, input)) return true;
+  if (!inner && typeInto(c, route, name, input)) return true;
   const binding = inner ?? bindingFor(stack.slice(1), name);
   if (!binding) {
     // Esc then a key, arriving together (or within the escape delay), read as Alt with that key:
@@ -108,7 +109,7 @@ function dispatchKey(c: ConsoleContext, name: string, input: string): boolean {
       dispatchKey(c, 'esc', '');
       return dispatchKey(c, name.slice('alt+'.length), input);
     }
-    return unbound(c, name, input);
+    return unbound(c, route, name, input);
   }
   if (!available({...binding, writes: false}, c.state, c.settings.readOnly)) {
     // A key that does something on another screen says so instead of doing nothing.
@@ -116,7 +117,7 @@ function dispatchKey(c: ConsoleContext, name: string, input: string): boolean {
     return false;
   }
   if (refusedInReadOnly(c, binding.writes ? writeName(binding, c.state) : null)) return false;
-  handlerOf(c, binding.scope)(c, binding.action);
+  handlerOf(route, binding.scope)(c, binding.action);
   return true;
 }
 
@@ -163,10 +164,10 @@ function pasteInto(c: ConsoleContext, text: string): void {
 }
 
 /** Text entry where the innermost scope has no binding for the key. True when handled. */
-function typeInto(c: ConsoleContext, name: string, input: string): boolean {
+function typeInto(c: ConsoleContext, route: Route, name: string, input: string): boolean {
   const s = c.state;
   if (s.help.open) return s.help.searching && typeIntoHelpSearch(c, name, input);
-  const m = topModal(s);
+  const m = route.modal;
   if (m) return behaviourOf(m).type(c, m, name, input);
   if (s.command) return typeIntoCommand(c, name, input);
   const list = c.activeList();
@@ -180,7 +181,7 @@ function typeInto(c: ConsoleContext, name: string, input: string): boolean {
 }
 
 /** A key nothing took (false), but for `?` and a form's `q`. Printable keys on a form field that takes no text say why. */
-function unbound(c: ConsoleContext, name: string, input: string): boolean {
+function unbound(c: ConsoleContext, route: Route, name: string, input: string): boolean {
   // The help may be open over a form: a key it does not take is not the form's.
   if (c.state.help.open) return false;
   // `?` where nothing takes it (a dialog, a report, a form's yes/no field) is the help, as F1 is.
@@ -188,9 +189,9 @@ function unbound(c: ConsoleContext, name: string, input: string): boolean {
     openHelp(c);
     return true;
   }
-  const m = topModal(c.state);
+  const m = route.modal;
   if (m === null) {
-    elsewhereOnly(c, name);
+    elsewhereOnly(c, route, name);
     return false;
   }
   return behaviourOf(m).unbound?.(c, m, name, input) ?? false;
@@ -200,8 +201,8 @@ function unbound(c: ConsoleContext, name: string, input: string): boolean {
  * A list's key pressed in a detail or on Configuration says so: silence there reads as "the key
  * took", and what is typed next (the text meant for `/`) runs as commands.
  */
-function elsewhereOnly(c: ConsoleContext, name: string): void {
-  const here = scopes(c.state)[0];
+function elsewhereOnly(c: ConsoleContext, route: Route, name: string): void {
+  const here = route.stack[0];
   if (here !== 'detail' && here !== 'configuration') return;
   const elsewhere = bindingFor(here === 'detail' ? ['list'] : ['list', 'detail'], name);
   if (!elsewhere) return;

@@ -4,15 +4,39 @@
 // screen's own action) and, for a write, when the console is not read-only.
 import {topModal} from '../core/state.js';
 import type {ConsoleState} from '../core/state.js';
+import type {Modal} from '../core/modals.js';
 import {behaviourOf} from '../interactions/modal-behaviour.js';
 import {listActionVerb, listKeyAvailable} from '../lists/actions.js';
 import {SCREEN_SPECS} from '../screens/index.js';
 import {UNDO_WRITE} from '../undo/undo-actions.js';
 import {displayKey, hintsFor, type Binding, type Scope} from './keymap.js';
 
-/** The scopes a key is looked up in, innermost first. */
-export function scopes(state: ConsoleState): Scope[] {
-  const m = topModal(state);
+/** Where the keys go in a state: worked out once per state, however many questions a key asks of it. */
+export interface Route {
+  /** The scopes a key is looked up in, innermost first. */
+  readonly stack: readonly Scope[];
+  /** The innermost modal, whose behaviour types, pastes and acts. */
+  readonly modal: Modal | null;
+  /** Whether printable keys here are text (a field, a filter, a picker, a prompt), not commands. */
+  readonly takesText: boolean;
+}
+
+// A key asks where it goes several times (to type, to find its binding, to run it, to name a
+// refused write, to tell whether the place changed), and a read's text run asks first; states are
+// immutable, so the last one's answer is kept for the next question about the same state.
+let lastRoute: {state: ConsoleState; route: Route} | null = null;
+
+export function routeOf(state: ConsoleState): Route {
+  if (lastRoute?.state === state) return lastRoute.route;
+  const modal = topModal(state);
+  const stack = stackOf(state, modal);
+  const takesText = state.help.open ? state.help.searching : modal ? behaviourOf(modal).takesText(modal) : state.command !== null || stack[0] === 'filter';
+  const route = {stack, modal, takesText};
+  lastRoute = {state, route};
+  return route;
+}
+
+function stackOf(state: ConsoleState, m: Modal | null): Scope[] {
   // The help opens over anything, a form included; over a modal only its own keys work.
   if (state.help.open) return state.help.searching ? ['helpSearch'] : m ? ['help'] : ['help', 'global'];
   if (m) return [behaviourOf(m).scope];
@@ -25,12 +49,14 @@ export function scopes(state: ConsoleState): Scope[] {
   return ['list', 'global'];
 }
 
+/** The scopes a key is looked up in, innermost first. */
+export function scopes(state: ConsoleState): readonly Scope[] {
+  return routeOf(state).stack;
+}
+
 /** Whether printable keys here are text (a field, a filter, a picker, a prompt), not commands. */
 export function acceptsText(state: ConsoleState): boolean {
-  if (state.help.open) return state.help.searching;
-  const m = topModal(state);
-  if (m) return behaviourOf(m).takesText(m);
-  return state.command !== null || scopes(state)[0] === 'filter';
+  return routeOf(state).takesText;
 }
 
 /** Whether a binding does something here: its handler exists, and writes are allowed. */
@@ -44,7 +70,7 @@ export function available(b: Binding, state: ConsoleState, readOnly: boolean): b
 export function writeName(b: Binding, state: ConsoleState): string {
   if (b.action === 'undo') return UNDO_WRITE;
   if (state.screen === 'configuration') return 'changing the configuration';
-  if (topModal(state)) return 'saving';
+  if (routeOf(state).modal) return 'saving';
   if (b.scope === 'list' || b.scope === 'detail') return listActionVerb(SCREEN_SPECS[state.screen], b.action, b.scope) ?? 'writing';
   return 'writing';
 }
@@ -52,8 +78,7 @@ export function writeName(b: Binding, state: ConsoleState): string {
 /** The status bar's key hints; while rows are marked, what acts on them comes first. */
 export function hints(state: ConsoleState, readOnly: boolean): string {
   if (!state.snapshot && topModal(state) === null && !state.help.open) return hintsFor(['global'], (b) => available(b, state, readOnly));
-  const here = scopes(state);
-  const m = topModal(state);
+  const {stack: here, modal: m} = routeOf(state);
   // A report's keys depend on its phase: y applies only a preview; Esc stops a running job.
   if (m?.kind === 'report' && m.phase !== 'preview') {
     const esc = m.phase === 'finished' ? 'Esc close' : m.phase === 'running' ? 'Esc stop' : 'stopping…';

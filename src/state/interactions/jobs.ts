@@ -14,6 +14,8 @@ export interface JobFailure<T> {
   reason: string;
   /** What was thrown: whether the server may have applied the write depends on it. */
   error?: unknown;
+  /** No answer came and checking afterwards failed too: it may have been applied. */
+  unknown?: true;
 }
 
 export interface JobOutcome<T, R> {

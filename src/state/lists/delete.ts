@@ -26,13 +26,14 @@ interface Target {
 /** `d` on one item (the row under the cursor, or a detail's item): asks, then deletes it; `u` can take it back. */
 export function deleteOne<T>(c: ConsoleContext, spec: ScreenDisplay<T>, remove: DeleteAction<T>, item: T): void {
   const id = spec.getId(item);
+  const one = remove.one(c, item);
   confirmDelete(c, {
-    title: remove.title(item),
-    lines: remove.lines?.(c, item) ?? [],
+    title: one.title,
+    lines: one.lines,
     screen: spec.id,
     send: () => remove.remove(c.client, id),
-    done: remove.done(item),
-    ...(remove.kept ? {kept: {label: `${spec.noun} ${remove.label(item)}`, items: remove.kept(c, item)}} : {}),
+    done: one.done,
+    kept: {label: `${spec.noun} ${one.label}`, items: one.kept},
   });
 }
 
@@ -44,21 +45,19 @@ export function bulkDelete<T>(c: ConsoleContext, spec: ScreenDisplay<T>, remove:
   // The marked items as the server has them now, in the list's own order.
   const marked = polledItems(spec, c.snapshot).filter((item) => marks.has(spec.getId(item)));
   if (marked.length === 0) return;
-  const items: Target[] = marked.map((item) => ({id: spec.getId(item), label: remove.label(item)}));
+  const ones = marked.map((item) => ({id: spec.getId(item), one: remove.one(c, item)}));
+  const items: Target[] = ones.map(({id, one}) => ({id, label: one.label}));
   // What each delete removes, kept now (the poll after the delete no longer has it) for `u`.
-  const kept = new Map(remove.kept ? marked.map((item) => [spec.getId(item), remove.kept!(c, item)] as const) : []);
+  const kept = new Map(ones.map(({id, one}) => [id, one.kept] as const));
   // A warning goes first: "… and 18 more" must not hide what matters most.
   const warning = remove.warning?.(c, marked) ?? null;
   const lines: DialogLine[] = [...(warning ? [warning] : []), ...items.slice(0, LISTED).map((t) => ({text: `  ${t.label}`}))];
   if (items.length > LISTED) lines.push({text: `  … and ${items.length - LISTED} more`, tone: 'muted'});
-  // Firezone's deletes are final; this console keeps what it deletes for `u` (src/state/undo/),
-  // so "cannot be undone" would contradict the "u takes them back" said after.
+  // Firezone's deletes are final; this console keeps what it deletes for `u` (src/state/undo/).
   if ([...kept.values()].some((k) => k.users.length > 0))
     lines.push({text: 'u can bring the users back, but not their passwords: the hash never leaves the server.', tone: 'muted'});
   lines.push({
-    text: remove.kept
-      ? 'Firezone keeps nothing: u takes them back from what this console keeps, until it quits. Esc stops it midway; what is done stays done.'
-      : 'This cannot be undone. Esc stops it midway; what is done stays done.',
+    text: 'Firezone keeps nothing: u takes them back from what this console keeps, until it quits. Esc stops it midway; what is done stays done.',
     tone: 'warning',
   });
   c.openDialog({
@@ -97,7 +96,7 @@ function runBulkDelete<T>(
     summarise: (outcome) => {
       const deleted = outcome.done.filter((d) => d.result !== 'gone');
       const checked = outcome.done.filter((d) => d.result === 'checked');
-      const unknown = outcome.failed.filter((f) => f.reason.startsWith(UNKNOWN));
+      const unknown = outcome.failed.filter((f) => f.unknown);
       const gone = outcome.done.filter((d) => d.result === 'gone');
       // What was deleted is no longer marked; failures and what was not started stay marked for a retry.
       const doneIds = new Set(outcome.done.map((d) => d.item.id));
@@ -153,8 +152,6 @@ function runBulkDelete<T>(
 /** `deleted`: the server said so; `gone`: it was not there (404); `checked`: no answer came, but it is gone now. */
 type DeleteResult = 'deleted' | 'gone' | 'checked';
 
-const UNKNOWN = 'outcome unknown';
-
 /**
  * A delete whose answer never came (the connection broke, the time ran out) may have been applied:
  * calling it failed would be untrue. One list request settles them all: gone now is deleted, still
@@ -174,7 +171,7 @@ async function settleUnknown<T>(
     present = await remove.present(c.client);
   } catch (err) {
     const failed = outcome.failed.map((f) =>
-      unknown.includes(f) ? {...f, reason: `${UNKNOWN}: ${f.reason}; reading the list again failed too (${errorText(err)})`} : f,
+      unknown.includes(f) ? {...f, unknown: true as const, reason: `outcome unknown: ${f.reason}; reading the list again failed too (${errorText(err)})`} : f,
     );
     return {...outcome, failed};
   }

@@ -3,7 +3,8 @@
 // sort key the admin presses next finds its order made; then the rows' filter text. A timer, not a
 // loop: keys that arrive meanwhile are handled between two steps, and a step spends from the turn's
 // budget that sliced passes share (src/common/turn-budget.ts).
-import type {ListScreenId} from '../core/state.js';
+import type {ConsoleState, ListScreenId} from '../core/state.js';
+import type {Snapshot} from '../data/snapshot.js';
 import type {ScreenColumn} from '../screens/display.js';
 import type {ListViewCache} from './view-state.js';
 import {warmSearch} from './search.js';
@@ -32,8 +33,29 @@ export class WarmSorter {
   private target: Target | null = null;
   /** Lists whose filter text has been made ahead once (see notice). */
   private readonly searchWarmed = new Set<ListScreenId>();
+  /** What the items on screen were last made of (noticeState). */
+  private seen: {snapshot: Snapshot; screen: ListScreenId; ownView: boolean; clock: number} | null = null;
 
   constructor(private readonly cacheOf: (screen: ListScreenId) => ListViewCache<unknown>) {}
+
+  /**
+   * After any change of the console's state: the items on screen are looked at again only when
+   * what they are made of changed (a poll, another screen, its own view, the clock that fades
+   * deleted rows), not on a cursor move, a keystroke in a field or a modal opening.
+   */
+  noticeState(
+    state: Pick<ConsoleState, 'snapshot' | 'screen' | 'lists' | 'clock'>,
+    itemsOf: (screen: ListScreenId) => readonly unknown[],
+    columnsOf: (screen: ListScreenId, snapshot: Snapshot) => ScreenColumn<unknown>[],
+  ): void {
+    const {snapshot, screen, clock} = state;
+    if (!snapshot || screen === 'configuration') return;
+    const ownView = state.lists[screen].ownView;
+    const seen = this.seen;
+    if (seen && seen.snapshot === snapshot && seen.screen === screen && seen.ownView === ownView && seen.clock === clock) return;
+    this.seen = {snapshot, screen, ownView, clock};
+    this.notice(screen, itemsOf(screen), columnsOf(screen, snapshot));
+  }
 
   /** The items on screen now; a new array (or screen, or columns) starts ordering it. */
   notice(screen: ListScreenId, items: readonly unknown[], columns: ScreenColumn<unknown>[]): void {

@@ -63,22 +63,28 @@ export function onList(action: Omit<ListAction, 'needs'>): ListAction {
 export interface DeleteAction<T> extends ActionBase {
   /** One item's request (a 404 counts as already gone). */
   remove(client: ConsoleClient, id: string): Promise<unknown>;
-  /** The item in the question and in the report: "laptop (ann@example.com)". */
-  label(item: T): string;
-  /** The question before deleting one item: "Delete device laptop of ann@example.com?". */
-  title(item: T): string;
-  /** What that question says under its title, if anything. */
-  lines?(ctx: ConsoleContext, item: T): DialogLine[];
-  /** The status line once one item is deleted: "Deleted device laptop". */
-  done(item: T): string;
+  /** One item as the question, the report and `u` have it, in one call. */
+  one(ctx: ConsoleContext, item: T): OneDelete;
   /** The question before deleting the marked items: "Delete 12 devices of 7 users?". */
   question(items: readonly T[]): string;
   /** The ids that exist now (one list request): settles deletes whose outcome a broken connection left unknown. */
   present(client: ConsoleClient): Promise<ReadonlySet<string>>;
-  /** What deleting the item removes, as the server has it now, for `u` to take back (src/state/undo/). */
-  kept?(ctx: ConsoleContext, item: T): UndoItems;
   /** What the question about marked items must say first, if anything (the console's own user among them). */
   warning?(ctx: ConsoleContext, items: readonly T[]): DialogLine | null;
+}
+
+/** What deleting one item is, in words and in what `u` keeps. */
+export interface OneDelete {
+  /** The item in the question and in the report: "laptop (ann@example.com)". */
+  label: string;
+  /** The question before deleting it alone: "Delete device laptop of ann@example.com?". */
+  title: string;
+  /** What that question says under its title. */
+  lines: DialogLine[];
+  /** The status line once it is deleted: "Deleted device laptop". */
+  done: string;
+  /** What deleting it removes, as the server has it now, for `u` to take back (src/state/undo/). */
+  kept: UndoItems;
 }
 
 export type ScreenActions<T> = Partial<Record<Exclude<Action, 'delete'>, ScreenAction<T>>> & {delete?: DeleteAction<T>};

@@ -20,8 +20,17 @@ const ADDRESSES: readonly AddressSource<DeviceRow>[] = [
   {text: (r) => r.remoteIp, sortKey: (r) => r.remoteKey},
 ];
 
+// The fields depend on the settings alone, and a poll asks for them (src/state/lists/screen-lists.ts
+// keeps them per snapshot, as other screens' read the snapshot): the last ones made are kept.
+let made: {days: number; fields: FilterFields<DeviceRow>} | null = null;
+
 export function deviceFilters(settings: ListSettings = {}): FilterFields<DeviceRow> {
   const days = settings.staleDays ?? DEFAULT_STALE_DAYS;
+  if (made?.days !== days) made = {days, fields: fieldsFor(days)};
+  return made.fields;
+}
+
+function fieldsFor(days: number): FilterFields<DeviceRow> {
   return {
     noun: 'devices',
     fields: [

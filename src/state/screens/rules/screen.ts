@@ -179,10 +179,10 @@ export const rules: ScreenSpec<Rule> = {
       verb: 'deleting rules',
       remove: (client, id) => client.deleteRule(id),
       present: async (client) => new Set((await client.listRules()).data.map((x) => x.id)),
-      label: (rule) => ruleSummary(rule),
-      title: (rule) => `Delete rule ${ruleSummary(rule)}?`,
-      done: (rule) => `Deleted rule ${ruleSummary(rule)}`,
-      kept: (_ctx, rule) => ({users: [], devices: [], rules: [rule]}),
+      one: (_ctx, rule) => {
+        const summary = ruleSummary(rule);
+        return {label: summary, title: `Delete rule ${summary}?`, lines: [], done: `Deleted rule ${summary}`, kept: {users: [], devices: [], rules: [rule]}};
+      },
       question: (rules) => `Delete ${plural(rules.length, 'rule')}?`,
     },
   },

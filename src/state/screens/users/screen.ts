@@ -203,16 +203,18 @@ export const users: ScreenSpec<UserRow> = {
       verb: 'deleting users',
       remove: (client, id) => client.deleteUser(id),
       present: async (client) => new Set((await client.listUsers()).data.map((x) => x.id)),
-      label: (r) => r.user.email,
-      title: (r) => `Delete user ${r.user.email}? This also deletes ${plural(r.devices, 'device')} and ${plural(r.rules, 'rule')}.`,
-      lines: (ctx, r) => [
-        ...(isTokenUser(ctx, r.user.id) ? [deletesOwnToken('This is')] : []),
-        {text: 'Their active VPN sessions drop at once.', tone: 'muted'},
-        // Said before, as README promises: `u` brings the user back, but not this.
-        {text: 'u can bring them back, but not their password: its hash never leaves the server.', tone: 'muted'},
-      ],
-      done: (r) => `User deleted successfully: ${r.user.email}`,
-      kept: (ctx, r) => userWithTheirs(ctx, r.user),
+      one: (ctx, r) => ({
+        label: r.user.email,
+        title: `Delete user ${r.user.email}? This also deletes ${plural(r.devices, 'device')} and ${plural(r.rules, 'rule')}.`,
+        lines: [
+          ...(isTokenUser(ctx, r.user.id) ? [deletesOwnToken('This is')] : []),
+          {text: 'Their active VPN sessions drop at once.', tone: 'muted'},
+          // Said before, as README promises: `u` brings the user back, but not this.
+          {text: 'u can bring them back, but not their password: its hash never leaves the server.', tone: 'muted'},
+        ],
+        done: `User deleted successfully: ${r.user.email}`,
+        kept: userWithTheirs(ctx, r.user),
+      }),
       warning: (ctx, rows) => {
         const own = rows.find((r) => isTokenUser(ctx, r.user.id));
         return own ? deletesOwnToken(`${own.user.email} is`) : null;
