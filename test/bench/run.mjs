@@ -32,6 +32,10 @@
 //   pausing. Memory per device: the same in-process run with 90 devices (the demo's count) and the
 //   same users and rules, subtracted, divided by the devices above 90.
 // - bytes to the terminal: test/bench/bytes.mjs (the real binary on --demo in tmux, pipe-pane).
+// - keys as the admin feels them: test/bench/keys-real.mjs, the built binary in tmux beside the
+//   sandbox process, refreshing every second: 200 cursor moves at random gaps live, then 200
+//   paused, each key's frame read from the pane's bytes; p99 of each half, median of 3 runs
+//   (BENCH_REAL_RUNS).
 import {execFileSync, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {cpus, tmpdir} from 'node:os';
@@ -39,10 +43,12 @@ import {join} from 'node:path';
 import {build} from 'esbuild';
 import {commonOptions, requireShim} from '../../scripts/esbuild-common.mjs';
 import {terminalBytes} from './bytes.mjs';
+import {keysInTerminal, quantile} from './keys-real.mjs';
 import {benchPane, BIN, root, startSandbox, writeReadmeSection} from './common.mjs';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const writeReadme = process.argv.includes('--write-readme');
+const REAL_RUNS = Number(process.env.BENCH_REAL_RUNS ?? 3);
 
 const work = mkdtempSync(join(tmpdir(), 'fzc-bench-'));
 // The in-process bundle's folder goes when the run ends, a failed one too (every child run is over by then).
@@ -138,7 +144,12 @@ for (const devices of SIZES) {
     const floor = median(floorSamples);
     const start = await firstFrame(sandbox.url, sandbox.token, devices);
     const {out} = await timeChild(['--expose-gc', inproc, sandbox.url, sandbox.token]);
-    results.push({devices, floor, start, ...JSON.parse(out.trim().split('\n').pop())});
+    const real = [];
+    for (let i = 0; i < REAL_RUNS; i++) {
+      const {live, paused} = await keysInTerminal({url: sandbox.url, token: sandbox.token, devices});
+      real.push({live: quantile(live, 0.99), paused: quantile(paused, 0.99)});
+    }
+    results.push({devices, floor, start, real, ...JSON.parse(out.trim().split('\n').pop())});
   } finally {
     sandbox.child.kill('SIGTERM');
   }
@@ -167,6 +178,12 @@ const rows = [
     'keystroke → frame while live, p99 (ms; paused p99)',
     (r) => `${fmt(r.liveP99)} (${fmt(r.pausedP99)}, ×${fmt(r.liveP99 / r.pausedP99, 2)})`,
     '≤ 2× paused at 50k',
+  ],
+  [
+    'in a terminal beside the server: key → frame p99 live (ms; paused p99; median of runs, each run)',
+    (r) =>
+      `${fmt(median(r.real.map((x) => x.live)))} (${fmt(median(r.real.map((x) => x.paused)))}, ×${fmt(median(r.real.map((x) => x.live)) / median(r.real.map((x) => x.paused)), 2)}; ${r.real.map((x) => `${fmt(x.live, 0)}/${fmt(x.paused, 0)}`).join(', ')})`,
+    '≤ 50 and ≤ 1.5× paused at 50k',
   ],
   ['refresh cycle CPU, receiving included (ms)', (r) => fmt(r.cycleCpuMs), '≤ 50 at 10k'],
   ['the first 4 refreshes after start (ms each)', (r) => r.firstCyclesCpuMs.map((ms) => fmt(ms, 0)).join(', '), ''],

@@ -1,0 +1,209 @@
+// Keys as the admin feels them (README, "Performance"): the built binary in a 120×40 tmux pane,
+// beside a sandbox process on the same machine, every byte it writes to the pane read as it comes
+// (`pipe-pane` into a FIFO this process reads). A key is sent with `tmux send-keys` at a random
+// moment (gaps of 40–160 ms, so keys land anywhere in a poll's work), and its frame is the first
+// output after it that shows the cursor's new position (`n/N devices` in the list's title); the
+// time between is what the admin waits, tmux's own hop included (the same in both halves).
+// Measured: `keys` cursor moves while the console refreshes every second (live), then as many
+// paused (`p`), p99 of each. Run alone:
+//   node test/bench/keys-real.mjs URL TOKEN DEVICES [KEYS] [path/to/fz-console.js]
+import {execFile, execFileSync} from 'node:child_process';
+import {createReadStream, mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {benchPane, BIN} from './common.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The q-quantile of `values` (nearest rank). */
+export function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))];
+}
+
+/**
+ * One row of the pane as the bytes written to it draw it. The console writes a frame as the cells
+ * that changed (cursor moves `ESC[r;cH`, colours, text; a cursor move may rewrite a single digit
+ * of `12/50000`), so its output is read as a terminal would, for the one row that shows the
+ * position; anything else it writes (colours, modes) moves no cell.
+ */
+class RowWatcher {
+  row = 1;
+  col = 1;
+  /** The pane's cells by row (1-based), as far as written. */
+  screen = new Map();
+  /** The row `next` waits on. */
+  watched = 1;
+  pending = '';
+  waiter = null;
+
+  constructor(fifo) {
+    this.stream = createReadStream(fifo, {encoding: 'utf8'});
+    this.stream.on('data', (chunk) => {
+      this.feed(chunk);
+      if (this.waiter && this.waiter.pattern.test(this.text())) {
+        const w = this.waiter;
+        this.waiter = null;
+        w.resolve(performance.now());
+      }
+    });
+  }
+
+  text(row = this.watched) {
+    return (this.screen.get(row) ?? []).join('');
+  }
+
+  cells() {
+    let cells = this.screen.get(this.row);
+    if (!cells) this.screen.set(this.row, (cells = []));
+    return cells;
+  }
+
+  feed(chunk) {
+    const s = this.pending + chunk;
+    this.pending = '';
+    let i = 0;
+    while (i < s.length) {
+      const ch = s[i];
+      if (ch === '\x1b') {
+        // A sequence cut by the read is finished by the next one.
+        // eslint-disable-next-line no-control-regex -- an escape sequence is what it reads
+        const m = /^\x1b(?:\[([0-9;?]*)([@-~])|[^[])/.exec(s.slice(i, i + 64));
+        if (!m) {
+          this.pending = s.slice(i);
+          return;
+        }
+        if (m[2]) this.csi(m[1], m[2]);
+        i += m[0].length;
+      } else if (ch === '\r') {
+        this.col = 1;
+        i++;
+      } else if (ch === '\n') {
+        this.row++;
+        i++;
+      } else {
+        this.cells()[this.col - 1] = ch;
+        this.col++;
+        i++;
+      }
+    }
+  }
+
+  csi(params, final) {
+    const n = params.split(';').map((x) => Number(x) || 0);
+    if (final === 'H') {
+      this.row = n[0] || 1;
+      this.col = n[1] || 1;
+    } else if (final === 'J' && n[0] === 2) this.screen.clear();
+    else if (final === 'K') {
+      const cells = this.cells();
+      if (n[0] === 2) cells.length = 0;
+      else if (n[0] === 0) cells.length = Math.min(cells.length, this.col - 1);
+    } else if (final === 'C') this.col += n[0] || 1;
+  }
+
+  /** When (performance.now()) the row first matches `pattern` after this call. */
+  next(pattern, ms = 20_000) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        reject(new Error(`keys bench: row ${this.watched} showed no ${pattern} within ${ms} ms; it shows ${JSON.stringify(this.text())}`));
+      }, ms);
+      this.waiter = {
+        pattern,
+        resolve: (t) => {
+          clearTimeout(timer);
+          resolve(t);
+        },
+      };
+    });
+  }
+
+  close() {
+    this.stream.destroy();
+  }
+}
+
+/**
+ * `keys` random cursor moves live (refreshing every second), then `keys` paused, in one console
+ * process against the sandbox at `url`; resolves with each half's key → frame times (ms).
+ */
+export async function keysInTerminal({url, token, devices, keys = 200, bin = BIN}) {
+  const work = mkdtempSync(join(tmpdir(), 'fzc-keys-'));
+  const fifo = join(work, 'pane.fifo');
+  execFileSync('mkfifo', ['-m', '600', fifo]);
+  const socket = `fzc-keys-${process.pid}-${devices}-${Date.now()}`;
+  const tmux = benchPane(socket, {FZ_URL: url, FZ_API_TOKEN: token, LANG: 'C.UTF-8'});
+  // send-keys without blocking this process's loop: the frame's bytes are stamped as they arrive.
+  const send = (key) =>
+    new Promise((resolve, reject) => execFile('tmux', ['-L', socket, 'send-keys', '-t', 'b', key], (err) => (err ? reject(err) : resolve())));
+  const screen = () => tmux('capture-pane', '-p', '-t', 'b');
+  let output = null;
+  try {
+    tmux('set-option', '-t', 'b', 'status', 'off');
+    // The reader opens the FIFO first (the open waits for a writer), then tmux starts writing it.
+    output = new RowWatcher(fifo);
+    tmux('pipe-pane', '-o', '-t', 'b', `exec cat > ${fifo}`);
+    tmux('send-keys', '-t', 'b', '-l', `node ${bin} --refresh 1`);
+    tmux('send-keys', '-t', 'b', 'Enter');
+    // The row that shows the position, found on the pane once the list is there.
+    const first = new RegExp(`(?<!\\d)1/${devices} devices`);
+    const deadline0 = Date.now() + 60_000;
+    let rows = screen().split('\n');
+    while (!rows.some((l) => first.test(l))) {
+      if (Date.now() > deadline0) throw new Error(`keys bench: no device list; screen:\n${rows.join('\n')}`);
+      await sleep(50);
+      rows = screen().split('\n');
+    }
+    output.watched = rows.findIndex((l) => first.test(l)) + 1;
+    // The pane and what its bytes drew agree, or this reads the wrong cells.
+    if (!first.test(output.text()))
+      throw new Error(`keys bench: row ${output.watched} read ${JSON.stringify(output.text())}, the pane shows ${JSON.stringify(rows[output.watched - 1])}`);
+    // Past the first polls (their code not yet optimised), as an admin is a few seconds in.
+    await sleep(5000);
+    let position = 1;
+    async function moves(count) {
+      const times = [];
+      for (let i = 0; i < count; i++) {
+        await sleep(40 + Math.random() * 120);
+        // Down, and up now and then, never above the first row.
+        const down = position === 1 || Math.random() < 0.7;
+        position += down ? 1 : -1;
+        const shown = output.next(new RegExp(`(?<!\\d)${position}/${devices} devices`));
+        const t0 = performance.now();
+        await send(down ? 'j' : 'k');
+        times.push((await shown) - t0);
+      }
+      return times;
+    }
+    const live = await moves(keys);
+    await send('p');
+    const deadline = Date.now() + 10_000;
+    while (!/paused/i.test(screen())) {
+      if (Date.now() > deadline) throw new Error(`keys bench: not paused; screen:\n${screen()}`);
+      await sleep(50);
+    }
+    // A poll in flight when `p` came finishes first.
+    await sleep(2000);
+    const paused = await moves(keys);
+    await send('q');
+    return {live, paused};
+  } finally {
+    output?.close();
+    try {
+      tmux('kill-server');
+    } catch {
+      // already gone
+    }
+    rmSync(work, {recursive: true, force: true});
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [url, token, devices, keys, bin] = process.argv.slice(2);
+  const {live, paused} = await keysInTerminal({url, token, devices: Number(devices), keys: Number(keys ?? 200), bin: bin ?? BIN});
+  console.log(
+    JSON.stringify({liveP99: quantile(live, 0.99), pausedP99: quantile(paused, 0.99), liveP50: quantile(live, 0.5), pausedP50: quantile(paused, 0.5)}),
+  );
+}
