@@ -274,6 +274,7 @@ export class Controller implements ConsoleContext, PollSink {
           this.state,
           (screen) => this.lists.items(screen, this.state),
           (screen, snapshot) => this.lists.columns(screen, snapshot),
+          (screen) => this.lists.fades(screen),
         ),
       ),
     ];

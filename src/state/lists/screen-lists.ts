@@ -29,6 +29,11 @@ export class ScreenLists {
     this.caches = {devices: cache(screens.devices), users: cache(screens.users), rules: cache(screens.rules), activity: cache(screens.activity)};
   }
 
+  /** Whether a list shows rows deleted a moment ago, which fade with the clock (as its items were last made). */
+  fades(screen: ListScreenId): boolean {
+    return this.ghosts.count(screen) > 0;
+  }
+
   /** The view cache of a screen: sorting ahead warms its orders. */
   cache(screen: ListScreenId): ListViewCache<unknown> {
     return this.caches[screen];

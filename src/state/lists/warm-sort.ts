@@ -40,16 +40,19 @@ export class WarmSorter {
 
   /**
    * After any change of the console's state: the items on screen are looked at again only when
-   * what they are made of changed (a poll, another screen, its own view, the clock that fades
-   * deleted rows), not on a cursor move, a keystroke in a field or a modal opening.
+   * what they are made of changed (a poll, another screen, its own view, and the clock while rows
+   * deleted a moment ago fade: `fades`), not on a cursor move, a keystroke in a field or a modal
+   * opening (which holds the poller, and sets the clock).
    */
   noticeState(
     state: Pick<ConsoleState, 'snapshot' | 'screen' | 'lists' | 'clock'>,
     itemsOf: (screen: ListScreenId) => readonly unknown[],
     columnsOf: (screen: ListScreenId, snapshot: Snapshot) => ScreenColumn<unknown>[],
+    fades: (screen: ListScreenId) => boolean = () => true,
   ): void {
-    const {snapshot, screen, clock} = state;
+    const {snapshot, screen} = state;
     if (!snapshot || screen === 'configuration') return;
+    const clock = fades(screen) ? state.clock : 0;
     const ownView = state.lists[screen].ownView;
     const seen = this.seen;
     if (seen && seen.snapshot === snapshot && seen.screen === screen && seen.ownView === ownView && seen.clock === clock) return;
