@@ -5,9 +5,10 @@
 // output after it that shows the cursor's new position (`n/N devices` under the list); the
 // time between is what the admin waits, tmux's own hop included (the same in both halves).
 // Measured: `keys` cursor moves while the console refreshes every second (live), then as many
-// paused (`p`), p99 of each. Run alone:
+// paused (`p`), then paused while another client reads the device list every second (the
+// server's share of the wait); p99 of each. Run alone:
 //   node test/bench/keys-real.mjs URL TOKEN DEVICES [KEYS] [path/to/fz-console.js]
-import {execFile, execFileSync} from 'node:child_process';
+import {execFile, execFileSync, spawn} from 'node:child_process';
 import {createReadStream, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -15,6 +16,18 @@ import {fileURLToPath} from 'node:url';
 import {benchPane, BIN} from './common.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Another client of the server: reads the device list, whole, every second until killed. */
+const READER = `
+const [url, token] = process.argv.slice(1);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+for (;;) {
+  const started = Date.now();
+  try {
+    await (await fetch(url + '/v0/devices', {headers: {authorization: 'Bearer ' + token}})).arrayBuffer();
+  } catch {}
+  await sleep(Math.max(0, 1000 - (Date.now() - started)));
+}`;
 
 /** The q-quantile of `values` (nearest rank). */
 export function quantile(values, q) {
@@ -192,8 +205,19 @@ export async function keysInTerminal({url, token, devices, keys = 200, bin = BIN
     // A poll in flight when `p` came finishes first.
     await sleep(2000);
     const paused = await moves(keys);
+    // Paused again, while another client reads the device list every second: what the server's
+    // own work (and the reader's) costs the keys on the same CPUs, which no change in the console
+    // can take away. Live minus this is the console's own share.
+    // The reader is a process of its own: reading 43 MB in this one would delay the stamps.
+    const reader = spawn(process.execPath, ['--input-type=module', '-e', READER, url, token], {stdio: 'ignore'});
+    let serverBusy;
+    try {
+      serverBusy = await moves(keys);
+    } finally {
+      reader.kill('SIGTERM');
+    }
     await send('q');
-    return {live, paused};
+    return {live, paused, serverBusy};
   } finally {
     output?.close();
     try {
@@ -207,8 +231,7 @@ export async function keysInTerminal({url, token, devices, keys = 200, bin = BIN
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [url, token, devices, keys, bin] = process.argv.slice(2);
-  const {live, paused} = await keysInTerminal({url, token, devices: Number(devices), keys: Number(keys ?? 200), bin: bin ?? BIN});
-  console.log(
-    JSON.stringify({liveP99: quantile(live, 0.99), pausedP99: quantile(paused, 0.99), liveP50: quantile(live, 0.5), pausedP50: quantile(paused, 0.5)}),
-  );
+  const {live, paused, serverBusy} = await keysInTerminal({url, token, devices: Number(devices), keys: Number(keys ?? 200), bin: bin ?? BIN});
+  const p99 = (xs) => Math.round(quantile(xs, 0.99) * 10) / 10;
+  console.log(JSON.stringify({liveP99: p99(live), pausedP99: p99(paused), serverBusyP99: p99(serverBusy)}));
 }

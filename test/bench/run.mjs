@@ -34,12 +34,14 @@
 // - bytes to the terminal: test/bench/bytes.mjs (the real binary on --demo in tmux, pipe-pane).
 // - keys as the admin feels them: test/bench/keys-real.mjs, the built binary in tmux beside the
 //   sandbox process, refreshing every second: 200 cursor moves at random gaps live, then 200
-//   paused, each key's frame read from the pane's bytes; p99 of each half, median of 3 runs
+//   paused, then 200 paused while another client reads the device list every second (the
+//   server's share), each key's frame read from the pane's bytes; p99 of each, median of 3 runs
 //   (BENCH_REAL_RUNS).
 import {execFileSync, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {cpus, tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
 import {build} from 'esbuild';
 import {commonOptions, requireShim} from '../../scripts/esbuild-common.mjs';
 import {terminalBytes} from './bytes.mjs';
@@ -51,6 +53,8 @@ const writeReadme = process.argv.includes('--write-readme');
 const REAL_RUNS = Number(process.env.BENCH_REAL_RUNS ?? 3);
 
 const work = mkdtempSync(join(tmpdir(), 'fzc-bench-'));
+// With FZ_POLL_WORKER=1 the in-process half polls long lists on the executable's worker thread (src/api/poll-worker.ts).
+process.env.BENCH_POLL_WORKER = pathToFileURL(join(root, 'dist/devices-worker.js')).href;
 // The in-process bundle's folder goes when the run ends, a failed one too (every child run is over by then).
 process.on('exit', () => rmSync(work, {recursive: true, force: true}));
 const inproc = join(work, 'inproc.mjs');
@@ -146,8 +150,8 @@ for (const devices of SIZES) {
     const {out} = await timeChild(['--expose-gc', inproc, sandbox.url, sandbox.token]);
     const real = [];
     for (let i = 0; i < REAL_RUNS; i++) {
-      const {live, paused} = await keysInTerminal({url: sandbox.url, token: sandbox.token, devices});
-      real.push({live: quantile(live, 0.99), paused: quantile(paused, 0.99)});
+      const {live, paused, serverBusy} = await keysInTerminal({url: sandbox.url, token: sandbox.token, devices});
+      real.push({live: quantile(live, 0.99), paused: quantile(paused, 0.99), serverBusy: quantile(serverBusy, 0.99)});
     }
     results.push({devices, floor, start, real, ...JSON.parse(out.trim().split('\n').pop())});
   } finally {
@@ -184,6 +188,11 @@ const rows = [
     (r) =>
       `${fmt(median(r.real.map((x) => x.live)))} (${fmt(median(r.real.map((x) => x.paused)))}, ×${fmt(median(r.real.map((x) => x.live)) / median(r.real.map((x) => x.paused)), 2)}; ${r.real.map((x) => `${fmt(x.live, 0)}/${fmt(x.paused, 0)}`).join(', ')})`,
     '≤ 50 and ≤ 1.5× paused at 50k',
+  ],
+  [
+    'the same, paused while another client reads the device list every second: the server’s share (p99 ms; median, each run)',
+    (r) => `${fmt(median(r.real.map((x) => x.serverBusy)))} (${r.real.map((x) => fmt(x.serverBusy, 0)).join(', ')})`,
+    '',
   ],
   ['refresh cycle CPU, receiving included (ms)', (r) => fmt(r.cycleCpuMs), '≤ 50 at 10k'],
   ['the first 4 refreshes after start (ms each)', (r) => r.firstCyclesCpuMs.map((ms) => fmt(ms, 0)).join(', '), ''],
