@@ -9,9 +9,11 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // The bundle is made again; dist/exe (npm run build:exe) stays until that script makes it again.
 rmSync('dist/chunks', {recursive: true, force: true});
 rmSync('dist/fz-console.js', {force: true});
+rmSync('dist/devices-worker.js', {force: true});
 await build({
   ...commonOptions,
-  entryPoints: {'fz-console': 'src/bin.ts'},
+  // The device poll's worker thread is its own entry: it loads the client, nothing of the console.
+  entryPoints: {'fz-console': 'src/bin.ts', 'devices-worker': 'src/api/devices-worker.ts'},
   outdir: 'dist',
   // Chunks load on demand: --version and the sandbox never parse React and Ink.
   splitting: true,

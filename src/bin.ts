@@ -4,11 +4,18 @@ import {HELP_TEXT} from './config/args.js';
 import {tuneHeap} from './config/heap-tuning.js';
 import {enableCompileCache} from './config/compile-cache.js';
 import {FIRST_DATA_WAIT_MS, settledWithin} from './common/settled-within.js';
+import {setPollWorkerScript} from './api/poll-worker-script.js';
+import {existsSync} from 'node:fs';
 
 // Node ≥ 22.1 keeps the compiled bytecode of the chunks loaded below (React, Ink: most of the
 // start time) between runs, in a folder of this user's own, never in the shared temporary folder
 // (src/config/compile-cache.ts says where, and why).
 enableCompileCache();
+
+// Long device lists may be decoded on a worker thread (src/api/poll-worker.ts; FZ_POLL_WORKER=1),
+// whose script is built beside this file.
+const pollWorker = new URL('./devices-worker.js', import.meta.url);
+if (pollWorker.protocol === 'file:' && existsSync(pollWorker)) setPollWorkerScript(pollWorker);
 
 const argv = process.argv.slice(2);
 const first = argv[0];

@@ -25,6 +25,11 @@ import type {Configuration, ConfigurationUpdate, Device, DeviceCreate, DeviceUpd
 import {ListCache, NEEDS_SCHEMA} from './listcache.js';
 import {DeviceColumns, DevicePools} from './device-columns.js';
 import {DeviceDecoder} from './device-decoder.js';
+import {POLL_WORKER_MIN_DEVICES, PollWorker, pollWorkerScript} from './poll-worker.js';
+import type {WorkerClientOptions} from './poll-worker-protocol.js';
+import type {ApiResult, RequestEvent} from './results.js';
+
+export type {ApiResult, RequestEvent} from './results.js';
 import {salvage, salvageList, type SchemaIssue} from './validate.js';
 import {nextTurn, turnSpent} from '../common/turn-budget.js';
 
@@ -47,6 +52,8 @@ export interface ClientOptions {
    * insecure flag and body limit): the client reads their responses instead of sending them again.
    */
   firstPoll?: FirstPoll;
+  /** The device poll's worker script (src/api/poll-worker.ts); default: the executable's, if it has one. */
+  pollWorker?: URL | null;
 }
 
 /** ~75 devices: a piece of decoding too short to hold a key back, even when they all changed. */
@@ -60,25 +67,6 @@ const DECODE_PIECE_BYTES = 64 * 1024;
  * copy of its first 4 MiB each poll was costly at 50k devices): one that breaks is asked for again.
  */
 const KEEP_WHOLE_BYTES = 4 * 1024 * 1024;
-
-export interface RequestEvent {
-  method: string;
-  path: string;
-  status: number | null;
-  ms: number;
-  bytes: number;
-  /** What carried it: the console's own socket (GETs without a proxy, http-get.ts) or undici (writes, and everything through a proxy). */
-  via: 'socket' | 'undici';
-  error?: string;
-}
-
-export interface ApiResult<T> {
-  data: T;
-  /** Fields that failed validation and were replaced by neutral values (or items dropped). */
-  issues: SchemaIssue[];
-  /** `Location` header of a 201. */
-  location?: string;
-}
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -124,6 +112,10 @@ export class FirezoneClient {
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
   private readonly maxBodyBytes: number;
   private closing: Promise<void> | null = null;
+  /** What a device poll's worker thread is made of, and the worker once made (pollDevices). */
+  private readonly workerScript: URL | null;
+  private readonly workerOptions: Omit<WorkerClientOptions, 'token'>;
+  private worker: PollWorker | null = null;
 
   constructor(options: ClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
@@ -138,6 +130,9 @@ export class FirezoneClient {
     const matches = firstPoll !== null && firstPoll.baseUrl === this.baseUrl.href && firstPoll.token === this.token;
     if (firstPoll && !matches) firstPoll.close();
     this.firstPoll = matches ? firstPoll : null;
+    this.workerScript = options.pollWorker === undefined ? pollWorkerScript() : options.pollWorker;
+    const {baseUrl, timeoutMs, caFile, insecure, maxBodyBytes} = options;
+    this.workerOptions = JSON.parse(JSON.stringify({baseUrl, timeoutMs, caFile, insecure, maxBodyBytes})) as Omit<WorkerClientOptions, 'token'>;
   }
 
   /** A GET on the keep-alive pool (http-get.ts), made on the first GET. */
@@ -195,6 +190,7 @@ export class FirezoneClient {
     // Responses to requests sent with the old token are not taken any more.
     this.firstPoll?.close();
     this.firstPoll = null;
+    this.worker?.setToken(this.token);
   }
 
   /** The server root for display (never includes the token). */
@@ -209,6 +205,7 @@ export class FirezoneClient {
   close(): Promise<void> {
     this.firstPoll?.close();
     this.firstPoll = null;
+    void this.worker?.close();
     this.getPool?.close();
     this.closing ??= (this.undici ?? Promise.resolve(null)).then(
       (undici) =>
@@ -236,6 +233,14 @@ export class FirezoneClient {
    * the last table this client made are copied from it, neither parsed nor validated again.
    */
   async pollDevices(): Promise<ApiResult<DeviceColumns>> {
+    // A long list is decoded on a worker thread when one is given (poll-worker.ts; FZ_POLL_WORKER=1).
+    if (!this.worker && this.workerScript && !this.closing && this.lastDevices.length >= POLL_WORKER_MIN_DEVICES)
+      this.worker = new PollWorker(this.workerScript, {...this.workerOptions, token: this.token}, this.devicePools, this.onRequest);
+    if (this.worker?.serving) {
+      const result = await this.worker.poll();
+      this.lastDevices = result.data;
+      return result;
+    }
     const path = '/devices';
     const decoder = new DeviceDecoder(this.lastDevices, this.devicePools, isDeviceFast, () => this.loaded?.Device ?? null);
     let res = await this.send('GET', path, undefined, decoder);

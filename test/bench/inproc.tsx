@@ -97,6 +97,8 @@ function benchClient() {
     baseUrl: url,
     token,
     timeoutMs: 120_000,
+    // The built worker script, as the executable uses it with FZ_POLL_WORKER=1 (run.mjs says where).
+    pollWorker: process.env.BENCH_POLL_WORKER && process.env.FZ_POLL_WORKER === '1' ? new URL(process.env.BENCH_POLL_WORKER) : null,
     onRequest: (event) => {
       if (event.path === '/v0/devices') setImmediate(() => delivered.emit('devices'));
     },
