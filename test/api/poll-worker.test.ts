@@ -11,7 +11,7 @@ import {fileURLToPath, pathToFileURL} from 'node:url';
 import {build} from 'esbuild';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {ApiError, FirezoneClient, type RequestEvent} from '../../src/api/index.js';
-import {POLL_WORKER_MIN_DEVICES} from '../../src/api/poll-worker.js';
+import {POLL_WORKER_MIN_DEVICES, pollWorkerScript, setPollWorkerScript} from '../../src/api/poll-worker.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 import {commonOptions, requireShim} from '../../scripts/esbuild-common.mjs';
 
@@ -130,4 +130,23 @@ describe('the device poll on a worker thread', () => {
       await small.close();
     }
   }, 60_000);
+});
+
+describe('whether the executable polls on a worker', () => {
+  it('is off unless FZ_POLL_WORKER=1, whatever script the entry found', () => {
+    const saved = process.env.FZ_POLL_WORKER;
+    setPollWorkerScript(new URL('file:///opt/fz/devices-worker.js'));
+    try {
+      delete process.env.FZ_POLL_WORKER;
+      expect(pollWorkerScript()).toBeNull();
+      process.env.FZ_POLL_WORKER = '0';
+      expect(pollWorkerScript()).toBeNull();
+      process.env.FZ_POLL_WORKER = '1';
+      expect(pollWorkerScript()?.href).toBe('file:///opt/fz/devices-worker.js');
+    } finally {
+      setPollWorkerScript(null);
+      if (saved === undefined) delete process.env.FZ_POLL_WORKER;
+      else process.env.FZ_POLL_WORKER = saved;
+    }
+  });
 });
