@@ -34,7 +34,7 @@ describe('npm package', {timeout: 180_000}, () => {
 
   it('contains only the bundle, README, LICENSE and package.json, and has no runtime dependencies', () => {
     const files = execFileSync('tar', ['-tzf', tarball], {encoding: 'utf8'}).trim().split('\n').sort();
-    expect(files.filter((f) => !/^package\/dist\/(fz-console\.js|chunks\/[\w-]+\.js)$/.test(f))).toEqual([
+    expect(files.filter((f) => !/^package\/dist\/(fz-console\.js|devices-worker\.js|chunks\/[\w-]+\.js)$/.test(f))).toEqual([
       'package/LICENSE',
       'package/README.md',
       'package/man/fz-console.1',

@@ -6,7 +6,11 @@
 import {describe, expect, it} from 'vitest';
 import {topModal} from '../../src/state/core/state.js';
 import {Controller} from '../../src/state/controller.js';
-import {BINDINGS, type Scope} from '../../src/state/input/keymap.js';
+import {BINDINGS, displayKey, type Scope} from '../../src/state/input/keymap.js';
+import {InputDecoder} from '../../src/state/input/decoder.js';
+
+/** A binding's keys as the help names them. */
+const keysOf = (scope: Scope, action: string) => BINDINGS.find((b) => b.scope === scope && b.action === action)?.keys.map(displayKey);
 import {scopes} from '../../src/state/input/scopes.js';
 import {sharedListAction} from '../../src/state/lists/actions.js';
 import {SCREEN_SPECS} from '../../src/state/screens/index.js';
@@ -647,5 +651,65 @@ describe('the Controller, driven by key names without Ink', () => {
     server.listsTooLarge = false;
     c.key('r', 'r');
     await until(() => c.state.poll.failures === 0 && !c.state.poll.inFlight, 'the refresh after r');
+  });
+
+  it("htop's function keys, from the bytes terminals send: F1 help, F3 filter (and help search), F5 refresh, F10 quit", async () => {
+    const {c, io} = await open(seeded());
+    const decoder = new InputDecoder();
+    let reads = 0;
+    const send = (bytes: string) => c.read(decoder.feed(bytes), ++reads);
+    // F3 as xterm sends it (ESC O R) opens the list's filter, and types nothing into it.
+    send('\x1bOR');
+    expect(c.state.lists.devices.filtering).toBe(true);
+    expect(c.state.lists.devices.filter).toBe('');
+    send('\x1b');
+    // F5 (ESC [15~) polls now.
+    const before = c.state.snapshot;
+    send('\x1b[15~');
+    await until(() => c.state.snapshot !== before, 'the refresh F5 asked for');
+    // F1 (ESC O P) opens the help, which lists them by their names; F3 there searches it.
+    send('\x1bOP');
+    expect(c.state.help.open).toBe(true);
+    send('\x1bOR');
+    expect(c.state.help.searching).toBe(true);
+    expect(keysOf('list', 'filter')).toEqual(['/', 'F3']);
+    expect(keysOf('global', 'refresh')).toEqual(['r', 'F5']);
+    expect(keysOf('global', 'quit')).toEqual(['q', 'F10']);
+    send('\x1b');
+    send('\x1b');
+    // F10 (ESC [21~) quits, as q does.
+    send('\x1b[21~');
+    expect(io.exited).toBe(true);
+  });
+
+  it('U goes from a device to its owner, and Esc walks back the way it came', async () => {
+    const server = seeded();
+    const {c, press, message} = await open(server);
+    const devicesNamed = () => c.list('devices')!.view.rows.map((r) => (r as {name: string}).name);
+    // The list (sorted by name): bob-desktop is the third row.
+    press('j', 'j');
+    expect(devicesNamed()[2]).toBe('bob-desktop');
+    press('U');
+    expect(c.state.screen).toBe('users');
+    expect(c.state.lists.users.detailId).toBe('u-2');
+    press('esc');
+    expect(c.state.screen).toBe('devices');
+    expect(c.state.lists.devices.detailId).toBeNull();
+    // From a device's detail: the owner's detail, then back to the device's.
+    press('k', 'enter');
+    const device = c.state.lists.devices.detailId;
+    press('U');
+    expect(c.state.lists.users.detailId).toBe(server.devices.find((d) => d.id === device)!.user_id);
+    press('esc');
+    expect(c.state.screen).toBe('devices');
+    expect(c.state.lists.devices.detailId).toBe(device);
+    press('esc');
+    // An owner the Users list does not have: said, nothing opened.
+    server.users = server.users.filter((u) => u.id !== 'u-2');
+    c.refresh();
+    await until(() => c.state.snapshot!.users.length === 1, 'the poll without bob');
+    press('G', 'U');
+    expect(c.state.screen).toBe('devices');
+    expect(message()).toMatch(/^The owner \(.*\) is not on the Users list/);
   });
 });

@@ -69,6 +69,7 @@ export type Action =
   | 'stale'
   | 'sidePanel'
   | 'trace'
+  | 'owner'
   | 'undo'
   | 'filterAccept'
   | 'filterClear'
@@ -133,11 +134,11 @@ export const BINDINGS: readonly Binding[] = [
     help: 'the command bar: go to a screen, a user or a device by name (the commands are listed below)',
     hint: 'command',
   },
-  {scope: 'global', action: 'quit', keys: ['q'], help: 'quit (asks if a form has unsaved changes)'},
+  {scope: 'global', action: 'quit', keys: ['q', 'f10'], help: 'quit (asks if a form has unsaved changes)'},
   {scope: 'global', action: 'quitNow', keys: ['ctrl+c'], help: 'quit now'},
   {scope: 'global', action: 'suspend', keys: ['ctrl+z'], help: 'suspend to the shell, the terminal restored (fg comes back)'},
   {scope: 'global', action: 'back', keys: ['esc'], help: 'back / close / cancel; on a list: clear the filter, then the marks'},
-  {scope: 'global', action: 'refresh', keys: ['r'], help: 'refresh now'},
+  {scope: 'global', action: 'refresh', keys: ['r', 'f5'], help: 'refresh now'},
   {
     scope: 'global',
     action: 'undo',
@@ -165,7 +166,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'help', action: 'pageUp', keys: ['pageup'], help: 'previous page of help'},
   {scope: 'help', action: 'home', keys: ['home', 'g'], help: 'top of the help'},
   {scope: 'help', action: 'end', keys: ['end', 'G'], help: 'end of the help'},
-  {scope: 'help', action: 'filter', keys: ['/'], help: 'search the help (only the lines holding the text are shown)', hint: 'search'},
+  {scope: 'help', action: 'filter', keys: ['/', 'f3'], help: 'search the help (only the lines holding the text are shown)', hint: 'search'},
   {scope: 'help', action: 'back', keys: ['esc', '?', 'f1'], help: 'close the help (Esc: clear the search first)', hint: 'close'},
 
   {scope: 'helpSearch', action: 'filterAccept', keys: ['enter'], help: 'keep the search and scroll the lines found', hint: 'keep'},
@@ -180,7 +181,7 @@ export const BINDINGS: readonly Binding[] = [
   {
     scope: 'list',
     action: 'filter',
-    keys: ['/'],
+    keys: ['/', 'f3'],
     hint: 'filter',
     name: 'filter',
     help: 'filter: words (all must match, case-insensitive), field terms such as state:online, owner:ann, rx>1GiB, handshake>30d, !term to negate (README, "Filtering lists"); Esc clears',
@@ -228,6 +229,7 @@ export const BINDINGS: readonly Binding[] = [
     help: 'the detail of the row under the cursor beside the list, following the cursor and the refreshes (from 160 columns); again: hide it',
   },
   {scope: 'list', action: 'trace', keys: ['t']},
+  {scope: 'list', action: 'owner', keys: ['U']},
   {scope: 'list', action: 'exportSecrets', keys: ['X']},
 
   {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
@@ -238,6 +240,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'detail', action: 'newDevice', keys: ['n'], hint: 'device', writes: true},
   {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)', hint: 'delete', writes: true},
   {scope: 'detail', action: 'trace', keys: ['t']},
+  {scope: 'detail', action: 'owner', keys: ['U']},
   {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key)', hint: 'reveal'},
   {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)', hint: 'copy'},
   {scope: 'detail', action: 'back', keys: ['esc'], help: 'back to the list', hint: 'back'},
@@ -348,7 +351,6 @@ const DISPLAY: Record<string, string> = {
   end: 'End',
   enter: 'Enter',
   esc: 'Esc',
-  f1: 'F1',
   tab: 'Tab',
   'shift+tab': 'Shift-Tab',
   backspace: 'Backspace',
@@ -362,6 +364,8 @@ export function displayKey(name: string): string {
   if (arrow) return arrow();
   const fixed = DISPLAY[name];
   if (fixed) return fixed;
+  // Function keys as htop labels them: F1, F3, F5, F10.
+  if (/^f[0-9]{1,2}$/.test(name)) return name.toUpperCase();
   const chord = /^(ctrl|alt)\+(.+)$/.exec(name);
   if (chord) return `${chord[1] === 'ctrl' ? 'Ctrl' : 'Alt'}-${chord[2]!.length === 1 ? chord[2]!.toUpperCase() : displayKey(chord[2]!)}`;
   return name;

@@ -136,6 +136,8 @@ const SORT_BY = {
   createdAt: (r: DeviceRow) => r.createdAt,
 };
 
+const OWNER_HELP = "the device's owner: their detail on Users, with their devices (Esc comes back)";
+
 export const devices: ScreenSpec<DeviceRow> = {
   id: 'devices',
   noun: 'device',
@@ -346,6 +348,17 @@ export const devices: ScreenSpec<DeviceRow> = {
       run: (ctx) => openDeviceCreate(ctx, null),
     }),
     edit: withItem({verb: 'editing devices', run: (ctx, row) => openDeviceEdit(ctx, row)}),
+    // From a device to its owner, as k9s goes from a pod to its node; Esc comes back here.
+    owner: withItem({
+      verb: 'showing the owner',
+      disabledReason: (ctx, row) =>
+        ctx.snapshot.usersById.has(row.userId)
+          ? null
+          : ctx.snapshot.hidden.has('users')
+            ? `The owner's detail is on the Users list, which this token cannot see (its user is not an admin); the owner is ${row.ownerEmail}`
+            : `The owner (${row.ownerEmail}) is not on the Users list (deleted since the last poll?)`,
+      run: (ctx, row) => ctx.openDetail('users', row.userId, 'devices'),
+    }),
     delete: {
       verb: 'deleting devices',
       remove: (client, id) => client.deleteDevice(id),
@@ -367,8 +380,9 @@ export const devices: ScreenSpec<DeviceRow> = {
       stale: 'only stale devices (no handshake for --stale-days, default 30, or never connected in that time), oldest first; again: all',
       trace: TRACE_HELP.list,
       exportSecrets: 'export including preshared keys (asks first; the file is 0600)',
+      owner: OWNER_HELP,
     },
-    detail: {edit: 'name/description', trace: TRACE_HELP.detail},
+    detail: {edit: 'name/description', trace: TRACE_HELP.detail, owner: OWNER_HELP},
   },
 };
 
