@@ -74,7 +74,10 @@ export const ENVIRONMENT: ReadonlyArray<{name: string; help: string}> = [
   {name: 'FZ_API_TOKEN_FILE', help: 'file holding the API token (must not be readable by group or others)'},
   {name: 'FZ_PROFILE', help: 'profile name (when --profile is not given)'},
   {name: 'FZ_REFRESH', help: 'refresh interval in seconds (when --refresh is not given)'},
-  {name: 'FZ_POLL_WORKER', help: '1 decodes a long device list (5,000 devices or more) on a worker thread (experimental: about 100 MB more memory at 50,000 devices)'},
+  {
+    name: 'FZ_POLL_WORKER',
+    help: '1 decodes a long device list (5,000 devices or more) on a worker thread (experimental: about 100 MB more memory at 50,000 devices)',
+  },
   {name: 'NODE_EXTRA_CA_CERTS', help: 'extra CA certificates, as for any Node program'},
   {name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', help: 'honoured for API requests'},
   {name: 'NO_COLOR, FORCE_COLOR', help: 'colour output control'},

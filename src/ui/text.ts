@@ -165,6 +165,20 @@ export function padStart(s: string, width: number): string {
   return gap > 0 ? ' '.repeat(gap) + safe : safe;
 }
 
+/**
+ * An email cut in the middle rather than at the end, so that its domain stays: `maria.r…@example.com`
+ * (an owner's domain tells more than the end of their name). Text that is not a plain ASCII email,
+ * or whose domain leaves fewer than three cells of the name, is cut at the end.
+ */
+export function shortenEmail(s: string, width: number): string {
+  const max = Math.floor(width);
+  const at = s.lastIndexOf('@');
+  if (s.length <= max || at <= 0 || !PRINTABLE_ASCII.test(s)) return truncate(s, max);
+  const domain = s.slice(at);
+  const room = max - 1 - domain.length;
+  return room >= 3 ? `${s.slice(0, room)}${glyphs().ellipsis}${domain}` : truncate(s, max);
+}
+
 /** Exactly `width` cells: display-safe, truncated with `…` or padded, on the side `align` says. */
 export function fitCell(s: string, width: number, align: 'left' | 'right' = 'left'): string {
   const cut = truncate(s, width);

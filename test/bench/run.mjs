@@ -21,7 +21,7 @@
 //   main thread's time on a CPU and runnable but waiting for one (/proc/thread-self/schedstat), and
 //   the process's CPU with the part of it on other threads (V8's helpers; /proc/self/task). A task
 //   is wall time: on 2 cores shared with the sandbox and V8's helpers, part of it is waiting.
-// - sort: `>` steps the sort column round all 11 positions twice (22 keys); key → frame p95 and
+// - sort: `>` steps the sort column round all 12 positions twice (24 keys); key → frame p95 and
 //   the slowest key. After the refresh cycles (paused), once more round: the slowest key (the
 //   volatile columns are not ordered ahead, src/state/lists/column-order.ts).
 // - keys while live: 200 cursor moves 73 ms apart while `r` refreshes every second, p99 (the third

@@ -23,6 +23,8 @@ export interface ScreenColumn<T> extends ColumnSpec<T> {
   defaultDesc?: boolean;
   /** The cell text, raw: the UI makes it display-safe. */
   cell: (row: T) => string;
+  /** How a cell too long for its width is cut: at its end (default), or an email in its local part, so the domain stays. */
+  cut?: 'end' | 'email';
   tone?: (row: T) => Tone | undefined;
 }
 

@@ -3,7 +3,7 @@
 
 import type {Tone} from '../../state/core/tone.js';
 import {glyphs} from '../../state/core/glyphs.js';
-import {displayWidth, fitCell, padEnd, truncate} from '../text.js';
+import {displayWidth, fitCell, padEnd, shortenEmail, truncate} from '../text.js';
 import {color as colorOf} from '../theme.js';
 
 /** Fixed cells, or a flexible column that starts at `min` and takes a `flex` share of the spare width up to `max`. */
@@ -18,6 +18,8 @@ export interface TableColumn<T> {
   align?: 'left' | 'right';
   /** The cell text, plain (no ANSI). Unsafe characters are drawn as visible escapes, overlong text ends in `…`. */
   cell: (row: T) => string;
+  /** Where overlong text is cut: at its end, or an email in its name (`shortenEmail`). */
+  cut?: 'end' | 'email';
   /** The cell's colour role (not applied on the selected row, which is drawn inverse). */
   tone?: (row: T) => Tone | undefined;
 }
@@ -201,7 +203,8 @@ export function rowSegments<T>(row: T, fitted: readonly FittedColumn<T>[], withC
     // A cell's ↑/↓ (cellChange, src/state/tracking/highlights.ts) goes next to its value inside the
     // cell's own padding (before a right-aligned number, after left-aligned text), so it never
     // reads as part of the next column; only a full cell lends it the first cell of the gap.
-    let text = fitCell(column.cell(row), width, column.align ?? 'left');
+    const value = column.cell(row);
+    let text = fitCell(column.cut === 'email' ? shortenEmail(value, width) : value, width, column.align ?? 'left');
     mark = after?.(column.key);
     if (mark !== undefined) {
       const placed = markInCell(text, mark, column.align ?? 'left');

@@ -7,7 +7,7 @@ import {addressField, ageField, enumField, flag, sizeField, textField, type Addr
 import type {ListSettings} from '../display.js';
 
 /** rx/s + tx/s now, or null when the device has no current rate (idle, or its sample is stale). */
-function totalRate(row: DeviceRow, now: number): number | null {
+export function totalRate(row: DeviceRow, now: number): number | null {
   const rx = currentRate(row, 'rx', now);
   const tx = currentRate(row, 'tx', now);
   return rx === null && tx === null ? null : (rx ?? 0) + (tx ?? 0);

@@ -18,7 +18,7 @@ import {traceFrom, TRACE_HELP} from '../trace.js';
 import {exportList} from '../../lists/export-action.js';
 import {STALE_VIEW} from './stale.js';
 import {toggleOwnView} from '../../lists/own-view.js';
-import {deviceFilters} from './filters.js';
+import {deviceFilters, totalRate} from './filters.js';
 import {DEVICE_EXPORT} from './export.js';
 
 /** " (as of 3m ago)" after a state read from a poll that is a while ago; nothing while it is recent. */
@@ -188,6 +188,7 @@ export const devices: ScreenSpec<DeviceRow> = {
         priority: 2,
         width: {min: 14, max: 34, flex: 2},
         cell: (r) => r.ownerEmail,
+        cut: 'email',
         sortValue: SORT_BY.ownerKey,
         sortValueFromRowOnly: true,
         searchText: (r) => r.ownerEmail,
@@ -260,9 +261,22 @@ export const devices: ScreenSpec<DeviceRow> = {
         defaultDesc: true,
       },
       {
+        // Who moves the most traffic: received and sent together (the top row by RX/S alone may
+        // move less than the second). From ~130 columns (after the totals); sorting by it (s a)
+        // and the `rate>` filter term work at any width.
+        key: 'rate',
+        header: 'RATE',
+        priority: 7,
+        width: 13,
+        align: 'right',
+        cell: (r) => formatRate(totalRate(r, clock())),
+        sortValue: (r) => totalRate(r, now),
+        defaultDesc: true,
+      },
+      {
         key: 'remote',
         header: 'REMOTE IP',
-        priority: 7,
+        priority: 8,
         width: {min: 15, max: 39, flex: 1},
         cell: (r) => r.remoteIp ?? '',
         sortValue: SORT_BY.remoteKey,
@@ -272,7 +286,7 @@ export const devices: ScreenSpec<DeviceRow> = {
       {
         key: 'ipv6',
         header: 'IPV6',
-        priority: 8,
+        priority: 9,
         width: {min: 16, max: 39, flex: 1},
         cell: (r) => r.ipv6 ?? '',
         sortValue: SORT_BY.ipv6Key,
@@ -282,7 +296,7 @@ export const devices: ScreenSpec<DeviceRow> = {
       {
         key: 'created',
         header: 'CREATED',
-        priority: 9,
+        priority: 10,
         width: 10,
         cell: (r) => formatDate(r.createdAt),
         sortValue: SORT_BY.createdAt,
