@@ -5,6 +5,8 @@ import {describe, expect, it} from 'vitest';
 import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
 import {buildListView} from '../../src/state/lists/list-view.js';
 import {devices as DEVICES} from '../../src/state/screens/devices/screen.js';
+import {users as USERS} from '../../src/state/screens/users/screen.js';
+import {userFilters} from '../../src/state/screens/users/filters.js';
 import {deviceFilters} from '../../src/state/screens/devices/filters.js';
 import {shortenEmail} from '../../src/ui/text.js';
 import {device, iso, user} from '../fixtures/data.js';
@@ -12,12 +14,23 @@ import {device, iso, user} from '../fixtures/data.js';
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const MiB = 1024 * 1024;
 
-function polls(rates: Array<[string, number, number]>): Snapshot {
+const PEOPLE = [user({id: 'u-1', email: 'ann@example.com'}), user({id: 'u-2', email: 'bob@example.com'}), user({id: 'u-3', email: 'cy@example.com'})];
+
+/** Two polls a minute apart; each device [name, rx/s, tx/s, owner], online unless it moves nothing. */
+function polls(rates: Array<[string, number, number, string?]>): Snapshot {
   const at = (t: number, k: number) =>
-    rates.map(([name, rx, tx], i) =>
-      device({id: `d-${i}`, name, rx_bytes: Math.round(rx * k), tx_bytes: Math.round(tx * k), updated_at: iso(t), latest_handshake: iso(t)}),
+    rates.map(([name, rx, tx, owner], i) =>
+      device({
+        id: `d-${i}`,
+        name,
+        user_id: owner ?? 'u-1',
+        rx_bytes: Math.round(rx * k),
+        tx_bytes: Math.round(tx * k),
+        updated_at: iso(t),
+        latest_handshake: rx + tx > 0 ? iso(t) : iso(T0 - 3_600_000),
+      }),
     );
-  const data = (t: number, k: number) => ({devices: at(t, k), users: [user()], rules: [], configuration: null, issues: []});
+  const data = (t: number, k: number) => ({devices: at(t, k), users: PEOPLE, rules: [], configuration: null, issues: []});
   const first = buildSnapshot(data(T0 - 60_000, 0), null, T0 - 60_000);
   return buildSnapshot(data(T0, 60), first, T0);
 }
@@ -25,9 +38,10 @@ function polls(rates: Array<[string, number, number]>): Snapshot {
 describe('top talkers', () => {
   // The issue's case: RX/S puts a first (1.90 + 0.25), but b moved more (1.76 + 0.77).
   const snapshot = polls([
-    ['a', 1.9 * MiB, 0.25 * MiB],
-    ['b', 1.76 * MiB, 0.77 * MiB],
-    ['c', 0, 0],
+    ['a', 1.9 * MiB, 0.25 * MiB, 'u-1'],
+    ['b', 1.76 * MiB, 0.77 * MiB, 'u-2'],
+    ['c', 0, 0, 'u-2'],
+    ['d', 0.5 * MiB, 0, 'u-1'],
   ]);
   const columns = DEVICES.columns(snapshot, () => T0);
   const rate = columns.find((c) => c.key === 'rate')!;
@@ -37,8 +51,8 @@ describe('top talkers', () => {
   it('RATE is received + sent per second, and sorts by the sum', () => {
     expect(rate.header).toBe('RATE');
     expect(rate.cell(snapshot.devices[1]!)).toBe('2.53 MiB/s');
-    expect(order('rxRate')).toEqual(['a', 'b', 'c']);
-    expect(order('rate')).toEqual(['b', 'a', 'c']);
+    expect(order('rxRate')).toEqual(['a', 'b', 'd', 'c']);
+    expect(order('rate')).toEqual(['b', 'a', 'd', 'c']);
   });
 
   it('the rate> filter term reads the same sum', () => {
@@ -61,5 +75,21 @@ describe('top talkers', () => {
     expect(shortenEmail('ann@sandbox.example.org', 16)).toBe('ann@sandbox.exa…');
     expect(shortenEmail('no-at-sign-in-this-text', 10)).toBe('no-at-sig…');
     expect(shortenEmail('zoë.müller@example.com', 16)).toBe('zoë.müller@exam…');
+  });
+
+  it('Users count their devices online and sum their rates; both sort and filter', () => {
+    const columns = USERS.columns(snapshot, () => T0);
+    const row = (id: string) => snapshot.userRows.find((r) => r.user.id === id)!;
+    const online = columns.find((c) => c.key === 'online')!;
+    const rate = columns.find((c) => c.key === 'rate')!;
+    expect([online.cell(row('u-1')), online.cell(row('u-2')), online.cell(row('u-3'))]).toEqual(['2/2', '1/2', '–']);
+    // ann: a (2.15) + d (0.5) = 2.65 MiB/s; bob: b (2.53) and c (none).
+    expect([rate.cell(row('u-1')), rate.cell(row('u-2')), rate.cell(row('u-3'))]).toEqual(['2.65 MiB/s', '2.53 MiB/s', '–']);
+    const view = (filter: string, sort: {key: string; desc: boolean} | null = null) =>
+      buildListView(snapshot.userRows, {getId: (r) => r.user.id, filter, sort, columns, fields: userFilters(snapshot), now: T0}).rows.map((r) => r.user.email);
+    expect(view('', {key: 'rate', desc: true})).toEqual(['ann@example.com', 'bob@example.com', 'cy@example.com']);
+    expect(view('online>1')).toEqual(['ann@example.com']);
+    expect(view('rate>2.6MiB/s')).toEqual(['ann@example.com']);
+    expect(view('online:0')).toEqual(['cy@example.com']);
   });
 });

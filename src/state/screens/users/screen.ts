@@ -2,7 +2,7 @@
 import type {User} from '../../../api/index.js';
 import type {Tone} from '../../core/tone.js';
 import {createForm} from '../../interactions/form.js';
-import {formatAge, formatDate, formatSessionDuration, formatWhen, parseTime} from '../../data/format.js';
+import {formatAge, formatDate, formatRate, formatSessionDuration, formatWhen, parseTime} from '../../data/format.js';
 import {userCreateBody, userFormSpecs, userUpdateBody} from './forms.js';
 import {deviceState, vpnStatus, VPN_STATUS_HELP, type Snapshot, type UserRow} from '../../data/snapshot.js';
 import {openDeviceCreate, stateGlyph, STATE_TONE} from '../devices/screen.js';
@@ -16,6 +16,7 @@ import type {UndoItems} from '../../undo/undo-log.js';
 import {traceFrom, TRACE_HELP} from '../trace.js';
 import {openImport} from './import-action.js';
 import {userFilters} from './filters.js';
+import {rateNow, trafficOf} from './traffic.js';
 import {USER_EXPORT} from './export.js';
 
 const VPN_TONE: Record<string, Tone> = {ENABLED: 'ok', DISABLED: 'danger', EXPIRED: 'warning'};
@@ -113,6 +114,27 @@ export const users: ScreenSpec<UserRow> = {
         align: 'right',
         cell: (r) => String(r.devices),
         sortValue: (r) => r.devices,
+        defaultDesc: true,
+      },
+      {
+        // Who is on the VPN now, and who moves the most traffic (their devices together).
+        key: 'online',
+        header: 'ONLINE',
+        priority: 3,
+        width: 7,
+        align: 'right',
+        cell: (r) => (r.devices === 0 ? '–' : `${trafficOf(s, r.user.id).online}/${r.devices}`),
+        sortValue: (r) => trafficOf(s, r.user.id).online,
+        defaultDesc: true,
+      },
+      {
+        key: 'rate',
+        header: 'RATE',
+        priority: 4,
+        width: 13,
+        align: 'right',
+        cell: (r) => formatRate(rateNow(trafficOf(s, r.user.id), clock())),
+        sortValue: (r) => trafficOf(s, r.user.id).rate,
         defaultDesc: true,
       },
       {
