@@ -190,7 +190,7 @@ describe('field filters on the other lists', () => {
     expect(listOf(lists, snap, 'users', 'seen<7d').ids).toEqual(['u-1']);
     expect(listOf(lists, snap, 'users', 'example.com !role:admin').ids).toEqual(['u-2']);
     expect(listOf(lists, snap, 'users', 'state:online').error).toBe(
-      'unknown filter key "state" — users know: email, role, status, signin, devices, rules, seen',
+      'unknown filter key "state" — users know: email, role, status, signin, devices, online, rate, rules, seen',
     );
   });
 

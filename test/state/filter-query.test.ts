@@ -92,7 +92,7 @@ describe('errors', () => {
     expect(errorOf('foo:bar rx>12parsecs')).toMatch(/\(and 1 more term left out\)$/);
     expect(errorOf('Foo>1')).toBe('unknown filter key "Foo" — devices know: state, owner, name, ip, key, rx, tx, rate, handshake, created, stale');
     expect(errorOf('state:online', userFilters({configuration: null}) as FilterFields<never>)).toBe(
-      'unknown filter key "state" — users know: email, role, status, signin, devices, rules, seen',
+      'unknown filter key "state" — users know: email, role, status, signin, devices, online, rate, rules, seen',
     );
     expect(errorOf('x'.repeat(100) + ':1')).toBe(
       `unknown filter key "${'x'.repeat(39)}…" — devices know: state, owner, name, ip, key, rx, tx, rate, handshake, created, stale`,
