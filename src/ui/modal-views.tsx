@@ -12,6 +12,7 @@ import {Dialog} from './views/Dialog.js';
 import {Picker} from './views/Picker.js';
 import {Prompt} from './views/Prompt.js';
 import {Report} from './views/Report.js';
+import {RawView} from './views/RawView.js';
 
 /** What a view is given: its modal, the one under it, and the room. */
 export interface ModalViewProps<M extends Modal> {
@@ -46,6 +47,10 @@ export const MODAL_VIEWS: {readonly [K in Modal['kind']]: (props: ModalViewProps
     below?.kind === 'result'
       ? {body: <DeviceResult result={below} prompt={modal} width={width} height={height} />, info: 'New device'}
       : {body: <Prompt prompt={modal} width={width} />, info: modal.label},
+  raw: ({modal, controller, width, height}) => ({
+    body: <RawView raw={modal} width={width} height={height} onShown={(n, lastPage) => controller.measuredReport(n, lastPage)} />,
+    info: modal.reveal ? 'As the server sent it (secrets shown)' : 'As the server sent it',
+  }),
   form: ({modal, width, height}) => ({
     body: <FormView title={modal.title} form={modal.form} notes={modal.notes} width={width} height={height} />,
     info: modal.form.submitting ? 'Saving… (the server has not answered yet)' : isDirty(modal.form) ? 'unsaved changes' : '',

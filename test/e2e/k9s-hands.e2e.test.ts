@@ -1,6 +1,7 @@
 // What a k9s, lazygit or htop hand reaches for, end to end: the built binary in tmux against a
 // sandbox process, keys sent as the bytes terminals send them (`send-keys -H`), at 120×40 and
-// 80×24: htop's F3 (search), F5 (refresh), F10 (quit), and U from a device to its owner, Esc back.
+// 80×24: htop's F3 (search), F5 (refresh), F10 (quit), U from a device to its owner (Esc back), and
+// y, the device as the server sent it.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {BIN, hasBinary, hasTmux, startSandboxProcess, Terminal, type SandboxProcess} from './harness.js';
 import {publicKey} from '../sandbox/helpers.js';
@@ -31,7 +32,7 @@ describe.skipIf(!enabled)('k9s and htop hands (tmux)', {timeout: 120_000}, () =>
     [120, 40],
     [80, 24],
   ] as const) {
-    it(`F3, F5, U and F10 at ${width}×${height}`, async () => {
+    it(`F3, F5, U, y and F10 at ${width}×${height}`, async () => {
       const t = Terminal.start({width, height, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});
       terms.push(t);
       const hex = (bytes: string) => t.tmux('send-keys', '-t', t.name, '-H', ...[...Buffer.from(bytes, 'latin1')].map((b) => b.toString(16).padStart(2, '0')));
@@ -59,6 +60,16 @@ describe.skipIf(!enabled)('k9s and htop hands (tmux)', {timeout: 120_000}, () =>
       const shown = users.filter((u) => detail.includes(u.email));
       expect(shown.length).toBeGreaterThan(0);
       expect(device.some((d) => shown.some((u) => u.id === d.user_id))).toBe(true);
+      hex('\x1b');
+      await t.waitFor(new RegExp(`1/${total + 1} devices`));
+
+      // y: the device under the cursor as the server sent it; its key is the one the API returns.
+      hex('y');
+      const json = await t.waitFor(/as the server sent it[\s\S]*"public_key": "/);
+      const id = /"id": "([0-9a-f-]{36})"/.exec(json)![1];
+      const fromApi = device.find((d) => (d as unknown as {id: string}).id === id) as unknown as {public_key: string; preshared_key: string | null};
+      expect(json).toContain(`"public_key": "${fromApi.public_key}"`);
+      if (fromApi.preshared_key) expect(json).not.toContain(fromApi.preshared_key);
       hex('\x1b');
       await t.waitFor(new RegExp(`1/${total + 1} devices`));
 

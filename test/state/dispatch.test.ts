@@ -158,6 +158,12 @@ describe('the Controller, driven by key names without Ink', () => {
     press('esc');
     expect(c.state.modals).toEqual([]);
 
+    // raw: y on the list, the device's JSON
+    press('y');
+    note();
+    expect(topModal(c.state)).toMatchObject({kind: 'raw'});
+    press('esc');
+
     // every scope of the keymap was reached
     expect([...seen].sort()).toEqual([...new Set(BINDINGS.map((b) => b.scope))].sort());
   });

@@ -203,10 +203,10 @@ describe('help on a small terminal', () => {
     await app.press('help');
     const first = await app.waitFor(/↓\/↑ scroll \(1–\d+ of \d+\)/);
     expect(first).not.toContain('Reports (import preview');
-    await app.press('down', 'help', 200);
+    await app.press('down', 'help', 260);
     // The last section, to its last line: nothing is cut off.
-    const last = await app.waitFor('Reports (import preview');
-    expect(last).toMatch(/End G +bottom/);
+    const last = await app.waitFor('The JSON view (y)');
+    expect(last).toMatch(/Esc +clear the search, else close/);
     expect(last).toMatch(/scroll \((\d+)–(\d+) of \2\)/);
   });
 });

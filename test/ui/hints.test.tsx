@@ -114,7 +114,7 @@ describe('hints are generated from BINDINGS', () => {
   it('? lists every binding of the table with its keys and help, under its scope title', async () => {
     const app = await renderApp({fixture: fx});
     // tall enough for the whole help at once
-    app.resize(100, 200);
+    app.resize(100, 240);
     await app.press('help');
     const frame = await app.waitFor('Keys — where you are first');
     expect(frame).not.toMatch(/scroll \(/);

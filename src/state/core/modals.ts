@@ -109,4 +109,24 @@ export interface ReportModal extends ModalBase {
   stop?: () => void;
 }
 
-export type Modal = FormModal | PickerModal | DialogModal | ResultModal | PromptModal | ReportModal;
+/**
+ * An item as the server sent it (`y`, as k9s shows a resource's YAML): its JSON, pretty-printed,
+ * secrets masked until `v`, the lines holding a search's text when one is typed (`/`).
+ */
+export interface RawModal extends ModalBase {
+  kind: 'raw';
+  title: string;
+  /** The JSON lines, made once when opened: masked, and with the secrets. */
+  masked: readonly string[];
+  revealed: readonly string[];
+  reveal: boolean;
+  /** Whether any line differs when revealed (`v` says so when nothing is secret). */
+  secret: boolean;
+  search: string;
+  searching: boolean;
+  /** The lines shown: those holding the search's text (all without one), of the masked or revealed set. */
+  shown: readonly string[];
+  scroll: number;
+}
+
+export type Modal = FormModal | PickerModal | DialogModal | ResultModal | PromptModal | ReportModal | RawModal;

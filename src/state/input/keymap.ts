@@ -23,7 +23,8 @@ export type Scope =
   | 'dialog'
   | 'result'
   | 'prompt'
-  | 'report';
+  | 'report'
+  | 'raw';
 
 export type Action =
   | 'screen1'
@@ -70,6 +71,7 @@ export type Action =
   | 'sidePanel'
   | 'trace'
   | 'owner'
+  | 'raw'
   | 'undo'
   | 'filterAccept'
   | 'filterClear'
@@ -230,6 +232,7 @@ export const BINDINGS: readonly Binding[] = [
   },
   {scope: 'list', action: 'trace', keys: ['t']},
   {scope: 'list', action: 'owner', keys: ['U']},
+  {scope: 'list', action: 'raw', keys: ['y'], help: 'the item as the server sent it: JSON, secrets masked until v, / searches'},
   {scope: 'list', action: 'exportSecrets', keys: ['X']},
 
   {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
@@ -241,6 +244,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)', hint: 'delete', writes: true},
   {scope: 'detail', action: 'trace', keys: ['t']},
   {scope: 'detail', action: 'owner', keys: ['U']},
+  {scope: 'detail', action: 'raw', keys: ['y'], help: 'the item as the server sent it: JSON, secrets masked until v, / searches'},
   {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key)', hint: 'reveal'},
   {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)', hint: 'copy'},
   {scope: 'detail', action: 'back', keys: ['esc'], help: 'back to the list', hint: 'back'},
@@ -255,6 +259,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'configuration', action: 'new', keys: ['n'], help: 'add a provider of the kind under the cursor', hint: 'add provider', writes: true},
   {scope: 'configuration', action: 'delete', keys: ['d'], help: 'delete the provider under the cursor (asks first)', hint: 'delete provider', writes: true},
   {scope: 'configuration', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (client secrets, SAML metadata)', hint: 'reveal'},
+  {scope: 'configuration', action: 'raw', keys: ['y'], help: 'the configuration as the server sent it: JSON, secrets masked until v, / searches'},
 
   {scope: 'sortPick', action: 'cancel', keys: ['esc'], help: 'keep the sort as it was (a column letter sorts by that column)', hint: 'cancel'},
 
@@ -298,6 +303,18 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'report', action: 'pageUp', keys: ['pageup'], help: 'previous page'},
   {scope: 'report', action: 'home', keys: ['home', 'g'], help: 'top'},
   {scope: 'report', action: 'end', keys: ['end', 'G'], help: 'bottom'},
+
+  {scope: 'raw', action: 'down', keys: ['down', 'j'], help: 'scroll down'},
+  {scope: 'raw', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
+  {scope: 'raw', action: 'pageDown', keys: ['pagedown', ' '], help: 'next page'},
+  {scope: 'raw', action: 'pageUp', keys: ['pageup'], help: 'previous page'},
+  {scope: 'raw', action: 'home', keys: ['home', 'g'], help: 'top'},
+  {scope: 'raw', action: 'end', keys: ['end', 'G'], help: 'bottom'},
+  {scope: 'raw', action: 'filter', keys: ['/', 'f3'], help: 'search: only the lines holding the text (Enter keeps it, Esc clears it)', hint: 'search'},
+  {scope: 'raw', action: 'filterAccept', keys: ['enter'], help: 'keep the search and scroll the lines found'},
+  {scope: 'raw', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key, client secret)', hint: 'reveal'},
+  {scope: 'raw', action: 'copy', keys: ['c'], help: 'copy the JSON as shown (OSC 52; secrets only when revealed)', hint: 'copy'},
+  {scope: 'raw', action: 'back', keys: ['esc'], help: 'clear the search, else close', hint: 'close'},
 ];
 // Stryker restore ObjectLiteral
 
@@ -317,6 +334,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   result: 'New device result',
   prompt: 'Prompts (file path)',
   report: 'Reports (import preview, bulk progress and summary)',
+  raw: 'The JSON view (y)',
 };
 
 const index = new Map<string, Binding>();

@@ -79,6 +79,8 @@ export function writeName(b: Binding, state: ConsoleState): string {
 export function hints(state: ConsoleState, readOnly: boolean): string {
   if (!state.snapshot && topModal(state) === null && !state.help.open) return hintsFor(['global'], (b) => available(b, state, readOnly));
   const {stack: here, modal: m} = routeOf(state);
+  // Typing a search in the JSON view: its letters are text, so only the keys that end it are offered.
+  if (m?.kind === 'raw' && m.searching) return 'Enter keep  Esc clear';
   // A report's keys depend on its phase: y applies only a preview; Esc stops a running job.
   if (m?.kind === 'report' && m.phase !== 'preview') {
     const esc = m.phase === 'finished' ? 'Esc close' : m.phase === 'running' ? 'Esc stop' : 'stopping…';

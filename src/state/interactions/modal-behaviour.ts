@@ -12,6 +12,7 @@ import {formBusy, formTakesText, formUnbound, pasteIntoForm, typeIntoForm} from 
 import {pasteIntoPicker, pickerAction, typeIntoPicker} from './picker-actions.js';
 import {pasteIntoPrompt, promptAction, typeIntoPrompt} from './prompt.js';
 import {reportAction} from './report.js';
+import {pasteIntoRaw, rawAction, typeIntoRaw} from './raw-view.js';
 
 export interface ModalBehaviour<M extends Modal> {
   /** The keymap scope its keys are looked up in while it is the innermost modal. */
@@ -48,6 +49,7 @@ export const MODALS: {readonly [K in Modal['kind']]: ModalBehaviour<Extract<Moda
   dialog: keysOnly('dialog', dialogAction),
   result: keysOnly('result', resultAction),
   report: keysOnly('report', reportAction),
+  raw: {scope: 'raw', takesText: (m) => m.searching, type: typeIntoRaw, paste: pasteIntoRaw, act: rawAction},
 };
 
 /** The behaviour of this modal's kind. */

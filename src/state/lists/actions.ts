@@ -14,6 +14,7 @@ import {flipSortDirection, stepSort} from './sort-by-column.js';
 import {startSortPick} from './sort-letters.js';
 import {moveCursor, type Move} from './view-state.js';
 import {SIDE_PANEL_MIN_COLUMNS} from '../core/layout.js';
+import {openRawView} from '../interactions/raw-view.js';
 
 type Shared = (c: ConsoleContext, list: ListDerived) => void;
 
@@ -33,6 +34,15 @@ const sortable = (list: ListDerived) => list.columns.filter((col) => col.sortVal
 
 function selectedItem(list: ListDerived): unknown {
   return list.selection.index >= 0 ? (list.view.rows[list.selection.index] ?? null) : null;
+}
+
+/** `y`: the item's JSON as the server sent it. */
+function showRaw(c: ConsoleContext, list: ListDerived, item: unknown): void {
+  if (item === null || !list.spec.raw) {
+    c.message({tone: 'info', text: nothingUnder(list, 'list')});
+    return;
+  }
+  openRawView(c, `${list.spec.title(item, c.snapshot)}, as the server sent it`, list.spec.raw(item));
 }
 
 function copyItem(c: ConsoleContext, list: ListDerived, item: unknown): void {
@@ -58,6 +68,7 @@ const ON_LIST: Partial<Record<Action, Shared>> = {
     if (list.selection.id) c.openDetail(list.spec.id, list.selection.id);
   },
   copy: (c, list) => copyItem(c, list, selectedItem(list)),
+  raw: (c, list) => showRaw(c, list, selectedItem(list)),
   mark: toggleMark,
   markAll: markAllShown,
   export: (c) => exportList(c, false),
@@ -113,6 +124,10 @@ const IN_DETAIL: Partial<Record<Action, Shared>> = {
     if (list.detailItem === null) c.message({tone: 'info', text: nothingUnder(list, 'detail')});
     else copyItem(c, list, list.detailItem);
   },
+  raw: (c, list) => {
+    if (list.detailItem === null) c.message({tone: 'info', text: nothingUnder(list, 'detail')});
+    else showRaw(c, list, list.detailItem);
+  },
 };
 
 /** Why a key that acts on an item did nothing: a detail whose item is gone, or a list with no row under the cursor. */
@@ -156,6 +171,7 @@ export function listKeyAvailable(spec: AnySpec, action: Action, where: ActionPla
     // Marks serve bulk work: a screen whose items cannot be deleted (Activity) has none.
     if (action === 'mark' || action === 'markAll') return spec.actions.delete !== undefined;
     if (action === 'reveal') return spec.revealable === true;
+    if (action === 'raw') return spec.raw !== undefined;
     return true;
   }
   return actionAt(spec, action, where) !== undefined;

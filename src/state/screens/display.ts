@@ -129,6 +129,8 @@ export interface ScreenDisplay<T> {
   title(item: T, snapshot: Snapshot): string;
   detail(item: T, ctx: DetailContext): DetailLine[];
   copyValue(item: T): {label: string; value: string} | null;
+  /** The item as the server sent it (`y`, src/state/interactions/raw-view.ts); a list without one has no raw view. */
+  raw?(item: T): unknown;
   /** Whether the detail has secrets behind `v`. */
   revealable?: boolean;
   export: ScreenExport<T>;

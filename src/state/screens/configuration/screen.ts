@@ -1,6 +1,7 @@
 // The Configuration screen: its lines and cursor entries, the section and provider forms, and
 // saving with a diff to confirm and the lost-update guard (0.7.36 has no conditional update, so
 // the record is re-read right before writing; if it moved, the admin chooses re-apply or reload).
+import {openRawView} from '../../interactions/raw-view.js';
 import {ApiError, type Configuration, type ConfigurationUpdate} from '../../../api/index.js';
 import type {Action} from '../../input/keymap.js';
 import type {DialogModal, FormModal} from '../../core/modals.js';
@@ -283,6 +284,10 @@ export const configurationResource = {
       case 'new':
       case 'delete':
         if (c) entryAction(host, c, entries[at] ?? 'defaults', action);
+        return;
+      case 'raw':
+        if (c) openRawView(host, 'Configuration, as the server sent it', c);
+        else host.message({tone: 'info', text: 'No configuration to show: this token cannot read it, or none came yet'});
         return;
       default:
     }

@@ -345,6 +345,7 @@ export const devices: ScreenSpec<DeviceRow> = {
     ];
   },
   copyValue: (r) => ({label: 'public key', value: r.publicKey}),
+  raw: (r) => r.toDevice(),
   export: DEVICE_EXPORT,
   actions: {
     // By the tunnel address: names repeat across users, addresses do not.

@@ -171,6 +171,7 @@ export const rules: ScreenSpec<Rule> = {
     ];
   },
   copyValue: (r) => ({label: 'destination', value: r.destination}),
+  raw: (r) => r,
   export: RULE_EXPORT,
   actions: {
     new: onList({verb: 'creating rules', where: ['list'], run: (ctx) => openRuleForm(ctx, null)}),

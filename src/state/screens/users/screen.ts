@@ -214,6 +214,7 @@ export const users: ScreenSpec<UserRow> = {
     return lines;
   },
   copyValue: (r) => ({label: 'email', value: r.user.email}),
+  raw: (r) => r.user,
   export: USER_EXPORT,
   actions: {
     trace: traceFrom((row) => row.user.email),
