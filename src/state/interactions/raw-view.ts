@@ -6,6 +6,7 @@
 import type {ConsoleContext} from '../core/context.js';
 import type {RawModal} from '../core/modals.js';
 import {topModal} from '../core/state.js';
+import {scrolled} from './scrolling.js';
 import type {Action} from '../input/keymap.js';
 import {pasteTooLong, SEARCH_LIMIT, typedTooLong} from '../input/limits.js';
 import {editText, isEditKey, isTypedKey, oneLineOf, pasteRefused} from '../input/textedit.js';
@@ -60,20 +61,12 @@ export function rawAction(c: ConsoleContext, action: Action): void {
   if (!m) return;
   const page = Math.max(1, c.layout.reportPage);
   const max = Math.max(0, Math.min(m.shown.length - 1, c.layout.reportLastPage));
-  const scrollTo = (n: number) => c.replaceModal(m, {...m, scroll: Math.max(0, Math.min(max, n))});
+  const to = scrolled(action, m.scroll, page, max);
+  if (to !== null) {
+    c.replaceModal(m, {...m, scroll: to});
+    return;
+  }
   switch (action) {
-    case 'down':
-      return scrollTo(m.scroll + 1);
-    case 'up':
-      return scrollTo(m.scroll - 1);
-    case 'pageDown':
-      return scrollTo(m.scroll + page);
-    case 'pageUp':
-      return scrollTo(m.scroll - page);
-    case 'home':
-      return scrollTo(0);
-    case 'end':
-      return scrollTo(max);
     case 'filter':
       return c.replaceModal(m, {...m, searching: true});
     case 'filterAccept':

@@ -1,5 +1,6 @@
 // The report modal: a job's progress bar, then its summary (bulk delete, onboarding); an import
 // preview before anything is sent. Drawn by src/ui/views/Report.tsx.
+import {scrolled} from './scrolling.js';
 import {topModal} from '../core/state.js';
 import {type DialogLine, type ReportModal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
@@ -83,20 +84,12 @@ export function reportAction(c: ConsoleContext, action: Action): void {
   const page = Math.max(1, c.layout.reportPage);
   // Not past the last page: below it the panel would show a line or two and empty rows.
   const max = Math.max(0, Math.min(m.lines.length - 1, c.layout.reportLastPage));
-  const scrollTo = (n: number) => c.replaceModal(m, {...m, scroll: Math.max(0, Math.min(max, n))});
+  const to = scrolled(action, m.scroll, page, max);
+  if (to !== null) {
+    c.replaceModal(m, {...m, scroll: to});
+    return;
+  }
   switch (action) {
-    case 'down':
-      return scrollTo(m.scroll + 1);
-    case 'up':
-      return scrollTo(m.scroll - 1);
-    case 'pageDown':
-      return scrollTo(m.scroll + page);
-    case 'pageUp':
-      return scrollTo(m.scroll - page);
-    case 'home':
-      return scrollTo(0);
-    case 'end':
-      return scrollTo(max);
     case 'confirm':
       if (m.phase === 'preview' && m.confirm && typedAhead(c, m)) return;
       if (m.phase === 'preview' && m.confirm) m.confirm.run();
