@@ -186,12 +186,14 @@ const rows = [
   [
     'in a terminal beside the server: key → frame p99 live (ms; paused p99; median of runs, each run)',
     (r) =>
-      `${fmt(median(r.real.map((x) => x.live)))} (${fmt(median(r.real.map((x) => x.paused)))}, ×${fmt(median(r.real.map((x) => x.live)) / median(r.real.map((x) => x.paused)), 2)}; ${r.real.map((x) => `${fmt(x.live, 0)}/${fmt(x.paused, 0)}`).join(', ')})`,
+      r.real.length === 0
+        ? 'not run (BENCH_REAL_RUNS=0)'
+        : `${fmt(median(r.real.map((x) => x.live)))} (${fmt(median(r.real.map((x) => x.paused)))}, ×${fmt(median(r.real.map((x) => x.live)) / median(r.real.map((x) => x.paused)), 2)}; ${r.real.map((x) => `${fmt(x.live, 0)}/${fmt(x.paused, 0)}`).join(', ')})`,
     '≤ 50 and ≤ 1.5× paused at 50k',
   ],
   [
     'the same, paused while another client reads the device list every second: the server’s share (p99 ms; median, each run)',
-    (r) => `${fmt(median(r.real.map((x) => x.serverBusy)))} (${r.real.map((x) => fmt(x.serverBusy, 0)).join(', ')})`,
+    (r) => (r.real.length === 0 ? 'not run' : `${fmt(median(r.real.map((x) => x.serverBusy)))} (${r.real.map((x) => fmt(x.serverBusy, 0)).join(', ')})`),
     '',
   ],
   ['refresh cycle CPU, receiving included (ms)', (r) => fmt(r.cycleCpuMs), '≤ 50 at 10k'],

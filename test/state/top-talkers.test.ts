@@ -2,7 +2,7 @@
 // sorts by that sum (the top row by RX/S alone may move less than the second), and is what the
 // `rate>` filter term reads; an owner's email is cut in its name, so the domain stays.
 import {describe, expect, it} from 'vitest';
-import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
+import {buildSnapshot, currentRate, currentTotalRate, type Snapshot} from '../../src/state/data/snapshot.js';
 import {buildListView} from '../../src/state/lists/list-view.js';
 import {devices as DEVICES} from '../../src/state/screens/devices/screen.js';
 import {users as USERS} from '../../src/state/screens/users/screen.js';
@@ -91,5 +91,14 @@ describe('top talkers', () => {
     expect(view('online>1')).toEqual(['ann@example.com']);
     expect(view('rate>2.6MiB/s')).toEqual(['ann@example.com']);
     expect(view('online:0')).toEqual(['cy@example.com']);
+  });
+
+  it('the sum is the two current rates, read once: none when idle, stale or without a sample', () => {
+    for (const at of [T0, T0 + 100_000, T0 + 179_000, T0 + 181_000, T0 + 3_600_000])
+      for (const row of snapshot.devices) {
+        const rx = currentRate(row, 'rx', at);
+        const tx = currentRate(row, 'tx', at);
+        expect(currentTotalRate(row, at), `${row.name} at +${at - T0}`).toBe(rx === null && tx === null ? null : (rx ?? 0) + (tx ?? 0));
+      }
   });
 });

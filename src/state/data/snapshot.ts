@@ -113,6 +113,17 @@ export function currentRate(row: DeviceRow, which: 'rx' | 'tx', nowMs: number): 
   return nowMs - row.sampleAt > RATE_STALE_MS ? null : rate;
 }
 
+/**
+ * rx/s + tx/s now, or null when the device has neither: `currentRate` of both, with the state and
+ * the sample's age read once (RATE sorts 50k of these on a key after a poll).
+ */
+export function currentTotalRate(row: DeviceRow, nowMs: number): number | null {
+  const rx = row.rxRate;
+  const tx = row.txRate;
+  if ((rx === null && tx === null) || nowMs - row.sampleAt > RATE_STALE_MS || deviceState(row, nowMs) !== 'online') return null;
+  return (rx ?? 0) + (tx ?? 0);
+}
+
 export function countBy<T>(items: readonly T[], key: (t: T) => string | null): Map<string, number> {
   const counts = new Map<string, number>();
   for (const item of items) {

@@ -1,17 +1,13 @@
 // What the Devices list's `/` filter knows besides text (grammar: src/state/lists/filter-query.ts).
 // Rows are read through what the snapshot derived once per changed device (lowercased name and
 // owner, parsed times): a keystroke at 50k devices reads fields, it does not parse.
-import {currentRate, deviceState, type DeviceRow} from '../../data/snapshot.js';
+import {currentTotalRate, deviceState, type DeviceRow} from '../../data/snapshot.js';
 import {DEFAULT_STALE_DAYS, isStale} from '../../data/stale.js';
 import {addressField, ageField, enumField, flag, sizeField, textField, type AddressSource, type FilterFields} from '../../lists/filter-query.js';
 import type {ListSettings} from '../display.js';
 
 /** rx/s + tx/s now, or null when the device has no current rate (idle, or its sample is stale). */
-export function totalRate(row: DeviceRow, now: number): number | null {
-  const rx = currentRate(row, 'rx', now);
-  const tx = currentRate(row, 'tx', now);
-  return rx === null && tx === null ? null : (rx ?? 0) + (tx ?? 0);
-}
+export const totalRate = currentTotalRate;
 
 // The sort keys the rows keep (snapshot.ts, newRow) are the addresses as `ip:` compares them.
 const ADDRESSES: readonly AddressSource<DeviceRow>[] = [
