@@ -22,7 +22,7 @@ type ApiErrorKind =
 /** `path` of a field error, flattened: `email`, `base`, `openid_connect_providers[1].client_id`. */
 export type FieldErrors = Record<string, string[]>;
 
-interface ApiErrorInit {
+export interface ApiErrorInit {
   kind: ApiErrorKind;
   message: string;
   method: string;

@@ -3,7 +3,7 @@
 // thread"). Everything here crosses postMessage: plain data and typed arrays only.
 import type {RequestEvent} from './results.js';
 import type {DeltaHead, ToldSlots} from './device-delta.js';
-import type {FieldErrors} from './errors.js';
+import type {ApiErrorInit} from './errors.js';
 import type {SchemaIssue} from './validate.js';
 
 /** The client options a worker makes its own client with (no callbacks: they cannot cross). */
@@ -22,16 +22,8 @@ export type ToWorker =
   /** Forget the table told last: the next poll tells every slot whole. */
   | {type: 'reset'};
 
-/** An ApiError as data (its class does not cross). */
-export interface ErrorData {
-  kind: string;
-  message: string;
-  method: string;
-  path: string;
-  status?: number;
-  fieldErrors?: FieldErrors;
-  requestId?: string;
-}
+/** An ApiError as data: what it is made from, less its cause (its class does not cross). */
+export type ErrorData = Omit<ApiErrorInit, 'cause'>;
 
 export type FromWorker =
   | {type: 'request'; event: RequestEvent}

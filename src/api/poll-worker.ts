@@ -63,8 +63,7 @@ export class PollWorker {
       }
       this.pending.delete(message.seq);
       if (message.type === 'error') {
-        const {kind, ...rest} = message.error;
-        p.reject(new ApiError({kind: kind as ApiError['kind'], ...rest}));
+        p.reject(new ApiError(message.error));
       } else if (message.type === 'same') p.resolve({data: this.mine, issues: message.issues});
       else {
         try {
