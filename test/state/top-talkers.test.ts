@@ -9,6 +9,7 @@ import {users as USERS} from '../../src/state/screens/users/screen.js';
 import {userFilters} from '../../src/state/screens/users/filters.js';
 import {deviceFilters} from '../../src/state/screens/devices/filters.js';
 import {shortenEmail} from '../../src/ui/text.js';
+import {fitColumns, rowText} from '../../src/ui/table/Table.js';
 import {device, iso, user} from '../fixtures/data.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -70,6 +71,11 @@ describe('top talkers', () => {
   it('an owner email is cut in its name, so its domain stays', () => {
     expect(DEVICES.columns(snapshot, () => T0).find((c) => c.key === 'owner')!.cut).toBe('email');
     expect(shortenEmail('maria.rossi@example.com', 20)).toBe('maria.r…@example.com');
+    // The table cuts the owner column that way, and other columns at their end.
+    const column = {key: 'owner', header: 'OWNER', priority: 1, width: 20, cut: 'email' as const, cell: (r: {owner: string}) => r.owner};
+    const plain = {...column, key: 'note', header: 'NOTE', cut: undefined};
+    expect(rowText({owner: 'maria.rossi@example.com'}, fitColumns([column], 20))).toBe('maria.r…@example.com');
+    expect(rowText({owner: 'maria.rossi@example.com'}, fitColumns([plain], 20))).toBe('maria.rossi@example…');
     expect(shortenEmail('maria.rossi@example.com', 30)).toBe('maria.rossi@example.com');
     // A domain that leaves fewer than three cells of the name, or text that is no plain email: cut at the end.
     expect(shortenEmail('ann@sandbox.example.org', 16)).toBe('ann@sandbox.exa…');
