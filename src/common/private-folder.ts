@@ -13,7 +13,7 @@
 // after it is made.
 import {lstatSync, mkdirSync, mkdtempSync, realpathSync, type Stats} from 'node:fs';
 import {homedir} from 'node:os';
-import {isAbsolute, join, sep} from 'node:path';
+import {basename, dirname, isAbsolute, join, sep} from 'node:path';
 
 export class UnsafeFolderError extends Error {
   override readonly name = 'UnsafeFolderError';
@@ -132,4 +132,42 @@ export function makePrivateTempFolder(parent: string, prefix: string): string {
 export function userCacheHome(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_CACHE_HOME;
   return xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.cache');
+}
+
+/**
+ * A new folder of this user's alone (mkdtemp, 0700), in the first of: the temporary folder (TMPDIR,
+ * or the system's when unset), XDG_RUNTIME_DIR, and `$XDG_CACHE_HOME/fz-console`
+ * (`~/.cache/fz-console`, made 0700 if missing) where one can be made safely: a world-writable
+ * folder that is not sticky, or one that does not exist, is passed over. For what the console
+ * loads later (the single executable's bundle) or hands to another program (the file `E` edits).
+ * Throws an UnsafeFolderError saying why each place could not serve.
+ */
+export function makePrivateWorkFolder(
+  env: NodeJS.ProcessEnv,
+  names: {temporaryPrefix: string; cachePrefix: string; purpose: string},
+  temporary: string,
+): string {
+  const reasons: string[] = [];
+  const attempt = (what: string, make: () => string): string | null => {
+    try {
+      return make();
+    } catch (err) {
+      if (!(err instanceof UnsafeFolderError)) throw err;
+      reasons.push(`${what}: ${err.message}`);
+      return null;
+    }
+  };
+  const fromTemporary = attempt(env.TMPDIR ? 'TMPDIR' : 'the temporary folder', () => makePrivateTempFolder(temporary, names.temporaryPrefix));
+  if (fromTemporary) return fromTemporary;
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && isAbsolute(runtime)) {
+    const fromRuntime = attempt('XDG_RUNTIME_DIR', () => makePrivateTempFolder(runtime, names.temporaryPrefix));
+    if (fromRuntime) return fromRuntime;
+  }
+  const home = userCacheHome(env);
+  const fromCache = attempt('the cache folder', () =>
+    makePrivateTempFolder(ensurePrivateFolder(dirname(home), [basename(home), 'fz-console']), names.cachePrefix),
+  );
+  if (fromCache) return fromCache;
+  throw new UnsafeFolderError(`no folder of yours alone to ${names.purpose} (${reasons.join('; ')}); set TMPDIR to one`);
 }

@@ -7,37 +7,15 @@
 // the bundle is loaded (docs/architecture.md, "The host around the console").
 import {lstatSync, type Stats} from 'node:fs';
 import {tmpdir} from 'node:os';
-import {basename, dirname, isAbsolute} from 'node:path';
-import {checkNoOtherWriter, ensurePrivateFolder, makePrivateTempFolder, UnsafeFolderError, userCacheHome} from '../common/private-folder.js';
+import {dirname} from 'node:path';
+import {checkNoOtherWriter, makePrivateWorkFolder, UnsafeFolderError} from '../common/private-folder.js';
 
 /**
- * A new folder of this user's alone for the bundle, in the first of: the temporary folder (TMPDIR,
- * or the system's when unset), XDG_RUNTIME_DIR, and `$XDG_CACHE_HOME/fz-console`
- * (`~/.cache/fz-console`, made 0700 if missing) where one can be made safely. Throws an
- * UnsafeFolderError saying why each could not serve.
+ * A new folder of this user's alone for the bundle: see makePrivateWorkFolder
+ * (src/common/private-folder.ts). Throws an UnsafeFolderError saying why each place could not serve.
  */
 export function makeBundleFolder(env: NodeJS.ProcessEnv, temporary: string = tmpdir()): string {
-  const reasons: string[] = [];
-  const attempt = (what: string, make: () => string): string | null => {
-    try {
-      return make();
-    } catch (err) {
-      if (!(err instanceof UnsafeFolderError)) throw err;
-      reasons.push(`${what}: ${err.message}`);
-      return null;
-    }
-  };
-  const fromTemporary = attempt(env.TMPDIR ? 'TMPDIR' : 'the temporary folder', () => makePrivateTempFolder(temporary, 'fz-console-'));
-  if (fromTemporary) return fromTemporary;
-  const runtime = env.XDG_RUNTIME_DIR;
-  if (runtime && isAbsolute(runtime)) {
-    const fromRuntime = attempt('XDG_RUNTIME_DIR', () => makePrivateTempFolder(runtime, 'fz-console-'));
-    if (fromRuntime) return fromRuntime;
-  }
-  const home = userCacheHome(env);
-  const fromCache = attempt('the cache folder', () => makePrivateTempFolder(ensurePrivateFolder(dirname(home), [basename(home), 'fz-console']), 'bundle-'));
-  if (fromCache) return fromCache;
-  throw new UnsafeFolderError(`no folder of yours alone to unpack the bundle into (${reasons.join('; ')}); set TMPDIR to one`);
+  return makePrivateWorkFolder(env, {temporaryPrefix: 'fz-console-', cachePrefix: 'bundle-', purpose: 'unpack the bundle into'}, temporary);
 }
 
 /** Throws unless `dir` is still the folder `made` describes: ours, not a link, 0700, the way to it safe. */
