@@ -4,6 +4,7 @@ import {render} from 'ink';
 import {FirezoneClient, type RequestEvent} from './api/index.js';
 import {HELP_TEXT, parseCommandLine, UsageError, type ConsoleFlags} from './config/args.js';
 import {activityHelp} from './config/cli-spec.js';
+import {editTextInEditor, type EditorRun} from './config/external-editor.js';
 import {ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection, type Resolution} from './config/profile.js';
 import {PrivateFileError} from './common/private-file.js';
 import {DebugLog} from './config/debuglog.js';
@@ -136,6 +137,8 @@ function resolveProfile(flags: ConsoleFlags, name: string): Promise<Resolution> 
 }
 
 let terminalTaken = false;
+/** The admin's editor has the terminal (`E`): a Ctrl-C there is the editor's, not the console's. */
+let editorHasTerminal = false;
 /** What the terminal shows, for sending frames as changes (src/ui/frame-writer.ts); set by runConsole. */
 let frames: FrameWriter | null = null;
 function restoreTerminal(): void {
@@ -154,35 +157,74 @@ function restoreTerminal(): void {
 }
 
 /**
+ * Takes the terminal again after the shell or an editor had it: raw mode, the alternate screen,
+ * paste brackets, the cursor hidden, and the whole frame drawn again (the alternate screen comes
+ * back empty).
+ */
+function retakeTerminal(repaint: () => void): void {
+  if (process.stdin.isTTY) process.stdin.setRawMode(true);
+  // Ink hides the cursor once, at its first frame (log-update's hasHiddenCursor), and never
+  // again: the cursor shown for the shell would stay on over the console (docs/terminal-notes.md,
+  // "No alternate screen and no paste support in Ink 6").
+  process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON + HIDE_CURSOR);
+  terminalTaken = true;
+  // The alternate screen comes back blank: the writer must not send changes against what it showed.
+  frames?.invalidate();
+  // The size may have changed meanwhile: the SIGWINCH went to the shell or the editor then, so
+  // Node's columns and rows are stale (and getWindowSize() only returns them). _refreshSize()
+  // asks the terminal again and emits 'resize' when it changed; the emit below makes the layout
+  // follow and the frame be drawn whole either way.
+  (process.stdout as {_refreshSize?: () => void})._refreshSize?.();
+  process.stdout.emit('resize');
+  repaint();
+}
+
+/**
  * Ctrl-Z: gives the terminal back as a shell expects it (cooked mode, main screen, cursor shown),
- * stops with SIGTSTP like any job, and on `fg` (SIGCONT) takes it again and repaints the whole
- * frame (the alternate screen comes back empty).
+ * stops with SIGTSTP like any job, and on `fg` (SIGCONT) takes it again.
  */
 function suspendToShell(repaint: () => void): void {
   if (!terminalTaken) return;
   restoreTerminal();
   process.once('SIGCONT', () => {
     try {
-      if (process.stdin.isTTY) process.stdin.setRawMode(true);
-      // Ink hides the cursor once, at its first frame (log-update's hasHiddenCursor), and never
-      // again: the cursor shown for the shell would stay on over the console (docs/terminal-notes.md,
-      // "No alternate screen and no paste support in Ink 6").
-      process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON + HIDE_CURSOR);
-      terminalTaken = true;
-      // The alternate screen comes back blank: the writer must not send changes against what it showed.
-      frames?.invalidate();
-      // The size may have changed while stopped: the SIGWINCH went to the shell then, so Node's
-      // columns and rows are stale (and getWindowSize() only returns them). _refreshSize() asks
-      // the terminal again and emits 'resize' when it changed; the emit below makes the layout
-      // follow and the frame be drawn whole either way.
-      (process.stdout as {_refreshSize?: () => void})._refreshSize?.();
-      process.stdout.emit('resize');
-      repaint();
+      retakeTerminal(repaint);
     } catch {
       // the terminal went away while stopped: the hangup handler ends the process
     }
   });
   process.kill(process.pid, 'SIGTSTP');
+}
+
+/**
+ * `E`: the terminal handed to the admin's editor as to the shell on Ctrl-Z, and taken back when it
+ * exits. The editor runs synchronously, so the console reads no key meant for it; the frames Ink
+ * makes meanwhile are dropped (the console does not own the screen) and the whole frame is drawn
+ * again after. A Ctrl-C the editor leaves to the terminal (SIGINT to the whole job) is its own:
+ * the console ignores SIGINT while the editor runs, as git does.
+ */
+function editInTerminal(repaint: () => void): (request: {stem: string; text: string}) => Promise<EditorRun> {
+  return async (request) => {
+    if (!terminalTaken) return {ok: false, reason: 'the console does not own the terminal'};
+    // Let the frame of the key that asked be drawn first, and the store settle.
+    await new Promise((resolve) => setImmediate(resolve));
+    restoreTerminal();
+    editorHasTerminal = true;
+    try {
+      return editTextInEditor(process.env, request);
+    } finally {
+      // A SIGINT that came while the editor ran is handled by the next turn's poll phase, before
+      // this check phase callback: it still finds the editor's flag set.
+      setImmediate(() => {
+        editorHasTerminal = false;
+      });
+      try {
+        retakeTerminal(repaint);
+      } catch {
+        // the terminal went away meanwhile: the hangup handler ends the process
+      }
+    }
+  };
 }
 
 async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promise<number> {
@@ -321,6 +363,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
           settings={active.settings}
           writeRaw={writeRaw}
           suspend={suspendToShell}
+          editText={editInTerminal}
           profiles={profileSwitcher(active, (next) => setActive(next))}
           {...(active.firstData ? {firstData: active.firstData, firstDataReady: active.firstDataReady === true} : {})}
           {...(active.reloadToken ? {reloadToken: active.reloadToken} : {})}
@@ -436,7 +479,9 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   };
   process.on('SIGTERM', () => onSignal('SIGTERM', 143));
   process.on('SIGHUP', () => onSignal('SIGHUP', 129));
-  process.on('SIGINT', () => onSignal('SIGINT', 130));
+  process.on('SIGINT', () => {
+    if (!editorHasTerminal) onSignal('SIGINT', 130);
+  });
 
   try {
     await instance.waitUntilExit();

@@ -29,6 +29,8 @@ export interface AppProps {
   writeRaw?: (data: string) => void;
   /** Ctrl-Z: stop to the shell with the terminal restored, then call `repaint` on resume (the CLI's; absent in tests). */
   suspend?: (repaint: () => void) => void;
+  /** `E`: hands the terminal to the admin's editor, then calls `repaint` (the CLI's; absent in tests). */
+  editText?: (repaint: () => void) => ConsoleIO['editText'];
   /** The first poll's data when it was fetched before the UI loaded (cli.tsx, early.ts). */
   firstData?: Promise<FetchedData>;
   /**
@@ -53,6 +55,7 @@ export function App({
   settings,
   writeRaw,
   suspend,
+  editText,
   firstData,
   firstDataReady,
   reloadToken,
@@ -73,6 +76,7 @@ export function App({
           writeRaw: (data) => (writeRaw ? writeRaw(data) : stdout.write(data)),
           exit,
           ...(suspend ? {suspend: () => suspend(() => write(''))} : {}),
+          ...(editText ? {editText: editText(() => write(''))} : {}),
           ...(reloadToken ? {reloadToken} : {}),
           ...(activityLog ? {activityLog} : {}),
           ...(profiles ? {profiles} : {}),

@@ -161,6 +161,8 @@ export interface RenderAppOptions {
   reloadToken?: () => Promise<string | null>;
   /** `--activity-log`: an opened ActivityLog (src/state/tracking/activity-log.ts). */
   activityLog?: AppProps['activityLog'];
+  /** `E`'s editor (App's editText): a function of the file's text, standing for the admin in $EDITOR. */
+  editText?: AppProps['editText'];
   /** What to wait for before returning: the first data by default; false returns at once. */
   ready?: string | RegExp | false;
 }
@@ -214,6 +216,7 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rig> {
       // apart, faster than a person, and must not have two of them read as one Alt chord.
       escapeDelayMs={0}
       {...(options.activityLog ? {activityLog: options.activityLog} : {})}
+      {...(options.editText ? {editText: options.editText} : {})}
     />,
   );
   let unmounted = false;

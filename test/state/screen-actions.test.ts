@@ -18,9 +18,9 @@ const ITEM_KEYS = {
 
 /** The same, by action name. */
 const ITEM_ACTIONS: Record<string, readonly string[]> = {
-  devices: ['delete', 'edit', 'owner', 'trace'],
-  users: ['delete', 'edit', 'newDevice', 'role', 'trace'],
-  rules: ['delete', 'edit'],
+  devices: ['delete', 'edit', 'editor', 'owner', 'trace'],
+  users: ['delete', 'edit', 'editor', 'newDevice', 'role', 'trace'],
+  rules: ['delete', 'edit', 'editor'],
   activity: [],
 };
 

@@ -140,9 +140,14 @@ describe('hints are generated from BINDINGS', () => {
 describe('read-only mode', () => {
   // What the refusal names, per write action (a new write binding must be added here).
   const REFUSED: Record<string, Partial<Record<string, string>>> = {
-    list: {new: 'creating users', edit: 'editing users', delete: 'deleting users', role: 'changing roles', import: 'importing users'},
-    detail: {newDevice: 'creating devices', edit: 'editing users', delete: 'deleting users', role: 'changing roles'},
-    configuration: {edit: 'changing the configuration', new: 'changing the configuration', delete: 'changing the configuration'},
+    list: {new: 'creating users', edit: 'editing users', editor: 'editing users', delete: 'deleting users', role: 'changing roles', import: 'importing users'},
+    detail: {newDevice: 'creating devices', edit: 'editing users', editor: 'editing users', delete: 'deleting users', role: 'changing roles'},
+    configuration: {
+      edit: 'changing the configuration',
+      editor: 'changing the configuration',
+      new: 'changing the configuration',
+      delete: 'changing the configuration',
+    },
   };
 
   it('hides the hints of writes in lists, details and the configuration', async () => {

@@ -89,6 +89,9 @@ describe('keymap', () => {
       'configuration enter',
       'configuration n',
       'configuration d',
+      'list E',
+      'detail E',
+      'configuration E',
       'form ctrl+s',
       'global u',
     ];

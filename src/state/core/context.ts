@@ -85,6 +85,12 @@ export interface ConsoleIO {
   exit(): void;
   /** Ctrl-Z: stop to the shell with the terminal restored; absent where there is no job control. */
   suspend?: () => void;
+  /**
+   * `E`: hands the terminal to the admin's editor on a private file holding `text`, takes it back
+   * when the editor exits and gives the file's text then (src/config/external-editor.ts), or why
+   * there is none. Absent where the console has no terminal of its own.
+   */
+  editText?: (request: {stem: string; text: string}) => Promise<{ok: true; text: string} | {ok: false; reason: string}>;
   /** Re-reads the token where it came from (a profile's tokenFile or tokenCommand); null when it cannot. */
   reloadToken?: () => Promise<string | null>;
   /** `:profile`; absent where there is nothing to switch with (tests, the first-run screen). */

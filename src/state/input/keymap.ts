@@ -59,6 +59,7 @@ export type Action =
   | 'new'
   | 'newDevice'
   | 'edit'
+  | 'editor'
   | 'delete'
   | 'reveal'
   | 'role'
@@ -233,6 +234,14 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'list', action: 'trace', keys: ['t']},
   {scope: 'list', action: 'owner', keys: ['U']},
   {scope: 'list', action: 'raw', keys: ['y'], help: 'the item as the server sent it: JSON, secrets masked until v, / searches'},
+  {
+    scope: 'list',
+    action: 'editor',
+    keys: ['E'],
+    help: 'edit in $VISUAL or $EDITOR (else vi): the editable fields as JSON; the changes are shown before anything is sent',
+    name: 'edit in $EDITOR',
+    writes: true,
+  },
   {scope: 'list', action: 'exportSecrets', keys: ['X']},
 
   {scope: 'detail', action: 'up', keys: ['up', 'k'], help: 'scroll up'},
@@ -245,6 +254,14 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'detail', action: 'trace', keys: ['t']},
   {scope: 'detail', action: 'owner', keys: ['U']},
   {scope: 'detail', action: 'raw', keys: ['y'], help: 'the item as the server sent it: JSON, secrets masked until v, / searches'},
+  {
+    scope: 'detail',
+    action: 'editor',
+    keys: ['E'],
+    help: 'edit in $VISUAL or $EDITOR (else vi): the editable fields as JSON; the changes are shown before anything is sent',
+    name: 'edit in $EDITOR',
+    writes: true,
+  },
   {scope: 'detail', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (preshared key)', hint: 'reveal'},
   {scope: 'detail', action: 'copy', keys: ['c'], help: 'copy the key value (OSC 52)', hint: 'copy'},
   {scope: 'detail', action: 'back', keys: ['esc'], help: 'back to the list', hint: 'back'},
@@ -260,6 +277,14 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'configuration', action: 'delete', keys: ['d'], help: 'delete the provider under the cursor (asks first)', hint: 'delete provider', writes: true},
   {scope: 'configuration', action: 'reveal', keys: ['v'], help: 'reveal / hide secrets (client secrets, SAML metadata)', hint: 'reveal'},
   {scope: 'configuration', action: 'raw', keys: ['y'], help: 'the configuration as the server sent it: JSON, secrets masked until v, / searches'},
+  {
+    scope: 'configuration',
+    action: 'editor',
+    keys: ['E'],
+    help: 'edit the whole configuration and its providers in $VISUAL or $EDITOR (else vi) as JSON; the changes are shown before anything is sent',
+    name: 'edit in $EDITOR',
+    writes: true,
+  },
 
   {scope: 'sortPick', action: 'cancel', keys: ['esc'], help: 'keep the sort as it was (a column letter sorts by that column)', hint: 'cancel'},
 

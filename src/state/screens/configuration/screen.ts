@@ -2,6 +2,9 @@
 // saving with a diff to confirm and the lost-update guard (0.7.36 has no conditional update, so
 // the record is re-read right before writing; if it moved, the admin chooses re-apply or reload).
 import {openRawView} from '../../interactions/raw-view.js';
+import {editInEditor} from '../../interactions/external-edit.js';
+import {configurationEditorDocument, configurationErrorLines} from './editor.js';
+import {errorText} from '../../core/state.js';
 import {ApiError, type Configuration, type ConfigurationUpdate} from '../../../api/index.js';
 import type {Action} from '../../input/keymap.js';
 import type {DialogModal, FormModal} from '../../core/modals.js';
@@ -122,20 +125,34 @@ function mapConfigErrors(
  * The review dialog: the diff, then on `y` the lost-update check and the write. `build` recomputes
  * the update on top of any base, which is what makes re-applying after a conflict possible.
  */
-function review(host: ConsoleContext, title: string, opened: Configuration, build: (base: Configuration) => ConfigurationUpdate, form: FormModal | null): void {
+function review(
+  host: ConsoleContext,
+  title: string,
+  opened: Configuration,
+  build: (base: Configuration) => ConfigurationUpdate,
+  form: FormModal | null,
+  reopen?: (errors: string[]) => void,
+): void {
   const lines = diffUpdate(opened, build(opened));
   const dialog: Omit<DialogModal, 'kind'> = {
     title,
     lines: [{text: 'What will change:', tone: 'muted'}, ...lines.map((text) => ({text: `  ${text}`}))],
     choices: [
-      {action: 'confirm', label: 'save', run: () => save(host, opened, build, form)},
+      {action: 'confirm', label: 'save', run: () => save(host, opened, build, form, reopen)},
       {action: 'cancel', label: form ? 'back to the form' : 'cancel'},
     ],
   };
   host.openDialog(dialog);
 }
 
-async function save(host: ConsoleContext, opened: Configuration, build: (base: Configuration) => ConfigurationUpdate, form: FormModal | null): Promise<void> {
+/** `reopen`: the editor's answer to a 422 (`E`), opened once the dialog has closed; a form's is its fields. */
+async function save(
+  host: ConsoleContext,
+  opened: Configuration,
+  build: (base: Configuration) => ConfigurationUpdate,
+  form: FormModal | null,
+  reopen?: (errors: string[]) => void,
+): Promise<void | (() => void)> {
   host.message({tone: 'info', text: 'Checking that the configuration has not changed meanwhile…'});
   const current = (await host.client.getConfiguration()).data;
   if (current.updated_at !== opened.updated_at) {
@@ -152,7 +169,7 @@ async function save(host: ConsoleContext, opened: Configuration, build: (base: C
           action: 'reapply',
           label: 're-apply your edit on top of it (you see the diff again)',
           run: () => {
-            review(host, 'Save these changes to the configuration?', current, build, form);
+            review(host, 'Save these changes to the configuration?', current, build, form, reopen);
           },
         },
         {
@@ -181,6 +198,10 @@ async function save(host: ConsoleContext, opened: Configuration, build: (base: C
     if (err instanceof ApiError && err.kind === 'validation' && form) {
       formFailed(host, form, err);
       return;
+    }
+    if (err instanceof ApiError && err.kind === 'validation' && reopen) {
+      const lines = configurationErrorLines(err);
+      return () => reopen(lines.length > 0 ? lines : [errorText(err)]);
     }
     throw err;
   }
@@ -284,6 +305,14 @@ export const configurationResource = {
       case 'new':
       case 'delete':
         if (c) entryAction(host, c, entries[at] ?? 'defaults', action);
+        return;
+      case 'editor':
+        if (c)
+          editInEditor(
+            host,
+            configurationEditorDocument(host, c, (title, opened, update, reopen) => review(host, title, opened, () => update, null, reopen)),
+          );
+        else host.message({tone: 'info', text: 'No configuration to edit: this token cannot read it, or none came yet'});
         return;
       case 'raw':
         if (c) openRawView(host, 'Configuration, as the server sent it', c);

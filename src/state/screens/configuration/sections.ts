@@ -92,7 +92,8 @@ export function defaultsSpecs(): FieldSpec[] {
   ];
 }
 
-const CUSTOM = 'custom';
+/** The session preset whose seconds are typed (`session_seconds`). */
+export const CUSTOM = 'custom';
 
 export function securitySpecs(): FieldSpec[] {
   return [

@@ -1,6 +1,6 @@
 // The create/edit forms for users, devices and rules: their fields in the design's order,
 // client-side checks, and the request bodies built from their values.
-import type {Configuration, Device, DeviceCreate} from '../../../api/index.js';
+import type {Configuration, Device, DeviceCreate, DeviceUpdate} from '../../../api/index.js';
 import {bool, str, type FieldSpec, type Values} from '../../interactions/form.js';
 import {formatKeepalive, formatList} from '../../data/format.js';
 import {
@@ -185,6 +185,20 @@ export function deviceEditSpecs(): FieldSpec[] {
 
 export const DEVICE_EDIT_NOTE =
   'Firezone 0.7 applies only name and description to an existing device; addresses, keys and client settings are fixed at creation.';
+
+/**
+ * Only what the admin changed: the form holds the row as the last poll showed it, and a field sent
+ * unchanged would put back a change made since (by another admin, or by this console's own save
+ * whose refresh has not landed yet). Empty: nothing to send.
+ */
+export function deviceUpdateBody(values: Values, initial: Values): DeviceUpdate {
+  const body: DeviceUpdate = {};
+  for (const field of ['name', 'description'] as const) {
+    const value = str(values, field).trim();
+    if (value !== str(initial, field).trim()) body[field] = value;
+  }
+  return body;
+}
 
 export function deviceEditInitial(device: Device): Values {
   return {name: device.name, description: device.description ?? ''};

@@ -2,12 +2,22 @@
 // the public key sent; the result screen shows the client config once).
 import {generateDeviceName} from '../../../common/names.js';
 import {configWarnings, generateKeyPair, renderClientConfig} from '../../../wireguard/index.js';
-import type {DeviceUpdate} from '../../../api/index.js';
 import type {Tone} from '../../core/tone.js';
 import {glyphs} from '../../core/glyphs.js';
 import {createForm, str} from '../../interactions/form.js';
 import {formatAge, formatBytes, formatDate, formatKeepalive, formatList, formatRate, formatWhen, parseTime, plural} from '../../data/format.js';
-import {DEVICE_EDIT_NOTE, DEVICE_ERROR_ALIASES, deviceCreateBody, deviceEditInitial, deviceEditSpecs, deviceFormInitial, deviceFormSpecs} from './forms.js';
+import {
+  DEVICE_EDIT_NOTE,
+  DEVICE_ERROR_ALIASES,
+  deviceCreateBody,
+  deviceEditInitial,
+  deviceEditSpecs,
+  deviceFormInitial,
+  deviceFormSpecs,
+  deviceUpdateBody,
+} from './forms.js';
+import {deviceEditorDocument} from './editor.js';
+import {editInEditor} from '../../interactions/external-edit.js';
 import {currentRate, deviceState, stateCounts, statesAsOf, type DeviceRow, type DeviceState} from '../../data/snapshot.js';
 import type {TrafficHistory} from '../../tracking/traffic-history.js';
 import {sparkline} from '../../tracking/sparkline.js';
@@ -363,6 +373,7 @@ export const devices: ScreenSpec<DeviceRow> = {
       run: (ctx) => openDeviceCreate(ctx, null),
     }),
     edit: withItem({verb: 'editing devices', run: (ctx, row) => openDeviceEdit(ctx, row)}),
+    editor: withItem({verb: 'editing devices', run: (ctx, row) => editInEditor(ctx, deviceEditorDocument(ctx, row))}),
     // From a device to its owner, as k9s goes from a pod to its node; Esc comes back here.
     owner: withItem({
       verb: 'showing the owner',
@@ -408,14 +419,7 @@ function openDeviceEdit(ctx: ConsoleContext, row: DeviceRow): void {
     form: createForm(deviceEditSpecs(), deviceEditInitial(row.toDevice())),
     errorAliases: DEVICE_ERROR_ALIASES,
     save: async (form) => {
-      // Only what the admin changed is sent: the form holds the row as the last poll showed it, and
-      // a field sent unchanged would put back a change made since (by another admin, or by this
-      // console's own save whose refresh has not landed yet).
-      const body: DeviceUpdate = {};
-      for (const field of ['name', 'description'] as const) {
-        const value = str(form.values, field).trim();
-        if (value !== str(form.initial, field).trim()) body[field] = value;
-      }
+      const body = deviceUpdateBody(form.values, form.initial);
       if (body.name === undefined && body.description === undefined) {
         ctx.close();
         ctx.message({tone: 'info', text: 'Nothing changed'});

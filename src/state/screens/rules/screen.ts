@@ -2,7 +2,7 @@
 import type {Rule} from '../../../api/index.js';
 import {createForm} from '../../interactions/form.js';
 import {formatDate, formatWhen, parseTime} from '../../data/format.js';
-import {OVERLAP_MESSAGE, overlappingRules, ruleBody, ruleChanges, ruleFormInitial, ruleFormSpecs} from './forms.js';
+import {ruleBody, ruleChanges, ruleFormInitial, ruleFormSpecs} from './forms.js';
 import {explainRank, ruleRank} from '../../data/rule-precedence.js';
 import {type Snapshot} from '../../data/snapshot.js';
 import type {ConsoleContext} from '../../core/context.js';
@@ -12,6 +12,8 @@ import {ruleFilters} from './filters.js';
 import {neverDecideIn, type NeverDecides} from '../../access/never-decide.js';
 import {describeRule} from '../../access/trace.js';
 import {RULE_EXPORT} from './export.js';
+import {namedOverlaps, ruleEditorDocument} from './editor.js';
+import {editInEditor} from '../../interactions/external-edit.js';
 
 /** Why a rule decides no packet, in the list's NOTE column (the info line counts them as never deciding). */
 function noteOf(why: NeverDecides | undefined): string {
@@ -52,12 +54,7 @@ function openRuleForm(ctx: ConsoleContext, rule: Rule | null): void {
     ],
     form: createForm(specs, ruleFormInitial(rule)),
     pickerAllowsNone: true,
-    mapErrors: (errors) => {
-      const clash = asked && errors.destination?.includes(OVERLAP_MESSAGE) ? overlappingRules(asked, ctx.snapshot.rules, rule?.id ?? null) : [];
-      if (clash.length === 0) return errors;
-      const named = clash.map((r) => describeRule(r, (id) => ctx.snapshot.usersById.get(id)?.email ?? null)).join('; ');
-      return {...errors, destination: errors.destination!.map((m) => (m === OVERLAP_MESSAGE ? `${m}: ${named}` : m))};
-    },
+    mapErrors: (errors) => namedOverlaps(ctx, asked, rule?.id ?? null, errors),
     save: async (form) => {
       const body = rule ? ruleChanges(form.initial, form.values) : ruleBody(form.values);
       asked = ruleBody(form.values);
@@ -176,6 +173,7 @@ export const rules: ScreenSpec<Rule> = {
   actions: {
     new: onList({verb: 'creating rules', where: ['list'], run: (ctx) => openRuleForm(ctx, null)}),
     edit: withItem({verb: 'editing rules', run: (ctx, rule) => openRuleForm(ctx, rule)}),
+    editor: withItem({verb: 'editing rules', run: (ctx, rule) => editInEditor(ctx, ruleEditorDocument(ctx, rule))}),
     delete: {
       verb: 'deleting rules',
       remove: (client, id) => client.deleteRule(id),

@@ -18,6 +18,8 @@ import {openImport} from './import-action.js';
 import {userFilters} from './filters.js';
 import {rateNow, trafficOf} from './traffic.js';
 import {USER_EXPORT} from './export.js';
+import {userEditorDocument} from './editor.js';
+import {editInEditor} from '../../interactions/external-edit.js';
 
 const VPN_TONE: Record<string, Tone> = {ENABLED: 'ok', DISABLED: 'danger', EXPIRED: 'warning'};
 
@@ -221,6 +223,7 @@ export const users: ScreenSpec<UserRow> = {
     new: onList({verb: 'creating users', where: ['list'], run: (ctx) => openUserCreate(ctx)}),
     newDevice: withItem({verb: 'creating devices', where: ['detail'], run: (ctx, row) => openDeviceCreate(ctx, row.user.id)}),
     edit: withItem({verb: 'editing users', run: (ctx, row) => openUserEdit(ctx, row)}),
+    editor: withItem({verb: 'editing users', run: (ctx, row) => editInEditor(ctx, userEditorDocument(ctx, row))}),
     role: withItem({verb: 'changing roles', run: (ctx, row) => askRole(ctx, row.user)}),
     delete: {
       verb: 'deleting users',
