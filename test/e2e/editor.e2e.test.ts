@@ -98,4 +98,24 @@ describe.skipIf(!enabled)('E: edit in $EDITOR (tmux)', {timeout: 120_000}, () =>
       await t.waitFor('exit=0');
     });
   }
+
+  it("a Ctrl-C the editor leaves to the terminal (SIGINT to the whole job) is the editor's: the console carries on", async () => {
+    const {data: users} = await api<{data: Array<{id: string}>}>('GET', '/v0/users');
+    await api('POST', '/v0/devices', {device: {user_id: users[0]!.id, name: 'sigint-dev', public_key: publicKey(), description: 'old'}});
+    const editor = join(dir, 'sigint.sh');
+    writeFileSync(editor, ['#!/bin/sh', "trap '' INT", 'kill -INT 0', 'sleep 0.2', `sed -i 's/"old"/"after a Ctrl-C"/' "$1"`].join('\n'), {mode: 0o700});
+    const t = Terminal.start({width: 100, height: 30, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1', EDITOR: editor, VISUAL: ''}});
+    terms.push(t);
+    t.run(`clear; node ${BIN} --refresh 0; echo "exit=$?"`);
+    await t.waitFor(/1\/\d+ devices/);
+    t.keys('/', 'sigint-dev', 'Enter');
+    await t.waitFor(/1\/1 of \d+ devices/);
+    t.keys('E');
+    await t.waitFor(/description: "old" → "after a Ctrl-C"/);
+    expect(t.screen()).not.toContain('exit=');
+    t.keys('Escape');
+    await t.waitFor('Cancelled');
+    t.keys('q');
+    await t.waitFor('exit=0');
+  });
 });
