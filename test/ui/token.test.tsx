@@ -104,6 +104,36 @@ describe('a rejected token', () => {
     }
   });
 
+  it('E: changes sent after the token was revoked ask for a new token, then are shown again for y, nothing lost', {timeout: 30_000}, async () => {
+    const {token, id} = await issueToken();
+    const client = new FirezoneClient({baseUrl: fx.sandbox.url, token});
+    const editText = () => async (request: {text: string}) => ({
+      ok: true as const,
+      text: request.text.replace(/"description": "[^"]*"/, '"description": "after rotation"'),
+    });
+    try {
+      const app = await renderApp({client, editText});
+      await app.press('filter', 'list');
+      await app.type('user-laptop');
+      await app.press('filterAccept', 'filter');
+      await app.keys('E');
+      await app.waitFor('→ "after rotation"');
+      await fx.api('DELETE', `/_sandbox/tokens/${id}`);
+      await app.keys('y');
+      const prompt = await app.waitFor('New API token', 10_000);
+      expect(prompt.replace(/\s*\n\s*/g, ' ')).toContain('the changes from the editor are shown again for y to send');
+      await app.paste(fx.sandbox.adminToken);
+      await app.press('accept', 'prompt');
+      await app.waitFor('→ "after rotation"', 10_000);
+      await app.keys('y');
+      await app.waitFor('Device updated: user-laptop', 10_000);
+      const devices = (await fx.api('GET', '/v0/devices')).json.data as Array<{name: string; description: string | null}>;
+      expect(devices.find((d) => d.name === 'user-laptop')?.description).toBe('after rotation');
+    } finally {
+      await client.close();
+    }
+  });
+
   it("a form's save re-reads a profile's token source first and saves with it, no prompt", {timeout: 30_000}, async () => {
     const first = await issueToken();
     const second = await issueToken();

@@ -163,6 +163,14 @@ export function proposeChanges(
               const lines = question.serverErrors(err);
               return () => reopen(lines.length > 0 ? lines : [errorText(err)]);
             }
+            // A token rotated or expired meanwhile: as a form's save, the token source is read
+            // again or a new token asked for, and then the same changes are asked about again.
+            if (err instanceof ApiError && err.isAuthFailure) {
+              const again = {what: 'the changes from the editor are shown again for y to send', run: () => proposeChanges(ctx, question, reopen)};
+              return () => {
+                if (!ctx.tokenRejected(err, again)) ctx.message({tone: 'error', text: errorText(err)});
+              };
+            }
             if (!outcomeUnknown(err)) throw err;
             return () => {
               ctx.message({
