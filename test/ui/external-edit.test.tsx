@@ -3,7 +3,7 @@
 // test/config/external-editor.test.ts and test/e2e/editor.e2e.test.ts): what it is handed, what it
 // gives back, and what the server has after.
 import {describe, expect, it} from 'vitest';
-import type {DeviceUpdate} from '../../src/api/index.js';
+import {ApiError, type DeviceUpdate} from '../../src/api/index.js';
 import {clientWith} from '../helpers/client-with.js';
 import {renderApp, useSandbox} from '../helpers/rig.js';
 import {publicKey} from '../sandbox/helpers.js';
@@ -133,6 +133,24 @@ describe('E: edit in $EDITOR', () => {
     await app.keys('E');
     await app.waitFor('Nothing changed: nothing sent for device ed-same');
     expect(sent).toEqual([]);
+  });
+
+  it('a send without an answer is said to be unknown (it may have been applied) and the data read again', async () => {
+    await aDevice('ed-lost');
+    const client = clientWith(fx.client, {
+      updateDevice: (id: string, body: DeviceUpdate) =>
+        fx.client.updateDevice(id, body).then(() => {
+          throw new ApiError({kind: 'network', method: 'PUT', path: `/v0/devices/${id}`, message: 'connection closed unexpectedly'});
+        }),
+    });
+    const ed = editor((t) => replaceJson(t, (o) => (o.description = 'maybe')));
+    const app = await renderApp({fixture: fx, client, editText: ed.editText});
+    await app.keys('/', 'ed-lost', '\r');
+    await app.keys('E');
+    await app.waitFor('description: "" → "maybe"');
+    await app.keys('y');
+    await app.waitFor(/No answer to the save: .*It may have been applied/);
+    expect(ed.seen).toHaveLength(1);
   });
 
   it('read-only mode refuses E and opens no editor', async () => {
