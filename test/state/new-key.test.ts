@@ -225,6 +225,30 @@ describe('K: a new key for one device', () => {
     expect(named(s, 'ann-laptop')[0]!.public_key).toBe(OLD_KEY);
   });
 
+  it('a delete whose answer never came is settled by reading the device: gone, the new one is made; still there, nothing changed', async () => {
+    const s = server();
+    // Applied, then the connection broke: the read finds it gone, and the replace goes on.
+    s.breakDelete.set('d-1', 'after');
+    const {c, press, message} = await open(s);
+    press('K', 'y');
+    await until(() => topModal(c.state)?.kind === 'result', 'the new config');
+    expect(s.calls).toEqual(['getDevice d-1', 'deleteDevice d-1', 'getDevice d-1', 'createDevice ann-laptop']);
+    expect(named(s, 'ann-laptop')[0]!.public_key).not.toBe(OLD_KEY);
+    press('esc', 'y');
+    await until(() => c.state.modals.length === 0, 'the result to close');
+    // Not applied: the read finds it, and nothing more is sent.
+    s.breakDelete.set('d-2', 'before');
+    s.calls.length = 0;
+    await until(() => c.activeList()!.view.rows.some((r) => (r as {id: string}).id === 'd-2'), 'ann-phone listed');
+    c.updateList('devices', (st) => ({...st, selectedId: 'd-2'}));
+    press('K', 'y');
+    await until(() => c.state.modals.length === 0, 'the dialog to close');
+    expect(s.calls).toEqual(['getDevice d-2', 'deleteDevice d-2', 'getDevice d-2']);
+    expect(message()).toBe(
+      'No new key for ann-phone of ann@example.com: no answer came to its delete (connection closed unexpectedly), and it is still there; nothing changed',
+    );
+  });
+
   it('a device gone meanwhile: nothing is sent but the read, and it is said', async () => {
     const s = server();
     const {c, press, message} = await open(s);
@@ -322,8 +346,11 @@ describe('K on marked devices', () => {
 
   it('a device whose new key failed and that did not come back is kept for u apart, newest, so u tries it first', async () => {
     const s = server();
-    // ann-laptop's new key is refused, and bringing it back fails too; ann-phone goes through.
-    s.failDeviceCreates.push(invalid({base: ['refused']}), invalid({base: ['refused again']}));
+    // ann-laptop's new key is refused, and bringing it back fails too; ann-phone goes through. By
+    // name: the two run at once, in an order the file checks before them decide.
+    const create = s.createDevice.bind(s);
+    const refusals = [invalid({base: ['refused']}), invalid({base: ['refused again']})];
+    s.createDevice = (body) => (body.name === 'ann-laptop' && refusals.length > 0 ? Promise.reject(refusals.shift()!) : create(body));
     const {c, press} = await open(s);
     press(' ', ' ', 'K', 'y');
     await until(() => topModal(c.state)?.kind === 'prompt', 'the folder prompt');

@@ -180,7 +180,8 @@ async function exists(path: string): Promise<boolean> {
 }
 
 function summarise(ctx: ConsoleContext, rows: readonly DeviceRow[], dir: string, outcome: JobOutcome<DeviceRow, Done>, endings: ReadonlyMap<string, Done>) {
-  const all = [...endings.values()];
+  // In the list's order, not the order they finished in.
+  const all = rows.flatMap((row) => endings.get(row.id) ?? []);
   const replaced = all.filter((d) => d.outcome?.kind === 'replaced');
   const written = replaced.filter((d) => d.path !== null);
   const restored = all.filter((d) => d.outcome?.kind === 'restored');
