@@ -41,11 +41,14 @@ export const MODAL_VIEWS: {readonly [K in Modal['kind']]: (props: ModalViewProps
     body: <Picker picker={modal} users={state.snapshot?.users ?? []} width={width} height={height} />,
     info: 'Pick a user',
   }),
-  result: ({modal, width, height}) => ({body: <DeviceResult result={modal} prompt={null} width={width} height={height} />, info: 'New device'}),
+  result: ({modal, width, height}) => ({
+    body: <DeviceResult result={modal} prompt={null} width={width} height={height} />,
+    info: modal.newKey ? 'New key' : 'New device',
+  }),
   // A prompt of the device result (where to write the config) is drawn under the result it belongs to.
   prompt: ({modal, below, width, height}) =>
     below?.kind === 'result'
-      ? {body: <DeviceResult result={below} prompt={modal} width={width} height={height} />, info: 'New device'}
+      ? {body: <DeviceResult result={below} prompt={modal} width={width} height={height} />, info: below.newKey ? 'New key' : 'New device'}
       : {body: <Prompt prompt={modal} width={width} />, info: modal.label},
   raw: ({modal, controller, width, height}) => ({
     body: <RawView raw={modal} width={width} height={height} onShown={(n, lastPage) => controller.measuredReport(n, lastPage)} />,

@@ -40,6 +40,12 @@ export class FakeServer implements ConsoleClient {
     if (this.listsFail) return Promise.reject(new ApiError({kind: 'network', method: 'GET', path: '/v0/devices', message: 'connection refused'}));
     return this.result([...this.devices]);
   }
+  getDevice(id: string) {
+    this.calls.push(`getDevice ${id}`);
+    const found = this.devices.find((d) => d.id === id);
+    if (!found) return Promise.reject(new ApiError({kind: 'not_found', method: 'GET', path: `/v0/devices/${id}`, message: 'Not found (404)', status: 404}));
+    return this.result(found);
+  }
   pollDevices() {
     return this.listDevices().then(({data, issues}) => ({data: DeviceColumns.from(data), issues}));
   }
@@ -56,14 +62,39 @@ export class FakeServer implements ConsoleClient {
     this.calls.push('updateConfiguration');
     return this.result(this.config);
   }
+  /** Every device create's body, in order. */
+  readonly deviceBodies: DeviceCreate[] = [];
+  /** The next device creates fail with these errors, one each, in order. */
+  readonly failDeviceCreates: ApiError[] = [];
+  /**
+   * Creates refuse an address, a public key or a name (per user) another device has, as 0.7.36 does
+   * (off unless a test asks: the seeded devices share an IPv6 address).
+   */
+  unique = false;
   createDevice(body: DeviceCreate) {
     this.calls.push(`createDevice ${body.name}`);
+    this.deviceBodies.push(body);
+    const failure = this.failDeviceCreates.shift();
+    if (failure) return Promise.reject(failure);
+    if (this.unique) {
+      const taken: Record<string, string[]> = {};
+      for (const field of ['ipv4', 'ipv6', 'public_key'] as const)
+        if (body[field] && this.devices.some((d) => d[field] === body[field])) taken[field] = ['has already been taken'];
+      if (this.devices.some((d) => d.user_id === body.user_id && d.name === body.name)) taken.user_id = ['has already been taken'];
+      if (Object.keys(taken).length > 0)
+        return Promise.reject(
+          new ApiError({kind: 'validation', message: '422 Unprocessable Entity', method: 'POST', path: '/v0/devices', status: 422, fieldErrors: taken}),
+        );
+    }
+    // What the body says of the device is kept (undo and K send addresses, keys and settings).
+    const given = Object.fromEntries(Object.entries(body).filter(([key, value]) => value !== undefined && key !== 'user_id')) as Partial<Device>;
     const d = device({
+      preshared_key: null,
+      ...given,
       id: `d-${this.nextId++}`,
       user_id: body.user_id,
       name: body.name,
       public_key: body.public_key,
-      preshared_key: null,
       server_public_key: this.serverKey,
     });
     this.devices.push(d);

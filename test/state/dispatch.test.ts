@@ -180,8 +180,10 @@ describe('the Controller, driven by key names without Ink', () => {
     refused(['n'], 'creating devices');
     refused(['e'], 'editing devices');
     refused(['d'], 'deleting devices');
+    refused(['K'], 'making new keys');
     refused(['enter', 'e'], 'editing devices');
     refused(['d'], 'deleting devices');
+    refused(['K'], 'making new keys');
     refused(['esc', '2', 'n'], 'creating users');
     refused(['e'], 'editing users');
     refused(['d'], 'deleting users');
@@ -203,6 +205,9 @@ describe('the Controller, driven by key names without Ink', () => {
     // marks and bulk delete: marking is not a write, deleting them is
     press('1', ' ', 'd');
     expect(message()).toBe('Read-only mode: deleting devices is disabled (started with --read-only)');
+    press('K');
+    expect(message()).toBe('Read-only mode: making new keys is disabled (started with --read-only)');
+    expect(c.state.modals).toEqual([]);
     expect(c.state.marks.devices.size).toBe(1);
     // reading goes on: move, filter, sort, open, copy
     press('esc', 'j', '>', 'enter', 'c');

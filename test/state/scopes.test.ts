@@ -13,7 +13,11 @@ describe('scopes and hints', () => {
     const here = () => ({text: acceptsText(c.state), hints: c.hints(c.state)});
     expect(here()).toEqual({text: false, hints: '/ filter  s sort  Enter details  n new  Space mark  ? help  : command  p pause'});
     press(' ');
-    expect(here().hints).toBe('1 marked: d delete · Esc unmark  / filter  s sort  Enter details  n new  Space mark  ? help  : command  p pause');
+    expect(here().hints).toBe('1 marked: d delete · K new keys · Esc unmark  / filter  s sort  Enter details  n new  Space mark  ? help  : command  p pause');
+    // Users have no new key: their marked rows are offered the delete alone.
+    press('2', ' ');
+    expect(here().hints).toMatch(/^1 marked: d delete · Esc unmark {2}\/ filter/);
+    press('esc', '1');
     press('esc', '/');
     expect(here()).toEqual({text: true, hints: 'Enter keep  Esc clear'});
     press('esc', 'enter');

@@ -10,7 +10,7 @@ import {user} from '../fixtures/data.js';
 
 /** The keys of each screen that act on one item, by place: written out, not read from the specs. */
 const ITEM_KEYS = {
-  devices: {list: ['t', 'U', 'e', 'd'], detail: ['t', 'U', 'e', 'd']},
+  devices: {list: ['t', 'U', 'e', 'K', 'd'], detail: ['t', 'U', 'e', 'K', 'd']},
   users: {list: ['t', 'e', 'R', 'd'], detail: ['t', 'n', 'e', 'R', 'd']},
   rules: {list: ['e', 'd'], detail: ['e', 'd']},
   activity: {list: [], detail: []},
@@ -18,7 +18,7 @@ const ITEM_KEYS = {
 
 /** The same, by action name. */
 const ITEM_ACTIONS: Record<string, readonly string[]> = {
-  devices: ['delete', 'edit', 'editor', 'owner', 'trace'],
+  devices: ['delete', 'edit', 'editor', 'newKey', 'owner', 'trace'],
   users: ['delete', 'edit', 'editor', 'newDevice', 'role', 'trace'],
   rules: ['delete', 'edit', 'editor'],
   activity: [],

@@ -4,7 +4,7 @@
 // refuses their keys with a message.
 import {describe, expect, it} from 'vitest';
 import {SCREEN_SPECS as RESOURCES} from '../../src/state/screens/index.js';
-import {BINDINGS, displayKey, SCOPE_TITLES, type Binding, type Scope} from '../../src/state/input/keymap.js';
+import {BINDINGS, displayKey, SCOPE_TITLES, type Action, type Binding, type Scope} from '../../src/state/input/keymap.js';
 import {keyHelp} from '../../src/state/input/key-help.js';
 import {renderApp, useSandbox, type Rig} from '../helpers/rig.js';
 
@@ -149,6 +149,11 @@ describe('read-only mode', () => {
       delete: 'changing the configuration',
     },
   };
+  // The write keys of Devices alone (Users has no such key), refused there.
+  const REFUSED_ON_DEVICES: Record<string, Partial<Record<string, string>>> = {
+    list: {newKey: 'making new keys'},
+    detail: {newKey: 'making new keys'},
+  };
 
   it('hides the hints of writes in lists, details and the configuration', async () => {
     for (const scope of ['list', 'detail', 'configuration'] as const) expect(WRITE_HINTS_EXIST(scope), scope).toBe(true);
@@ -180,6 +185,7 @@ describe('read-only mode', () => {
 
   it('every write key says "Read-only mode: … is disabled" and sends nothing', async () => {
     const before = JSON.stringify((await fx.api('GET', '/v0/users')).json.data);
+    const devicesBefore = JSON.stringify((await fx.api('GET', '/v0/devices')).json.data);
     const app = await renderApp({fixture: fx, settings: {readOnly: true}});
     await app.waitFor('READ-ONLY');
     await app.press('screen2');
@@ -191,7 +197,7 @@ describe('read-only mode', () => {
         await app.press('screen4');
         await app.waitFor('Client defaults');
       }
-      for (const b of BINDINGS.filter((x) => x.scope === scope && x.writes)) {
+      for (const b of BINDINGS.filter((x) => x.scope === scope && x.writes && REFUSED_ON_DEVICES[scope]?.[x.action] === undefined)) {
         const what = REFUSED[scope]![b.action];
         expect(what, `no expected refusal for ${scope}/${b.action}`).toBeDefined();
         // a different message first, so each refusal is seen afresh
@@ -203,6 +209,19 @@ describe('read-only mode', () => {
         expect(app.frame()).not.toMatch(/Add user|Add device|Delete user|Promote|Demote|Save these changes/);
       }
     }
+    await app.press('screen1');
+    await app.waitFor(/1\/\d+ devices/);
+    for (const scope of ['list', 'detail'] as const) {
+      if (scope === 'detail') await app.press('open', 'list');
+      for (const [action, what] of Object.entries(REFUSED_ON_DEVICES[scope]!)) {
+        await app.press('pause');
+        await app.waitFor(/Live updates (paused|resumed)/);
+        await app.press(action as Action, scope);
+        await app.waitFor(`Read-only mode: ${what} is disabled (started with --read-only)`);
+        expect(app.frame()).not.toMatch(/New key for/);
+      }
+    }
     expect(JSON.stringify((await fx.api('GET', '/v0/users')).json.data)).toBe(before);
+    expect(JSON.stringify((await fx.api('GET', '/v0/devices')).json.data)).toBe(devicesBefore);
   });
 });

@@ -33,6 +33,7 @@ export type ConsoleClient = Pick<
   FirezoneClient,
   | 'listDevices'
   | 'pollDevices'
+  | 'getDevice'
   | 'listUsers'
   | 'listRules'
   | 'getConfiguration'

@@ -74,6 +74,11 @@ export interface ResultModal extends ModalBase {
   warnings: readonly string[];
   view: 'config' | 'qr';
   saved: string | null;
+  /**
+   * A new key for a device that was there (`K`), not a new device: the words say so, and leaving
+   * it is not a write of its own (`u` takes the new key back).
+   */
+  newKey?: boolean;
 }
 
 export interface PromptModal extends ModalBase {

@@ -63,6 +63,7 @@ export type Action =
   | 'delete'
   | 'reveal'
   | 'role'
+  | 'newKey'
   | 'mark'
   | 'markAll'
   | 'import'
@@ -146,7 +147,7 @@ export const BINDINGS: readonly Binding[] = [
     scope: 'global',
     action: 'undo',
     keys: ['u'],
-    help: 'take back the last delete of this session (devices with their keys and addresses, users with their devices and rules; :undo lists them)',
+    help: 'take back the last delete of this session (devices with their keys and addresses, users with their devices and rules) or new key (K: the old key comes back); :undo lists them',
     writes: true,
   },
   {scope: 'global', action: 'pause', keys: ['p'], help: 'pause / resume live updates', hint: 'pause'},
@@ -206,6 +207,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'list', action: 'edit', keys: ['e'], help: 'edit the selected item', writes: true},
   {scope: 'list', action: 'delete', keys: ['d'], help: 'delete the selected item, or every marked one (asks once; progress, Esc stops)', writes: true},
   {scope: 'list', action: 'role', keys: ['R'], writes: true},
+  {scope: 'list', action: 'newKey', keys: ['K'], writes: true},
   {
     scope: 'list',
     action: 'mark',
@@ -249,6 +251,7 @@ export const BINDINGS: readonly Binding[] = [
   {scope: 'detail', action: 'open', keys: ['enter']},
   {scope: 'detail', action: 'edit', keys: ['e'], help: 'edit', hint: 'edit', writes: true},
   {scope: 'detail', action: 'role', keys: ['R'], hint: 'role', writes: true},
+  {scope: 'detail', action: 'newKey', keys: ['K'], writes: true},
   {scope: 'detail', action: 'newDevice', keys: ['n'], hint: 'device', writes: true},
   {scope: 'detail', action: 'delete', keys: ['d'], help: 'delete (asks first)', hint: 'delete', writes: true},
   {scope: 'detail', action: 'trace', keys: ['t']},

@@ -3,13 +3,13 @@
 // available when its handler does something on this screen (the list's shared handling or the
 // screen's own action) and, for a write, when the console is not read-only.
 import {topModal} from '../core/state.js';
-import type {ConsoleState} from '../core/state.js';
+import type {ConsoleState, ListScreenId} from '../core/state.js';
 import type {Modal} from '../core/modals.js';
 import {behaviourOf} from '../interactions/modal-behaviour.js';
 import {listActionVerb, listKeyAvailable} from '../lists/actions.js';
 import {SCREEN_SPECS} from '../screens/index.js';
 import {UNDO_WRITE} from '../undo/undo-actions.js';
-import {displayKey, hintsFor, type Binding, type Scope} from './keymap.js';
+import {displayKey, hintsFor, keyFor, type Action, type Binding, type Scope} from './keymap.js';
 
 /** Where the keys go in a state: worked out once per state, however many questions a key asks of it. */
 export interface Route {
@@ -75,6 +75,14 @@ export function writeName(b: Binding, state: ConsoleState): string {
   return 'writing';
 }
 
+/** What acts on a list's marked rows, as the hints offer it: `d delete · `, then the screen's own (`K new keys · `). */
+function onMarked(screen: ListScreenId): string[] {
+  const own = Object.entries(SCREEN_SPECS[screen].actions).flatMap(([action, a]) =>
+    a && 'needs' in a && a.needs === 'item' && a.marked ? [`${displayKey(keyFor('list', action as Action) ?? action)} ${a.marked.hint} · `] : [],
+  );
+  return ['d delete · ', ...own];
+}
+
 /** The status bar's key hints; while rows are marked, what acts on them comes first. */
 export function hints(state: ConsoleState, readOnly: boolean): string {
   if (!state.snapshot && topModal(state) === null && !state.help.open) return hintsFor(['global'], (b) => available(b, state, readOnly));
@@ -87,7 +95,7 @@ export function hints(state: ConsoleState, readOnly: boolean): string {
     return `${esc}  ${displayKey('up')}/${displayKey('down')} scroll`;
   }
   const text = hintsFor(here, (b) => available(b, state, readOnly) && !(m?.kind === 'report' && b.action === 'confirm' && !m.confirm));
-  const marked = here[0] === 'list' && state.screen !== 'configuration' ? state.marks[state.screen].size : 0;
-  // Read-only mode refuses the delete, so it is not offered for the marked rows either.
-  return marked > 0 ? `${marked} marked: ${readOnly ? '' : 'd delete · '}Esc unmark  ${text}` : text;
+  if (here[0] !== 'list' || state.screen === 'configuration' || state.marks[state.screen].size === 0) return text;
+  // Read-only mode refuses the writes on them, so they are not offered for the marked rows either.
+  return `${state.marks[state.screen].size} marked: ${readOnly ? '' : onMarked(state.screen).join('')}Esc unmark  ${text}`;
 }

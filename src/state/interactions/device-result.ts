@@ -33,12 +33,14 @@ export function resultAction(c: ConsoleContext, action: Action): void {
       return;
     case 'done':
       c.openDialog({
-        title: 'Leave the new device?',
+        title: m.newKey ? 'Leave the new key?' : 'Leave the new device?',
         lines: [
           {
             text:
               m.config === null
-                ? 'The device exists on the server without a usable client config.'
+                ? m.newKey
+                  ? 'The device has its new key on the server without a usable client config (u brings the old key back).'
+                  : 'The device exists on the server without a usable client config.'
                 : m.saved
                   ? `The private key is only in ${m.saved} now: it cannot be shown here again.`
                   : 'The private key is not stored anywhere and cannot be shown again.',
@@ -52,7 +54,9 @@ export function resultAction(c: ConsoleContext, action: Action): void {
             label: 'leave',
             run: () => {
               c.removeModal(m);
-              c.afterWrite(`Device ${m.deviceName} created`, {screen: 'devices', id: m.deviceId});
+              // A new key was noted as a write when it was made, before `u` was given it to take back.
+              if (m.newKey) c.message({tone: 'ok', text: `New key for device ${m.deviceName}: u brings the old key back`});
+              else c.afterWrite(`Device ${m.deviceName} created`, {screen: 'devices', id: m.deviceId});
             },
           },
           {action: 'cancel', label: 'stay'},

@@ -15,6 +15,7 @@ import {startSortPick} from './sort-letters.js';
 import {moveCursor, type Move} from './view-state.js';
 import {SIDE_PANEL_MIN_COLUMNS} from '../core/layout.js';
 import {openRawView} from '../interactions/raw-view.js';
+import {polledItems} from '../screens/display.js';
 
 type Shared = (c: ConsoleContext, list: ListDerived) => void;
 
@@ -199,6 +200,15 @@ export function listAction(c: ConsoleContext, where: ActionPlace, action: Action
   }
   const own = actionAt(spec, action, where);
   if (!own) return;
+  // Likewise an action on one item that also acts on marked ones (`K`): all of them.
+  if (where === 'list' && !isDelete(own) && own.needs === 'item' && own.marked && c.state.marks[spec.id].size > 0) {
+    const marks = c.state.marks[spec.id];
+    own.marked.run(
+      c,
+      polledItems(spec, c.snapshot).filter((item) => marks.has(spec.getId(item))),
+    );
+    return;
+  }
   // A detail left open on an item deleted meanwhile (here or elsewhere): it is gone from the server.
   if (where === 'detail' && list.state.detailId !== null && list.ghosts.has(list.state.detailId)) {
     c.message({tone: 'info', text: `This ${list.spec.noun} was deleted a moment ago: nothing to act on (Esc goes back to the list)`, place: true});

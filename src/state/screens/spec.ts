@@ -33,6 +33,13 @@ export interface ItemAction<T> extends ActionBase {
   /** Why it cannot run on this item now, said instead of running (null: it can). */
   disabledReason?: (ctx: ConsoleContext, item: T) => string | null;
   run(ctx: ConsoleContext, item: T, where: ActionPlace): void;
+  /**
+   * With rows marked on the list, what it does to all of them instead of the row under the cursor
+   * (`K` on marked devices), as `d` does: `run` gets the marked items as the last poll has them,
+   * in the list's order; `hint` offers it in the status bar beside `d delete`. Without it, marks
+   * do not change what the key does.
+   */
+  marked?: {hint: string; run(ctx: ConsoleContext, items: readonly T[]): void};
 }
 
 /** An action on the list itself (`n`, `S`, `I`, `X`): it runs whether or not a row is under the cursor. Made with `onList`. */

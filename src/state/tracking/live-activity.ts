@@ -55,6 +55,7 @@ export function notingWrites(client: ConsoleClient, tracker: ActivityTracker): C
   const wrapped: ConsoleClient = {
     listDevices: client.listDevices.bind(client),
     pollDevices: client.pollDevices.bind(client),
+    getDevice: client.getDevice.bind(client),
     listUsers: client.listUsers.bind(client),
     listRules: client.listRules.bind(client),
     getConfiguration: client.getConfiguration.bind(client),

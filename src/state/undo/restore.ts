@@ -5,11 +5,13 @@
 // a new config. What fails stays undoable, with the server's reason. What comes back is created
 // anew, and the report says what that changes: new ids and creation dates, and a device's
 // handshake, remote IP and traffic counters start from nothing (0.7.36 has no way to restore them).
+// A new key (`K`, src/state/screens/devices/new-key.ts) is taken back the same way: the device that
+// holds it is deleted, then the device is created again as it was, with its old keys.
 import {ApiError, type Device, type DeviceCreate, type Rule, type User} from '../../api/index.js';
 import type {ConsoleClient} from '../core/context.js';
 import type {DialogLine} from '../core/modals.js';
 import {errorText} from '../core/state.js';
-import type {UndoItems} from './undo-log.js';
+import type {KeyChange, UndoItems} from './undo-log.js';
 
 export interface RestoreReport {
   lines: DialogLine[];
@@ -44,7 +46,7 @@ function addressTaken(err: unknown): boolean {
 }
 
 /** The server's reason: its field errors when it gave some (`email: has already been taken`). */
-function reason(err: unknown): string {
+export function reason(err: unknown): string {
   if (err instanceof ApiError && Object.keys(err.fieldErrors).length > 0) {
     return Object.entries(err.fieldErrors)
       .map(([field, messages]) => `${field}: ${messages.join(', ')}`)
@@ -65,7 +67,7 @@ export async function restore(
   emailOf: (userId: string) => string | null = () => null,
 ): Promise<RestoreReport> {
   const lines: DialogLine[] = [];
-  const left: {users: User[]; devices: Device[]; rules: Rule[]} = {users: [], devices: [], rules: []};
+  const left: {users: User[]; devices: Device[]; rules: Rule[]; newKeys: KeyChange[]} = {users: [], devices: [], rules: [], newKeys: []};
   let restored = 0;
   const lostUsers = new Set<string>();
   // A user restored more than once (deleted again after a restore) is found at the end of the chain.
@@ -93,43 +95,55 @@ export async function restore(
     const owner = ownerOf(d);
     return owner ? `${d.name} of ${owner}` : d.name;
   };
+  // A new key first: the device that holds it has the old one's name and addresses, which the old
+  // one takes back once that device is deleted.
+  for (const k of items.newKeys ?? []) {
+    const d = k.before;
+    try {
+      const id = k.replacementId ?? (await client.listDevices()).data.find((x) => x.public_key === k.replacementKey)?.id ?? null;
+      if (id !== null) await client.deleteDevice(id);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.kind === 'not_found')) {
+        left.newKeys.push(k);
+        lines.push({text: `Device ${label(d)} keeps its new key: deleting the device that holds it failed: ${reason(err)}`, tone: 'danger'});
+        continue;
+      }
+    }
+    // From here on the device with the new key is gone: what is left to do is an ordinary device's restore.
+    const back = await bringBack(client, d, userNow(d.user_id));
+    if (back.ok) {
+      restored++;
+      lines.push({
+        text:
+          back.moved.length === 0
+            ? `Device ${label(d)} has its old key back, with its addresses (${addresses(d)}): its old client config works again, the new one no longer does`
+            : `Device ${label(d)} has its old key back, but ${back.moved.length === 1 ? 'an address' : 'its addresses'} had been taken meanwhile: ${back.moved.join(', ')}, so its old client config needs a new Address line; the new config no longer works`,
+        tone: back.moved.length === 0 ? 'ok' : 'warning',
+      });
+    } else {
+      left.devices.push(d);
+      lines.push({text: `Device ${label(d)} lost its new key but did not get its old one back: ${back.reason}`, tone: 'danger'});
+    }
+  }
   for (const d of items.devices) {
     if (lostUsers.has(d.user_id)) {
       left.devices.push(d);
       lines.push({text: `Device ${label(d)} waits for its user to come back`, tone: 'warning'});
       continue;
     }
-    const userId = userNow(d.user_id);
-    try {
-      await client.createDevice(deviceBody(d, userId));
+    const back = await bringBack(client, d, userNow(d.user_id));
+    if (!back.ok) {
+      left.devices.push(d);
+      lines.push({text: `Device ${label(d)} did not come back: ${back.reason}`, tone: 'danger'});
+    } else if (back.moved.length === 0) {
+      restored++;
+      lines.push({text: `Device ${label(d)} is back with its keys and addresses (${addresses(d)}): its client config works again`, tone: 'ok'});
+    } else {
       restored++;
       lines.push({
-        text: `Device ${label(d)} is back with its keys and addresses (${[d.ipv4, d.ipv6].filter(Boolean).join(', ')}): its client config works again`,
-        tone: 'ok',
+        text: `Device ${label(d)} is back with its keys, but ${back.moved.length === 1 ? 'an address' : 'its addresses'} had been taken meanwhile: ${back.moved.join(', ')}, so its client needs a new config (its Address line no longer matches)`,
+        tone: 'warning',
       });
-    } catch (err) {
-      if (!addressTaken(err)) {
-        left.devices.push(d);
-        lines.push({text: `Device ${label(d)} did not come back: ${reason(err)}`, tone: 'danger'});
-        continue;
-      }
-      try {
-        // Only the address the server named is given up; the other one, still free, is kept.
-        const taken = (err as ApiError).fieldErrors;
-        const made = (await client.createDevice(deviceBody(d, userId, {ipv4: !('ipv4' in taken), ipv6: !('ipv6' in taken)}))).data;
-        restored++;
-        const moved = [
-          [d.ipv4, made.ipv4],
-          [d.ipv6, made.ipv6],
-        ].flatMap(([was, now]) => (was !== now ? [`${was ?? 'none'} → ${now ?? 'none'}`] : []));
-        lines.push({
-          text: `Device ${label(d)} is back with its keys, but ${moved.length === 1 ? 'an address' : 'its addresses'} had been taken meanwhile: ${moved.join(', ')}, so its client needs a new config (its Address line no longer matches)`,
-          tone: 'warning',
-        });
-      } catch (again) {
-        left.devices.push(d);
-        lines.push({text: `Device ${label(d)} did not come back: ${reason(again)}`, tone: 'danger'});
-      }
     }
   }
   for (const r of items.rules) {
@@ -155,14 +169,45 @@ export async function restore(
   }
   const news = whatIsNew(items, left);
   if (news) lines.push({text: ''}, {text: news, tone: 'muted'});
-  return {lines, restored, left};
+  return {lines, restored, left: left.newKeys.length > 0 ? left : {users: left.users, devices: left.devices, rules: left.rules}};
+}
+
+function addresses(d: Device): string {
+  return [d.ipv4, d.ipv6].filter(Boolean).join(', ');
+}
+
+/**
+ * Creates the device again as it was; when the server says an address of it is taken meanwhile,
+ * again without that address (the other, still free, is kept). `moved`: "was → now" per address
+ * that changed.
+ */
+async function bringBack(client: ConsoleClient, d: Device, userId: string): Promise<{ok: true; moved: string[]} | {ok: false; reason: string}> {
+  try {
+    await client.createDevice(deviceBody(d, userId));
+    return {ok: true, moved: []};
+  } catch (err) {
+    if (!addressTaken(err)) return {ok: false, reason: reason(err)};
+    try {
+      // Only the address the server named is given up; the other one, still free, is kept.
+      const taken = (err as ApiError).fieldErrors;
+      const made = (await client.createDevice(deviceBody(d, userId, {ipv4: !('ipv4' in taken), ipv6: !('ipv6' in taken)}))).data;
+      const moved = [
+        [d.ipv4, made.ipv4],
+        [d.ipv6, made.ipv6],
+      ].flatMap(([was, now]) => (was !== now ? [`${was ?? 'none'} → ${now ?? 'none'}`] : []));
+      return {ok: true, moved};
+    } catch (again) {
+      return {ok: false, reason: reason(again)};
+    }
+  }
 }
 
 /** What a restored item does not get back, by the kinds that came back; null when none did. */
 function whatIsNew(items: UndoItems, left: UndoItems): string | null {
   const back = (all: readonly unknown[], stayed: readonly unknown[]) => all.length > stayed.length;
   const users = back(items.users, left.users);
-  const devices = back(items.devices, left.devices);
+  // A device given a new key and brought back with its old one came back as a new device too.
+  const devices = back([...items.devices, ...(items.newKeys ?? [])], [...left.devices, ...(left.newKeys ?? [])]);
   if (!users && !devices && !back(items.rules, left.rules)) return null;
   const parts = ['Restored items are new to the server: new ids and creation dates'];
   if (devices) parts.push('devices start with no handshake, no remote IP and traffic counters at zero until their clients connect');

@@ -14,11 +14,12 @@ export const UNDO_WRITE = 'undoing a delete';
 const busy = new WeakSet<UndoEntry>();
 
 function describe(entry: UndoEntry): string {
-  const {users, devices, rules} = entry.items;
+  const {users, devices, rules, newKeys = []} = entry.items;
   const parts = [
     users.length ? plural(users.length, 'user') : '',
     devices.length ? plural(devices.length, 'device') : '',
     rules.length ? plural(rules.length, 'rule') : '',
+    newKeys.length ? plural(newKeys.length, 'new key') : '',
   ];
   return parts.filter(Boolean).join(', ');
 }
@@ -107,7 +108,11 @@ async function undoEntry(c: ConsoleContext, entry: UndoEntry): Promise<void> {
     progress: null,
     scroll: 0,
     lines: [
-      {text: `Creating ${describe(entry)} again, as they were…`},
+      {
+        text: entry.items.newKeys?.length
+          ? `Taking back ${describe(entry)}: each device comes back as it was, with its old keys…`
+          : `Creating ${describe(entry)} again, as they were…`,
+      },
       ...entry.caveats.map((text) => ({text: `Cannot come back: ${text}`, tone: 'warning' as const})),
     ],
   });

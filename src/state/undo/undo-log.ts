@@ -1,23 +1,38 @@
 // What `u` and `:undo` can take back (issue #29): the objects each delete of this session removed,
 // as the server had them, in memory only (preshared keys included: they never reach the screen,
-// a log or a file). Deletes in Firezone 0.7 are final; the API makes a faithful undo possible: a
+// a log or a file); and each new key given (`K`, issue #47): the device as it was before. Deletes in Firezone 0.7 are final; the API makes a faithful undo possible: a
 // device can be created again with the same keys, addresses and settings, so its client config
 // keeps working; a rule exactly; a user with the same email and role (not the password, whose
 // hash never leaves the server).
 import type {Device, Rule, User} from '../../api/index.js';
+
+/**
+ * A device given a new key (`K`): 0.7.36 cannot change a key in place, so the device was replaced by
+ * one with the new key. Taking it back deletes that one and creates the device as it was, with
+ * its old keys, addresses and settings.
+ */
+export interface KeyChange {
+  /** The device as the server had it before. */
+  readonly before: Device;
+  /** The device that replaced it; null when no answer came to its create (it is found by its key). */
+  readonly replacementId: string | null;
+  readonly replacementKey: string;
+}
 
 /** What one delete removed: a user takes their devices and rules with them (0.7.36 deletes them too). */
 export interface UndoItems {
   users: readonly User[];
   devices: readonly Device[];
   rules: readonly Rule[];
+  /** New keys given to devices (`K`), taken back before the devices are brought back. */
+  newKeys?: readonly KeyChange[];
 }
 
 export interface UndoEntry {
   /** 1 for the session's first delete, counting up: `:undo N` names one. */
   readonly number: number;
   readonly at: number;
-  /** "device laptop (ann@example.com)", "3 devices". */
+  /** "device laptop (ann@example.com)", "3 devices", "new key of device laptop (ann@example.com)". */
   readonly label: string;
   /** What is still to restore: a partial restore leaves the rest here. */
   items: UndoItems;
@@ -30,11 +45,17 @@ export interface UndoEntry {
 export const UNDO_DEPTH = 50;
 
 export function countOf(items: UndoItems): number {
-  return items.users.length + items.devices.length + items.rules.length;
+  return items.users.length + items.devices.length + items.rules.length + (items.newKeys?.length ?? 0);
 }
 
 export function merge(all: readonly UndoItems[]): UndoItems {
-  return {users: all.flatMap((i) => i.users), devices: all.flatMap((i) => i.devices), rules: all.flatMap((i) => i.rules)};
+  const newKeys = all.flatMap((i) => i.newKeys ?? []);
+  return {
+    users: all.flatMap((i) => i.users),
+    devices: all.flatMap((i) => i.devices),
+    rules: all.flatMap((i) => i.rules),
+    ...(newKeys.length > 0 ? {newKeys} : {}),
+  };
 }
 
 export class UndoLog {

@@ -62,7 +62,7 @@ export function DeviceResult({
   if (result.view === 'qr' && result.config !== null && !prompt) return <QrView config={result.config} width={width} height={height} />;
   const header = [
     <Text key="title" bold color={color(result.refused ? 'danger' : 'ok')} wrap="truncate">
-      {truncate(`Device added: ${result.deviceName} (${result.ownerEmail})`, width)}
+      {truncate(`${result.newKey ? 'New key' : 'Device added'}: ${result.deviceName} (${result.ownerEmail})`, width)}
     </Text>,
     ...(result.config !== null
       ? wrapLines('NOTE: this configuration WILL NOT be viewable again: it holds the private key, which exists only in this session.', width).map((line, i) => (
@@ -96,7 +96,12 @@ export function DeviceResult({
     const lines = [
       ...wrapLines(result.refused ?? 'No client config.', width),
       '',
-      ...wrapLines('Nothing was written. The device exists on the server; delete it (Devices, d) or fix the server values and create it again.', width),
+      ...wrapLines(
+        result.newKey
+          ? 'Nothing was written. The device has its new key on the server; u brings its old key back.'
+          : 'Nothing was written. The device exists on the server; delete it (Devices, d) or fix the server values and create it again.',
+        width,
+      ),
     ];
     body = (
       <Box flexDirection="column">

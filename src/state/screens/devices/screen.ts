@@ -30,6 +30,8 @@ import {STALE_VIEW} from './stale.js';
 import {toggleOwnView} from '../../lists/own-view.js';
 import {deviceFilters, totalRate} from './filters.js';
 import {DEVICE_EXPORT} from './export.js';
+import {askNewKey, newKeyRefusal} from './new-key.js';
+import {askNewKeys} from './new-key-bulk.js';
 
 /** " (as of 3m ago)" after a state read from a poll that is a while ago; nothing while it is recent. */
 function asOfSuffix(fetchedAt: number, now: number): string {
@@ -146,6 +148,8 @@ const SORT_BY = {
   createdAt: (r: DeviceRow) => r.createdAt,
 };
 
+// One line of the help at 160 columns each: the Lists section must leave room for what follows it.
+const NEW_KEY_HELP = 'a new key pair and preshared key made here (asks first; name, addresses and settings are kept; the new config is shown once)';
 const OWNER_HELP = "the device's owner: their detail on Users, with their devices (Esc comes back)";
 
 export const devices: ScreenSpec<DeviceRow> = {
@@ -398,6 +402,13 @@ export const devices: ScreenSpec<DeviceRow> = {
       }),
       question: (rows) => `Delete ${plural(rows.length, 'device')} of ${plural(new Set(rows.map((r) => r.userId)).size, 'user')}?`,
     },
+    // A new key pair and preshared key, made here (0.7.36 cannot change a key in place: new-key.ts).
+    newKey: withItem({
+      verb: 'making new keys',
+      disabledReason: (ctx) => newKeyRefusal(ctx),
+      run: (ctx, row) => askNewKey(ctx, row),
+      marked: {hint: 'new keys', run: (ctx, rows) => askNewKeys(ctx, rows)},
+    }),
     stale: onList({verb: 'showing stale devices', where: ['list'], run: (ctx) => toggleOwnView(ctx, 'devices')}),
     exportSecrets: onList({verb: 'exporting preshared keys', where: ['list'], run: (ctx) => exportList(ctx, true)}),
   },
@@ -407,8 +418,9 @@ export const devices: ScreenSpec<DeviceRow> = {
       trace: TRACE_HELP.list,
       exportSecrets: 'export including preshared keys (asks first; the file is 0600)',
       owner: OWNER_HELP,
+      newKey: 'new key pair and preshared key made here (asks; name, addresses, settings kept); on marked ones: a 0600 file each, 0700 folder',
     },
-    detail: {edit: 'name/description', trace: TRACE_HELP.detail, owner: OWNER_HELP},
+    detail: {edit: 'name/description', trace: TRACE_HELP.detail, owner: OWNER_HELP, newKey: NEW_KEY_HELP},
   },
 };
 
