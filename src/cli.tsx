@@ -20,7 +20,17 @@ import {FirstRun} from './ui/FirstRun.js';
 import {FrameWriter, frameWriterStream} from './ui/frame-writer.js';
 import {guardedStream, OutputGuard} from './ui/output-guard.js';
 import {FRAME_OPTIONS} from './ui/render-options.js';
-import {BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, ENTER_ALT_SCREEN, HIDE_CURSOR, LEAVE_ALT_SCREEN, readSize, SHOW_CURSOR} from './ui/terminal.js';
+import {
+  BRACKETED_PASTE_OFF,
+  BRACKETED_PASTE_ON,
+  ENTER_ALT_SCREEN,
+  HIDE_CURSOR,
+  LEAVE_ALT_SCREEN,
+  MOUSE_OFF,
+  MOUSE_ON,
+  readSize,
+  SHOW_CURSOR,
+} from './ui/terminal.js';
 import {ActivityLog} from './state/tracking/activity-log.js';
 import {configureGlyphs} from './state/core/glyphs.js';
 // file.js, not the index: the index loads the QR encoder, which the first frame does not need.
@@ -81,6 +91,7 @@ async function demoSession(flags: ConsoleFlags, debug: DebugLog | null): Promise
       demo: true,
       staleDays: flags.staleDays ?? 30,
       activityLogPath: flags.activityLog ?? null,
+      mouse: flags.noMouse !== true,
     },
     close: closeOnce(async () => {
       await client.close();
@@ -99,6 +110,7 @@ function connectionSettings(connection: Connection): AppSettings {
     demo: false,
     staleDays: connection.staleDays,
     activityLogPath: connection.activityLog,
+    mouse: connection.mouse,
   };
 }
 
@@ -139,6 +151,8 @@ function resolveProfile(flags: ConsoleFlags, name: string): Promise<Resolution> 
 let terminalTaken = false;
 /** The admin's editor has the terminal (`E`): a Ctrl-C there is the editor's, not the console's. */
 let editorHasTerminal = false;
+/** Whether the console has the mouse (the session shown takes it: its settings' `mouse`); taken again after `fg` and after the editor. */
+let mouseOn = false;
 /** What the terminal shows, for sending frames as changes (src/ui/frame-writer.ts); set by runConsole. */
 let frames: FrameWriter | null = null;
 function restoreTerminal(): void {
@@ -150,7 +164,21 @@ function restoreTerminal(): void {
     // stdin may already be closed (SIGHUP): nothing left to restore there
   }
   try {
-    process.stdout.write(BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+    // Mouse reports off whether or not they were on: a shell given the terminal with them on
+    // would read every click as bytes typed at its prompt.
+    process.stdout.write(MOUSE_OFF + BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+  } catch {
+    // stdout gone with the terminal
+  }
+}
+
+/** The session shown takes the mouse or leaves it to the terminal (a `:profile` switch, the first-run screen left). */
+function setMouse(on: boolean): void {
+  if (on === mouseOn) return;
+  mouseOn = on;
+  if (!terminalTaken) return;
+  try {
+    process.stdout.write(on ? MOUSE_ON : MOUSE_OFF);
   } catch {
     // stdout gone with the terminal
   }
@@ -166,7 +194,7 @@ function retakeTerminal(repaint: () => void): void {
   // Ink hides the cursor once, at its first frame (log-update's hasHiddenCursor), and never
   // again: the cursor shown for the shell would stay on over the console (docs/terminal-notes.md,
   // "No alternate screen and no paste support in Ink 6").
-  process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON + HIDE_CURSOR);
+  process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON + (mouseOn ? MOUSE_ON : '') + HIDE_CURSOR);
   terminalTaken = true;
   // The alternate screen comes back blank: the writer must not send changes against what it showed.
   frames?.invalidate();
@@ -288,7 +316,10 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   }
 
   const profiles = firstRunPath ? Object.keys((await readConfigFile(firstRunPath).catch(() => null))?.profiles ?? {}) : [];
-  process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON);
+  // The first-run screen has nothing to click, and its fields want the terminal's own paste and
+  // selection: the mouse is taken when a console is shown.
+  mouseOn = session !== null && session.settings.mouse !== false;
+  process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON + (mouseOn ? MOUSE_ON : ''));
   terminalTaken = true;
   process.on('exit', restoreTerminal);
 
@@ -347,6 +378,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
       };
       const previous = sessionBox.current;
       sessionBox.current = candidate;
+      setMouse(candidate.settings.mouse !== false);
       activate(candidate);
       await previous?.close();
       return null;
@@ -385,6 +417,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
         return failed;
       }
       sessionBox.current = candidate;
+      setMouse(candidate.settings.mouse !== false);
       setActive(candidate);
       return null;
     };
@@ -404,6 +437,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
         onDemo={() => {
           void demoSession(flags, debug).then((s) => {
             sessionBox.current = s;
+            setMouse(s.settings.mouse !== false);
             setActive(s);
           });
         }}
@@ -420,6 +454,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
             readOnly: flags.readOnly,
             activityLog: flags.activityLog ?? null,
             staleDays: flags.staleDays ?? 30,
+            mouse: flags.noMouse !== true,
           };
           let candidate: Session;
           try {

@@ -16,6 +16,8 @@ export interface ConsoleFlags {
   debug: boolean;
   activityLog?: string;
   staleDays?: number;
+  /** `--no-mouse`: the terminal keeps the mouse (the profile's `mouse: false` does the same). */
+  noMouse?: boolean;
 }
 
 export type Command =
@@ -101,6 +103,7 @@ export function parseCommandLine(argv: string[]): Command {
         debug: {type: 'boolean', default: false},
         'activity-log': {type: 'string'},
         'stale-days': {type: 'string'},
+        'no-mouse': {type: 'boolean', default: false},
         help: {type: 'boolean', short: 'h', default: false},
         version: {type: 'boolean', short: 'V', default: false},
       },
@@ -121,6 +124,7 @@ export function parseCommandLine(argv: string[]): Command {
     flags.activityLog = values['activity-log'];
   }
   if (values['stale-days'] !== undefined) flags.staleDays = parseStaleDays(values['stale-days'], '--stale-days');
+  if (values['no-mouse']) flags.noMouse = true;
   if (flags.demo && flags.url !== undefined) throw new UsageError('--demo and --url cannot be combined');
   return {kind: 'console', flags};
 }

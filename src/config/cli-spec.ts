@@ -26,6 +26,7 @@ export const CONSOLE_OPTIONS: readonly OptionSpec[] = [
   {flag: '--debug', arg: '', help: 'write a debug log (no secrets) to $XDG_STATE_HOME/fz-console/debug.log'},
   {flag: '--activity-log', arg: 'PATH', help: 'append what changes between polls (and what you do) as JSON Lines (0600)', completes: 'file'},
   {flag: '--stale-days', arg: 'N', help: 'devices without a handshake for N days are stale (S on Devices; default 30)'},
+  {flag: '--no-mouse', arg: '', help: 'leave the mouse to the terminal (on by default: click, double-click, wheel; Shift-drag selects)'},
   {flag: '--help', short: '-h', arg: '', help: 'show this help'},
   {flag: '--version', short: '-V', arg: '', help: 'print the version'},
 ];

@@ -14,6 +14,7 @@ export const ProfileSchema = z
     insecure: z.boolean().optional(),
     activityLog: z.string().min(1).optional(),
     staleDays: z.number().int().min(1).max(36500).optional(),
+    mouse: z.boolean().optional(),
   })
   .strict()
   .refine((p) => !(p.tokenFile && p.tokenCommand), {message: 'set tokenFile or tokenCommand, not both'})

@@ -33,6 +33,8 @@ export interface Connection {
   /** `--activity-log` or the profile's activityLog (`~/` expanded). */
   activityLog: string | null;
   staleDays: number;
+  /** The console takes the mouse: not with --no-mouse, nor with the profile's `mouse: false`. */
+  mouse: boolean;
 }
 
 export type Resolution =
@@ -310,6 +312,7 @@ export async function resolveConnection(flags: ConsoleFlags, env: NodeJS.Process
     readOnly: flags.readOnly || (profile?.readOnly ?? false),
     activityLog: flags.activityLog ?? (profile?.activityLog ? expandHome(profile.activityLog, env) : null),
     staleDays: flags.staleDays ?? profile?.staleDays ?? 30,
+    mouse: flags.noMouse !== true && (profile?.mouse ?? true),
   };
   if (settings.caFile !== null) await checkCaFile(settings.caFile);
   const url = flags.url ?? (env.FZ_URL || undefined) ?? profile?.url;

@@ -5,7 +5,8 @@
 // docs/architecture.md, "The console context"). Plain TypeScript: tests drive it without Ink.
 import {ApiError, type Configuration} from '../api/index.js';
 import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, InputRead, ListDerived, TokenRetry} from './core/context.js';
-import {Layout} from './core/layout.js';
+import type {DrawnForm, DrawnTab} from './core/drawn.js';
+import {Layout, type TablePlacement} from './core/layout.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './core/modals.js';
 import {boundedMessage, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
 import {Store} from './core/store.js';
@@ -260,6 +261,21 @@ export class Controller implements ConsoleContext, PollSink {
     this.layout.reportPage = page;
     this.layout.reportLastPage = lastPage;
   }
+
+  // Where the frame drew what a click can land on (src/state/core/drawn.ts). Bound, so that the UI
+  // can hand them to memoised components as they are.
+
+  /** The tabs line's tabs, as Tabs drew them. */
+  readonly measuredTabs = (tabs: readonly DrawnTab[]): void => this.layout.measuredTabs(tabs);
+
+  /** Where a list's table is drawn (its scroll offset comes from the table: measuredTableTop). */
+  readonly measuredTable = (placement: TablePlacement): void => this.layout.measuredTable(placement);
+
+  /** The first item row the list's table drew (its scroll offset), once it has drawn. */
+  readonly measuredTableTop = (screen: ListScreenId, top: number): void => this.layout.measuredTableTop(screen, top);
+
+  /** The rows a form's fields were drawn on. */
+  readonly measuredForm = (form: DrawnForm): void => this.layout.measuredForm(form);
 
   // ---- live updates -----------------------------------------------------------------------------
 

@@ -131,7 +131,7 @@ export function App({
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1}>
       <Header label={settings.label} badges={badges(settings)} status={state.poll} width={width} now={state.clock} />
-      <Tabs state={state} width={width} history={controller.history} />
+      <Tabs state={state} width={width} history={controller.history} onDrawn={controller.measuredTabs} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         {body}
       </Box>

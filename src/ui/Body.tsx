@@ -5,6 +5,7 @@ import {Box} from 'ink';
 import {topModal} from '../state/core/state.js';
 import {type ConsoleState} from '../state/core/state.js';
 import type {Controller} from '../state/controller.js';
+import {BODY_TOP_ROW} from '../state/core/drawn.js';
 import {configurationLines} from '../state/screens/configuration/screen.js';
 import {HelpOverlay} from './HelpOverlay.js';
 import {modalView} from './modal-views.js';
@@ -41,7 +42,18 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   const beside = state.sidePanel && sideBySide(width) && list.selection.index >= 0;
   return {
     body: (
-      <ListScreen list={list} snapshot={snapshot} now={state.clock} width={width} height={height} marks={marks} changes={controller} side={state.sidePanel} />
+      <ListScreen
+        list={list}
+        snapshot={snapshot}
+        now={state.clock}
+        width={width}
+        height={height}
+        marks={marks}
+        changes={controller}
+        side={state.sidePanel}
+        onTable={(placement) => controller.measuredTable({...placement, firstRow: BODY_TOP_ROW + placement.firstRow})}
+        onTableTop={controller.measuredTableTop}
+      />
     ),
     info: listInfo(list, snapshot, beside ? listWidthBeside(width) : width, marks.size, controller.settings, state.clock),
   };

@@ -16,6 +16,8 @@ export interface FormViewProps {
   height: number;
   /** Extra lines above the fields (e.g. what 0.7.36 ignores on update). */
   notes?: readonly string[];
+  /** Told which field each drawn line belongs to (its rows from the top of this view), for the mouse. */
+  onDrawn?: (rows: Array<{row: number; field: number}>) => void;
 }
 
 /** The label column's least width; a form whose labels are longer widens it (up to 40% of the line). */
@@ -40,8 +42,10 @@ function valueText(spec: FieldSpec, value: string | boolean): string {
   }
 }
 
-export function FormView({title, form, width, height, notes = []}: FormViewProps): React.JSX.Element {
+export function FormView({title, form, width, height, notes = [], onDrawn}: FormViewProps): React.JSX.Element {
   const lines: React.JSX.Element[] = [];
+  /** The field of each line: its own line, its errors and its help. */
+  const fieldOf: number[] = [];
   // Wide enough for the longest label and two spaces ("Unprivileged device configuration" was cut at 120 columns).
   const labelWidth = Math.max(LABEL_MIN, Math.min(Math.floor(width * 0.4), Math.max(...form.specs.map((s) => displayWidth(s.label, width))) + 4));
   const inputWidth = Math.max(10, width - labelWidth - 2);
@@ -99,6 +103,7 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
     });
     const help = focused ? fieldHelp(spec, form.values) : null;
     if (help) lines.push(<Text key={`${spec.key}-h`} color={color('muted')}>{`${' '.repeat(labelWidth)}${truncate(help, inputWidth)}`}</Text>);
+    while (fieldOf.length < lines.length) fieldOf.push(i);
   });
   const header: React.JSX.Element[] = [
     <Text key="title" bold color={color('accent')}>
@@ -124,10 +129,13 @@ export function FormView({title, form, width, height, notes = []}: FormViewProps
     lines.findIndex((l) => l.key === form.specs[form.focus]?.key),
   );
   const start = Math.max(0, Math.min(focusLine - Math.floor(available / 3), lines.length - available));
+  const shown = lines.slice(start, start + available);
+  // Every header element and line is one row; what the box's height cuts off is not drawn.
+  onDrawn?.(shown.map((_, k) => ({row: header.length + k, field: fieldOf[start + k]!})).filter((r) => r.row < height));
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       {header}
-      {lines.slice(start, start + available)}
+      {shown}
     </Box>
   );
 }

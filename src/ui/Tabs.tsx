@@ -4,6 +4,7 @@ import React from 'react';
 import {Box} from 'ink';
 import {SCREENS, type ConsoleState} from '../state/core/state.js';
 import type {ConsoleSettings} from '../state/core/context.js';
+import type {DrawnTab} from '../state/core/drawn.js';
 import {formatRate, formatRateCompact} from '../state/data/format.js';
 import type {TrafficHistory} from '../state/tracking/traffic-history.js';
 import {sparkline} from '../state/tracking/sparkline.js';
@@ -42,7 +43,30 @@ function throughput(history: TrafficHistory, room: number): string {
   return plain.length <= room ? plain : `${down}${formatRateCompact(last(rx))} ${up}${formatRateCompact(last(tx))}`;
 }
 
-export function Tabs({state, width, history}: {state: ConsoleState; width: number; history: TrafficHistory}): React.JSX.Element {
+/** Where each tab is on the line, from the left edge, cut at the terminal's width (for the mouse). */
+export function tabSpans(tabs: readonly string[], width: number): DrawnTab[] {
+  const spans: DrawnTab[] = [];
+  let x = 0;
+  SCREENS.forEach((screen, i) => {
+    const to = Math.min(width, x + displayWidth(tabs[i] ?? ''));
+    if (to > x) spans.push({screen: screen.id, from: x, to});
+    x = to;
+  });
+  return spans;
+}
+
+export function Tabs({
+  state,
+  width,
+  history,
+  onDrawn,
+}: {
+  state: ConsoleState;
+  width: number;
+  history: TrafficHistory;
+  /** Told where the tabs are drawn (the mouse's tab clicks). */
+  onDrawn?: (tabs: DrawnTab[]) => void;
+}): React.JSX.Element {
   const s = state.snapshot;
   const count = {
     devices: s ? ` ${s.devices.length}` : '',
@@ -54,6 +78,7 @@ export function Tabs({state, width, history}: {state: ConsoleState; width: numbe
   };
   // Under 100 columns "Configuration" is "Config": the room goes to the traffic totals.
   const tabs = SCREENS.map((screen, i) => ` ${i + 1} ${width < 100 && screen.id === 'configuration' ? 'Config' : screen.title}${count[screen.id]} `);
+  onDrawn?.(tabSpans(tabs, width));
   const room = width - displayWidth(tabs.join('')) - 2;
   // While polls fail, the totals are the last poll's, not the present's: said so ("last rx …").
   const stale = state.poll.failures > 0;

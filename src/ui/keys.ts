@@ -22,7 +22,7 @@ export const SEQUENCE_DELAY_MS = 500;
  * Reads stdin in raw mode and calls `onEvents` with each read's events and the read's number (the
  * number lets a dialog tell keys that arrived with the one that opened it from keys typed after).
  * A held ESC becomes the Esc key after `escapeDelayMs` of silence; a sequence begun is given up on
- * (dropped as unknown) after `sequenceDelayMs`.
+ * (dropped as unknown) after `sequenceDelayMs`, and so is the tail of a mouse report given up on.
  */
 export function useTerminalInput(
   onEvents: (events: InputEvent[], read: number) => void,
@@ -39,21 +39,25 @@ export function useTerminalInput(
     const deliver = (events: InputEvent[], read: number) => {
       if (events.length > 0) handler.current(events, read);
     };
+    /** Waits for the rest of what the decoder holds, if anything; a flush may leave a tail to wait for (a mouse report's). */
+    const wait = (read: number) => {
+      const held = decoder.held;
+      if (held !== 'esc' && held !== 'sequence') return;
+      timer = setTimeout(
+        () => {
+          timer = null;
+          deliver(decoder.flush(), read);
+          wait(read);
+        },
+        held === 'esc' ? escapeDelayMs : sequenceDelayMs,
+      );
+    };
     const onData = (data: string | Buffer) => {
       if (timer) clearTimeout(timer);
       timer = null;
       const read = ++reads;
       deliver(decoder.feed(typeof data === 'string' ? data : data.toString('utf8')), read);
-      const held = decoder.held;
-      if (held === 'esc' || held === 'sequence') {
-        timer = setTimeout(
-          () => {
-            timer = null;
-            deliver(decoder.flush(), read);
-          },
-          held === 'esc' ? escapeDelayMs : sequenceDelayMs,
-        );
-      }
+      wait(read);
     };
     // Raw mode straight on the stream: Ink's setRawMode would start Ink's own reader too.
     if (isRawModeSupported) stdin.setRawMode(true);

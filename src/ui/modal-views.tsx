@@ -5,6 +5,7 @@ import React from 'react';
 import type {Modal, ReportModal} from '../state/core/modals.js';
 import type {ConsoleState} from '../state/core/state.js';
 import type {Controller} from '../state/controller.js';
+import {BODY_TOP_ROW} from '../state/core/drawn.js';
 import {isDirty} from '../state/interactions/form.js';
 import {FormView} from './FormView.js';
 import {DeviceResult} from './views/DeviceResult.js';
@@ -54,8 +55,17 @@ export const MODAL_VIEWS: {readonly [K in Modal['kind']]: (props: ModalViewProps
     body: <RawView raw={modal} width={width} height={height} onShown={(n, lastPage) => controller.measuredReport(n, lastPage)} />,
     info: modal.reveal ? 'As the server sent it (secrets shown)' : 'As the server sent it',
   }),
-  form: ({modal, width, height}) => ({
-    body: <FormView title={modal.title} form={modal.form} notes={modal.notes} width={width} height={height} />,
+  form: ({modal, controller, width, height}) => ({
+    body: (
+      <FormView
+        title={modal.title}
+        form={modal.form}
+        notes={modal.notes}
+        width={width}
+        height={height}
+        onDrawn={(rows) => controller.measuredForm({modal: modal.key, rows: rows.map((r) => ({...r, row: BODY_TOP_ROW + r.row}))})}
+      />
+    ),
     info: modal.form.submitting ? 'Saving… (the server has not answered yet)' : isDirty(modal.form) ? 'unsaved changes' : '',
   }),
 };

@@ -37,3 +37,10 @@ export const HIDE_CURSOR = '\x1b[?25l';
 /** Bracketed paste: the terminal marks a paste (ESC[200~ … ESC[201~) so it arrives as one insertion. */
 export const BRACKETED_PASTE_ON = '\x1b[?2004h';
 export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+/**
+ * Mouse reports: clicks and the wheel (1000), as SGR 1006 (`ESC [ < b ; x ; y M`), which has no
+ * byte limit on a cell and tells a release by its final letter. No drag (1002) nor motion (1003):
+ * nothing uses them. Off in the reverse order.
+ */
+export const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
+export const MOUSE_OFF = '\x1b[?1006l\x1b[?1000l';

@@ -42,6 +42,13 @@ describe('parseCommandLine', () => {
       },
     });
   });
+  it('--no-mouse leaves the mouse to the terminal; without it the flag is not set', () => {
+    expect(parseCommandLine(['--no-mouse', '--demo'])).toEqual({
+      kind: 'console',
+      flags: {insecure: false, readOnly: false, demo: true, debug: false, noMouse: true},
+    });
+    expect(parseCommandLine(['--demo'])).toEqual({kind: 'console', flags: {insecure: false, readOnly: false, demo: true, debug: false}});
+  });
   it('routes sandbox arguments untouched', () => {
     expect(parseCommandLine(['sandbox', '--port', '0'])).toEqual({kind: 'sandbox', argv: ['--port', '0']});
   });

@@ -75,6 +75,24 @@ describe('resolveConnection', () => {
     await expect(resolveConnection({...noFlags, profile: 'p'}, env)).rejects.toThrow(/staleDays/);
   });
 
+  it("the mouse: on by default, off with the profile's mouse: false or with --no-mouse (which a profile cannot turn back on)", async () => {
+    writeConfig({
+      profiles: {
+        on: {url: 'https://x', tokenCommand: 'printf "t\\n"'},
+        off: {url: 'https://x', tokenCommand: 'printf "t\\n"', mouse: false},
+        yes: {url: 'https://x', tokenCommand: 'printf "t\\n"', mouse: true},
+      },
+    });
+    expect(await resolveConnection({...noFlags, profile: 'on'}, env)).toMatchObject({connection: {mouse: true}});
+    expect(await resolveConnection({...noFlags, profile: 'off'}, env)).toMatchObject({connection: {mouse: false}});
+    expect(await resolveConnection({...noFlags, profile: 'yes', noMouse: true}, env)).toMatchObject({connection: {mouse: false}});
+    // The first-run screen's settings carry it too; a value that is not a boolean is the file's error.
+    expect(await resolveConnection({...noFlags, noMouse: true}, env)).toMatchObject({kind: 'first-run', settings: {mouse: false}});
+    expect(await resolveConnection(noFlags, env)).toMatchObject({kind: 'first-run', settings: {mouse: true}});
+    writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "t\\n"', mouse: 'no'}}});
+    await expect(resolveConnection({...noFlags, profile: 'p'}, env)).rejects.toThrow(/profiles\.p\.mouse/);
+  });
+
   it('tokenCommand output is the token', async () => {
     writeConfig({profiles: {p: {url: 'https://x', tokenCommand: 'printf "cmd-token\\n"'}}});
     const r = await resolveConnection({...noFlags, profile: 'p'}, env);

@@ -1,7 +1,7 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {bindingFor, BINDINGS, displayKey, hintsFor, keyFor, type Binding} from '../../src/state/input/keymap.js';
-import {COMMANDS_TITLE, helpSections, keymapMarkdown, LINE_EDITOR_TITLE} from '../../src/state/input/help-sections.js';
+import {COMMANDS_TITLE, helpSections, keymapMarkdown, LINE_EDITOR_TITLE, MOUSE_TITLE} from '../../src/state/input/help-sections.js';
 import {EDIT_KEYS} from '../../src/state/input/textedit.js';
 import {COMMAND_LIST} from '../../src/state/commands/registry.js';
 
@@ -126,7 +126,12 @@ describe('keymap', () => {
     expect(sections.find((s) => s.title === COMMANDS_TITLE)!.rows.map((r) => r.keys)).toEqual(
       COMMAND_LIST.map((c) => `:${c.name}${c.args ? ` ${c.args}` : ''}`),
     );
-    expect(sections.reduce((n, s) => n + s.rows.length, 0)).toBe(BINDINGS.length + EDIT_KEYS.length + COMMAND_LIST.length);
+    // The mouse after the keys of everywhere: what a click, a double-click and the wheel do, and how text is still selected.
+    expect(titles.indexOf(MOUSE_TITLE)).toBe(titles.indexOf('Everywhere') + 1);
+    const mouse = sections.find((s) => s.title === MOUSE_TITLE)!;
+    expect(mouse.rows.map((r) => r.keys)).toEqual(['click', 'double-click', 'wheel', 'Shift-drag']);
+    expect(mouse.rows[3]!.help).toMatch(/^select text.*--no-mouse.*"mouse": false/);
+    expect(sections.reduce((n, s) => n + s.rows.length, 0)).toBe(BINDINGS.length + EDIT_KEYS.length + COMMAND_LIST.length + 4);
   });
 
   it('the README table escapes a | key and quotes each key', () => {

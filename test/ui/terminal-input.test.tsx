@@ -88,4 +88,19 @@ describe('useTerminalInput', () => {
       expect(events).toEqual([event, 'text:j']);
     });
   }
+
+  it('a mouse report given up on: its late tail is dropped, and once the tail has had its own wait, digits are keys again', async () => {
+    const {events, write} = start();
+    write('\x1b[<0;12');
+    await until(events, 1, SEQUENCE_DELAY_MS * 3);
+    // The tail, late: not typed (its 5 would switch to Activity).
+    write(';5M');
+    write('\x1b[<0;1');
+    await until(events, 2, SEQUENCE_DELAY_MS * 3);
+    // Nothing came for the sequence delay after the tail's wait began: a digit now is a key.
+    await pause(SEQUENCE_DELAY_MS + 100);
+    write('5');
+    await until(events, 3, SEQUENCE_DELAY_MS * 3);
+    expect(events).toEqual(['unknown', 'unknown', 'text:5']);
+  });
 });

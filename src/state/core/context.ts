@@ -9,6 +9,7 @@ import type {ScreenColumn, ScreenDisplay} from '../screens/display.js';
 import type {AppendFailure} from '../tracking/activity-log.js';
 import type {ActivityEvent} from '../tracking/events.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './modals.js';
+import type {DrawnGeometry} from './drawn.js';
 import type {ConsoleState, ListScreenId, StatusMessage} from './state.js';
 import type {UndoLog} from '../undo/undo-log.js';
 import type {ConsoleSettings} from './settings.js';
@@ -135,6 +136,8 @@ export interface LayoutReadings {
   readonly width: number;
   /** The terminal is under MIN_COLUMNS × MIN_ROWS: the screen says so and shows nothing to act on. */
   readonly tooSmall: boolean;
+  /** Where the last frame drew the tabs, the list's rows and the form's fields (for the mouse). */
+  readonly drawn: DrawnGeometry;
 }
 
 /**

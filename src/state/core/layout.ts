@@ -1,8 +1,19 @@
 // What the UI measured of the frame, for handlers that page and clamp: the terminal size (hence the
-// body's rows), how far the open help can scroll and how many report lines fit. The UI reports
+// body's rows), how far the open help can scroll and how many report lines fit; and, for the
+// mouse, where the tabs, the list's rows and the form's fields were drawn. The UI reports
 // them through the Controller's `measured…` calls as it renders; handlers read them through
 // `ConsoleContext.layout`.
 import type {LayoutReadings} from './context.js';
+import {NOTHING_DRAWN, type DrawnForm, type DrawnGeometry, type DrawnTab, type DrawnTable} from './drawn.js';
+import type {ListScreenId} from './state.js';
+
+/** Where a list's table is drawn, but for its scroll offset, which the table reports once it has drawn (Table's onTopChange). */
+export type TablePlacement = Omit<DrawnTable, 'top' | 'rows'> & {
+  /** Item rows the table has room for. */
+  capacity: number;
+  /** Items in the list as shown (filtered). */
+  total: number;
+};
 
 /**
  * Rows the shell takes besides the body: header, tabs, info line, status bar, and the one spare
@@ -39,5 +50,46 @@ export class Layout implements LayoutReadings {
 
   bodyHeight(): number {
     return Math.max(1, this.rows - 1 - CHROME_ROWS);
+  }
+
+  // What the last frame drew where, for the mouse (src/state/core/drawn.ts).
+  private tabs: readonly DrawnTab[] = [];
+  private table: TablePlacement | null = null;
+  private tableTop: {screen: ListScreenId; top: number} | null = null;
+  private form: DrawnForm | null = null;
+
+  measuredTabs(tabs: readonly DrawnTab[]): void {
+    this.tabs = tabs;
+  }
+
+  measuredTable(placement: TablePlacement): void {
+    this.table = placement;
+  }
+
+  measuredTableTop(screen: ListScreenId, top: number): void {
+    this.tableTop = {screen, top};
+  }
+
+  measuredForm(form: DrawnForm): void {
+    this.form = form;
+  }
+
+  get drawn(): DrawnGeometry {
+    const placed = this.table;
+    const top = this.tableTop;
+    // A table whose offset is not known yet (or is another list's) is not clicked into.
+    const table: DrawnTable | null =
+      placed && top?.screen === placed.screen
+        ? {
+            screen: placed.screen,
+            firstRow: placed.firstRow,
+            left: placed.left,
+            width: placed.width,
+            top: top.top,
+            rows: Math.max(0, Math.min(placed.capacity, placed.total - top.top)),
+          }
+        : null;
+    if (this.tabs.length === 0 && table === null && this.form === null) return NOTHING_DRAWN;
+    return {tabs: this.tabs, table, form: this.form};
   }
 }

@@ -14,4 +14,6 @@ export interface ConsoleSettings {
   notice?: string;
   /** Where `--activity-log` appends the events, for the status line. */
   activityLogPath?: string | null;
+  /** False with `--no-mouse` or the profile's `mouse: false`: the terminal keeps the mouse, and a mouse report that arrives anyway does nothing. */
+  mouse?: boolean;
 }

@@ -8,7 +8,10 @@
 // - OSC, DCS, APC, PM and SOS strings are swallowed to their terminator;
 // - ESC followed by a key is that key with Alt; a lone ESC is the Esc key once nothing follows it
 //   for `escapeDelayMs` (the caller's timer calls `flush()`); a key's sequence begun (ESC [ 1 ;)
-//   waits longer for its end (`held` says which), since over a slow link its halves can come apart.
+//   waits longer for its end (`held` says which), since over a slow link its halves can come apart;
+// - an SGR 1006 mouse report (`ESC [ < b ; x ; y M`, `m` on release) is a `mouse` event, every
+//   number bounds-checked; a broken or over-long one is unknown, and so is the legacy X10 report
+//   (`ESC [ M` and three raw bytes, never asked for) with its bytes: none is typed as text.
 // Pure: no timers, no I/O. Key names are the normalised ones of the keymap (`j`, `G`, `enter`,
 // `ctrl+s`, `shift+tab`, `alt+b`, `ctrl+left`).
 
@@ -18,15 +21,36 @@ export type InputEvent =
   | {type: 'text'; text: string}
   | {type: 'paste'; text: string}
   /** A sequence the console does not know (a colour code typed, a focus report): ignored. */
-  | {type: 'unknown'; sequence: string};
+  | {type: 'unknown'; sequence: string}
+  /** The pointer (SGR 1006 report; src/state/input/mouse.ts acts on it). */
+  | MouseEvent;
+
+/** A wheel notch, a button, or (with no button held) a move; `extra` is a mouse's buttons 8–11. */
+export type MouseButton = 'left' | 'middle' | 'right' | 'wheelUp' | 'wheelDown' | 'wheelLeft' | 'wheelRight' | 'extra' | 'none';
+
+export interface MouseEvent {
+  type: 'mouse';
+  button: MouseButton;
+  /** `press` (a wheel notch is one), `release`, or `move` (a drag, or a move with no button). */
+  action: 'press' | 'release' | 'move';
+  /** The cell, from 0: the terminal's column and row less one. */
+  col: number;
+  row: number;
+  shift: boolean;
+  alt: boolean;
+  ctrl: boolean;
+}
 
 const ESC = '\x1b';
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 /** A paste longer than this is cut (and said to be cut by the consumer); the terminal keeps sending. */
 export const PASTE_MAX = 1024 * 1024;
-/** A CSI longer than this is not a key: it is dropped as unknown. */
-const CSI_MAX = 64;
+/** A CSI longer than this is not a key: it is dropped as unknown, and so is the rest of it (up to its final byte). */
+export const CSI_MAX = 64;
+/** SGR mouse numbers: the button code is a byte; a cell is at most this far (no terminal is wider). */
+const MOUSE_BUTTON_MAX = 255;
+export const MOUSE_CELL_MAX = 65535;
 
 /** Final bytes of CSI sequences that are keys: ESC [ <params> <final>. */
 const CSI_FINAL: Record<string, string> = {A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end', Z: 'tab', P: 'f1', Q: 'f2', R: 'f3', S: 'f4'};
@@ -89,11 +113,24 @@ function isC1(code: number): boolean {
   return code >= 0x80 && code <= 0x9f;
 }
 
-type Parsed = {length: number; event: InputEvent | null} | 'incomplete';
+/** `skip`: what follows is the rest of a sequence cut off as too long, to be dropped (see InputDecoder.skip). */
+type Parsed = {length: number; event: InputEvent | null; skip?: 'csi'} | 'incomplete';
+
+/** An SGR mouse report begun: ESC [ <, with ESC ESC (Alt) before it or not. */
+// eslint-disable-next-line no-control-regex -- an escape sequence is what it recognises
+const MOUSE_BEGUN = /^\x1b\x1b?\[</;
 
 export class InputDecoder {
   private pending = '';
   private pasting: string | null = null;
+  /**
+   * The rest of a sequence already dropped, to drop too as it arrives, so that none of it is
+   * typed: `csi`, a CSI cut off at CSI_MAX, to its final byte (its digits would switch screens);
+   * `mouse`, the tail of a mouse report given up on by `flush()`, its digits and `;` up to its `M`
+   * or `m` (a report split by more than the sequence delay over a slow link). Either ends at any
+   * other byte, which is read as usual, and at the next `flush()`.
+   */
+  private skip: 'csi' | 'mouse' | null = null;
 
   /**
    * What is held, for the caller's timer: `sequence` — a key's CSI or SS3 sequence begun and not
@@ -107,6 +144,7 @@ export class InputDecoder {
    */
   get held(): 'esc' | 'sequence' | 'paste' | null {
     if (this.pasting !== null) return 'paste';
+    if (this.skip !== null) return 'sequence';
     if (this.pending === '') return null;
     const at = this.pending.startsWith(`${ESC}${ESC}`) ? 2 : 1;
     const next = this.pending[at];
@@ -125,6 +163,10 @@ export class InputDecoder {
     };
     let i = 0;
     while (i < s.length) {
+      if (this.skip !== null) {
+        i = this.skipRest(s, i);
+        continue;
+      }
       if (this.pasting !== null) {
         const end = s.indexOf(PASTE_END, i);
         if (end < 0) {
@@ -151,6 +193,7 @@ export class InputDecoder {
         }
         flushText();
         if (parsed.event) events.push(parsed.event);
+        if (parsed.skip) this.skip = parsed.skip;
         i += parsed.length;
         continue;
       }
@@ -184,6 +227,11 @@ export class InputDecoder {
    * are not typed). A paste still open stays open: its end marker may yet come.
    */
   flush(): InputEvent[] {
+    // What was being dropped has ended (its unknown event went out when the drop began).
+    if (this.skip !== null) {
+      this.skip = null;
+      return [];
+    }
     if (this.pasting !== null || this.pending === '') return [];
     const held = this.pending;
     this.pending = '';
@@ -193,7 +241,21 @@ export class InputDecoder {
         {type: 'key', name: 'esc', input: ''},
         {type: 'key', name: 'esc', input: ''},
       ];
+    // A mouse report given up on: its tail, if it comes late, is dropped too (until the next flush).
+    if (MOUSE_BEGUN.test(held)) this.skip = 'mouse';
     return [{type: 'unknown', sequence: held}];
+  }
+
+  /** Drops what is left of a sequence already dropped (`skip`); returns where reading goes on. */
+  private skipRest(s: string, i: number): number {
+    const c = s.charCodeAt(i);
+    const csi = this.skip === 'csi';
+    // Parameters and intermediates (CSI), or a mouse report's digits and separators.
+    if (csi ? c >= 0x20 && c <= 0x3f : (c >= 0x30 && c <= 0x39) || c === 0x3b) return i + 1;
+    this.skip = null;
+    // Its final byte is the last of it; any other byte is not part of it and is read as usual.
+    const final = csi ? c >= 0x40 && c <= 0x7e : c === 0x4d || c === 0x6d;
+    return final ? i + 1 : i;
   }
 
   private appendPaste(part: string): void {
@@ -243,12 +305,17 @@ export class InputDecoder {
         return {length: j - i, event: {type: 'unknown', sequence: s.slice(i, j)}};
       }
       j++;
-      if (j - i > CSI_MAX) return {length: j - i, event: {type: 'unknown', sequence: s.slice(i, j)}};
+      if (j - i > CSI_MAX) return {length: j - i, event: {type: 'unknown', sequence: s.slice(i, j)}, skip: 'csi'};
     }
     if (j >= s.length) return 'incomplete';
     const seq = s.slice(i, j + 1);
     const params = s.slice(i + 2, j);
     const final = s[j]!;
+    if (params.startsWith('<') && (final === 'M' || final === 'm'))
+      return {length: seq.length, event: sgrMouse(params.slice(1), final === 'm') ?? {type: 'unknown', sequence: seq}};
+    // X10 (ESC [ M and three bytes, each 32 + a number): never asked for, but a terminal without
+    // SGR reports may send it. Dropped with its bytes: as text, a click at the top left types ` !!`.
+    if (params === '' && final === 'M') return x10Mouse(s, i, j + 1);
     if (seq === PASTE_START) {
       this.pasting = '';
       return {length: seq.length, event: null};
@@ -266,6 +333,45 @@ export class InputDecoder {
     // ESC [ A, ESC [ 1 ; 5 A: the modifier is the second field.
     return {length: seq.length, event: {type: 'key', name: withModifiers(name, fields[1]), input: ''}};
   }
+}
+
+/** The low two bits of an SGR button code, for a wheel notch (64 +) and for a button. */
+const WHEEL: readonly MouseButton[] = ['wheelUp', 'wheelDown', 'wheelLeft', 'wheelRight'];
+const BUTTON: readonly MouseButton[] = ['left', 'middle', 'right', 'none'];
+
+/** The fields of ESC [ < b ; x ; y M (or m): a mouse event, or null when any number is out of bounds. */
+function sgrMouse(params: string, released: boolean): MouseEvent | null {
+  const fields = params.split(';');
+  if (fields.length !== 3 || !fields.every((f) => /^\d{1,5}$/.test(f))) return null;
+  const [b, x, y] = fields.map(Number) as [number, number, number];
+  if (b > MOUSE_BUTTON_MAX || x < 1 || y < 1 || x > MOUSE_CELL_MAX || y > MOUSE_CELL_MAX) return null;
+  const low = b & 3;
+  const motion = (b & 32) !== 0;
+  const button: MouseButton = b & 128 ? 'extra' : b & 64 ? WHEEL[low]! : BUTTON[low]!;
+  // A wheel notch has no release; a release or a move of a wheel "button" is nothing a mouse sends.
+  if ((button.startsWith('wheel') && (released || motion)) || (button === 'none' && !motion)) return null;
+  return {
+    type: 'mouse',
+    button,
+    action: motion ? 'move' : released ? 'release' : 'press',
+    col: x - 1,
+    row: y - 1,
+    shift: (b & 4) !== 0,
+    alt: (b & 8) !== 0,
+    ctrl: (b & 16) !== 0,
+  };
+}
+
+/** ESC [ M (ending at `at`) and the three characters after it, dropped as unknown; a control character is not one of them. */
+function x10Mouse(s: string, i: number, at: number): Parsed {
+  let j = at;
+  while (j < at + 3) {
+    if (j >= s.length) return 'incomplete';
+    // A control ends it early: it was no report (or a broken one), and the control is a key.
+    if (s.charCodeAt(j) < 0x20) break;
+    j++;
+  }
+  return {length: j - i, event: {type: 'unknown', sequence: s.slice(i, j)}};
 }
 
 /** An OSC or DCS string longer than this is dropped whole and reading goes on: no terminal sends one as input. */

@@ -39,10 +39,11 @@ export function helpSections(context: readonly Scope[] = []): HelpSection[] {
     title: COMMANDS_TITLE,
     rows: COMMAND_LIST.map((x) => ({keys: commandUsage(x), help: `${x.help} (also ${x.aliases.map((a) => `:${a}`).join(' ')})`})),
   };
-  // The reference order: each scope, the line editor after the forms, the commands after the bar.
+  // The reference order: each scope, the mouse after the keys of everywhere, the line editor after the forms, the commands after the bar.
   const reference: HelpSection[] = [];
   for (const [scope, section] of byScope) {
     reference.push(section);
+    if (scope === 'global') reference.push(MOUSE);
     if (scope === 'form') reference.push(editing);
     if (scope === 'command') reference.push(commands);
   }
@@ -55,6 +56,25 @@ export function helpSections(context: readonly Scope[] = []): HelpSection[] {
   const taken = new Set([...first.map((x) => x.title), everywhere.title]);
   return [...first, everywhere, ...reference.filter((x) => !taken.has(x.title))];
 }
+
+export const MOUSE_TITLE = 'The mouse';
+
+/**
+ * What the mouse does (src/state/input/mouse.ts), and how to have the terminal's own back: while
+ * the console has the mouse, a plain drag is the console's, so the help says how text is selected.
+ */
+const MOUSE: HelpSection = {
+  title: MOUSE_TITLE,
+  rows: [
+    {keys: 'click', help: 'on a tab: that screen; on a list row: the cursor there; on a form field: focus it (a click never writes, nor answers a dialog)'},
+    {keys: 'double-click', help: "on a list row: the row's details, as Enter"},
+    {keys: 'wheel', help: 'scroll lists, details, the help, reports and the JSON view, three rows a notch'},
+    {
+      keys: 'Shift-drag',
+      help: 'select text, as the terminal does without the mouse (Shift with the middle button pastes); --no-mouse, or "mouse": false in the profile, leaves the mouse to the terminal',
+    },
+  ],
+};
 
 export const LINE_EDITOR_TITLE = 'Text fields, filters and prompts';
 

@@ -10,10 +10,12 @@ import {keyPress, paste} from './dispatch.js';
 import {displayKey} from './keymap.js';
 import {codePoints} from './limits.js';
 import {acceptsText} from './scopes.js';
+import {mouseInput, type ClickMemory} from './mouse.js';
 
 /**
- * What one read carried: each key press, each typed character, each paste and each sequence the
- * console does not know. A key typed alone is 1; `hello yes` written at once is 9.
+ * What one read carried: each key press, each typed character, each paste, each sequence the
+ * console does not know and each mouse report. A key typed alone is 1; `hello yes` written at once
+ * is 9; a `y` that comes with a click is not a key typed alone.
  */
 export function pressesIn(events: readonly InputEvent[]): number {
   let presses = 0;
@@ -30,6 +32,8 @@ export class KeyReads {
    * `said`: what the status line said when that key was handled (its own refusal, if it made one).
    */
   private stopped: {key: string; said: StatusMessage | null; dropped: number} | null = null;
+  /** The last click, for telling a double-click (src/state/input/mouse.ts). */
+  private readonly clicks: ClickMemory = {last: null};
 
   constructor(private readonly c: ConsoleContext) {}
 
@@ -43,6 +47,8 @@ export class KeyReads {
         // Text entry takes a typed run whole; everywhere else each character is a command.
         else if (event.type === 'text' && acceptsText(this.c.state)) this.key(event.text, event.text);
         else if (event.type === 'text') for (const ch of event.text) this.key(ch, ch);
+        // The pointer: not a key (it never stops a read), but not run after a key that stopped it.
+        else if (event.type === 'mouse' && !this.stopped && this.c.settings.mouse !== false) mouseInput(this.c, event, Date.now(), this.clicks);
       }
     } finally {
       this.end();
@@ -75,6 +81,8 @@ export class KeyReads {
 
   /** One key press, by normalised name (`j`, `enter`, `ctrl+s`) and its raw input. */
   key(name: string, input: string): void {
+    // A key between two clicks on the same cell makes them two clicks, not a double-click.
+    this.clicks.last = null;
     if (this.stopped) {
       this.stopped.dropped += input.length > 1 ? codePoints(input) : 1;
       return;
@@ -90,6 +98,7 @@ export class KeyReads {
 
   /** A bracketed paste: one insertion where text goes. */
   paste(text: string): void {
+    this.clicks.last = null;
     if (this.stopped) {
       this.stopped.dropped++;
       return;

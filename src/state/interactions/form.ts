@@ -95,6 +95,13 @@ export function moveFocus(form: FormState, delta: 1 | -1): FormState {
   return form;
 }
 
+/** A click on a field: the focus there, as Tab would land on it; a disabled field (or the one focused) leaves the form as it is. */
+export function focusField(form: FormState, index: number): FormState {
+  const spec = form.specs[index];
+  if (!spec || index === form.focus || isDisabled(spec, form.values) !== null) return form;
+  return withCursorAtEnd({...form, focus: index});
+}
+
 export function setValue(form: FormState, key: string, value: FieldValue): FormState {
   const values = {...form.values, [key]: value};
   // An edited field's old error no longer describes it.

@@ -30,6 +30,11 @@ const move =
         typeof m === 'function' ? m(c) : m,
       ),
     );
+/** A click on the row at `index` of the list as shown: the cursor moves there as j/k would move it, from the row it is shown on. */
+export function moveCursorTo(c: ConsoleContext, list: ListDerived, index: number): void {
+  if (index < 0 || index >= list.view.rows.length || list.selection.index < 0) return;
+  move(index - list.selection.index)(c, list);
+}
 const page = (direction: 1 | -1) => (c: ConsoleContext) => ({page: direction, pageSize: Math.max(1, c.layout.bodyHeight() - 2)});
 const sortable = (list: ListDerived) => list.columns.filter((col) => col.sortValue);
 

@@ -1,13 +1,14 @@
 // A resource list or its detail, on the generic table and detail views.
-import React, {useMemo} from 'react';
+import React, {useCallback, useMemo} from 'react';
 import {Box} from 'ink';
 import type {ListDerived} from '../../state/core/context.js';
 import {NOT_VISIBLE, type HiddenList, type Snapshot} from '../../state/data/snapshot.js';
 import type {ListSettings} from '../../state/screens/display.js';
 import {glyphs} from '../../state/core/glyphs.js';
-import {SIDE_PANEL_MIN_COLUMNS} from '../../state/core/layout.js';
+import {SIDE_PANEL_MIN_COLUMNS, type TablePlacement} from '../../state/core/layout.js';
 import {Text} from '../SafeText.js';
-import {fitColumns, sortMarker, Table} from '../table/Table.js';
+import {fitColumns, sortMarker, Table, tableBodyRows} from '../table/Table.js';
+import type {ListScreenId} from '../../state/core/state.js';
 import {color} from '../theme.js';
 import {truncate, wrapLines} from '../text.js';
 import {changeDecorator, type ChangeSources} from '../table/changes.js';
@@ -102,6 +103,8 @@ export function ListScreen({
   marks,
   changes,
   side = false,
+  onTable,
+  onTableTop,
 }: {
   list: ListDerived;
   snapshot: Snapshot;
@@ -112,8 +115,14 @@ export function ListScreen({
   changes: ChangeSources;
   /** `P`: the detail of the cursor row beside the list, where the width allows (sideBySide). */
   side?: boolean;
+  /** Told where the table is (for the mouse), its rows counted from the top of this view. */
+  onTable?: (placement: TablePlacement) => void;
+  /** Told the table's scroll offset once it has drawn; keep it stable (the table is memoised). */
+  onTableTop?: (screen: ListScreenId, top: number) => void;
 }): React.JSX.Element {
   const {spec, state, view, selection, columns} = list;
+  const screen = spec.id;
+  const onTopChange = useCallback((top: number) => onTableTop?.(screen, top), [screen, onTableTop]);
   const second = Math.floor(now / 1000);
   const highlights = changes.tracker.highlights.version;
   const traffic = changes.history.version;
@@ -140,24 +149,29 @@ export function ListScreen({
   }
   // The list, with the filter's error under it when a term could not be read.
   const listPart = (width: number): React.JSX.Element => {
-    const table = (tableHeight: number) => (
-      <Table
-        rows={view.rows}
-        columns={columns}
-        getId={spec.getId}
-        indexOf={view.indexOf}
-        selectedId={selection.id}
-        width={width}
-        height={tableHeight}
-        sort={state.sort ?? undefined}
-        sortLetters={letters}
-        version={Math.floor(now / 1000)}
-        marked={marks}
-        gutter
-        {...(decorate ? {decorate} : {})}
-        emptyText={isHidden(snapshot, spec.id) ? NOT_VISIBLE : state.filter ? `No ${spec.noun}s match ${quotedFilter(state.filter)}.` : `No ${spec.noun}s.`}
-      />
-    );
+    const table = (tableHeight: number) => {
+      // The header is the table's first line; its rows start under it.
+      onTable?.({screen, firstRow: 1, left: 0, width, capacity: tableBodyRows(tableHeight), total: view.rows.length});
+      return (
+        <Table
+          rows={view.rows}
+          columns={columns}
+          getId={spec.getId}
+          indexOf={view.indexOf}
+          selectedId={selection.id}
+          width={width}
+          height={tableHeight}
+          sort={state.sort ?? undefined}
+          sortLetters={letters}
+          version={Math.floor(now / 1000)}
+          marked={marks}
+          gutter
+          {...(decorate ? {decorate} : {})}
+          emptyText={isHidden(snapshot, spec.id) ? NOT_VISIBLE : state.filter ? `No ${spec.noun}s match ${quotedFilter(state.filter)}.` : `No ${spec.noun}s.`}
+          onTopChange={onTopChange}
+        />
+      );
+    };
     if (!list.filterError) return table(height);
     // A term the filter could not read is left out; saying so in the error colour next to the
     // filter keeps a typo from passing for "these are the matches".
