@@ -22,11 +22,16 @@ export const GROUPS = [
     tests: ['test/wireguard/validate.test.ts', 'test/wireguard/config.test.ts'],
   },
   {
-    // 0.7.36's field rules, and the CSV onboarding plan.
+    // 0.7.36's field rules, the CSV onboarding plan, and the checks of a file edited with `E`.
     name: 'validators',
     gate: true,
-    mutate: ['src/state/data/validators.ts', 'src/state/screens/users/import-plan.ts'],
-    tests: ['test/state/validators.test.ts', 'test/state/validators-in-step/*.test.ts', 'test/state/import.test.ts'],
+    mutate: [
+      'src/state/data/validators.ts',
+      'src/state/screens/users/import-plan.ts',
+      'src/state/interactions/external-edit-form.ts',
+      'src/state/screens/configuration/editor.ts',
+    ],
+    tests: ['test/state/validators.test.ts', 'test/state/validators-in-step/*.test.ts', 'test/state/import.test.ts', 'test/state/external-edit.test.ts'],
   },
   {
     // The keymap table and the help made of it, availability and the read-only refusal, dispatch,
@@ -138,18 +143,25 @@ export const GROUPS = [
   },
   {
     // The host around the console: folders no other user can change, the compile cache and the
-    // single executable's bundle in them, and the audit log's whole-or-absent appends (77% when
+    // single executable's bundle in them, the file `E` hands to the admin's editor, and the audit log's whole-or-absent appends (77% when
     // first measured, 85.8% with the tests of the owner rule as another user sees it, the bundle
     // folder's recheck and the appends call by call). On Node 20, where this runs, there is no
     // compile cache to enable: half of compile-cache.ts survives here and is held on Node 22 and 24
     // by test/config/compile-cache.test.ts.
     name: 'host and audit log',
     gate: true,
-    mutate: ['src/common/private-folder.ts', 'src/config/compile-cache.ts', 'src/config/bundle-folder.ts', 'src/state/tracking/activity-log.ts'],
+    mutate: [
+      'src/common/private-folder.ts',
+      'src/config/compile-cache.ts',
+      'src/config/bundle-folder.ts',
+      'src/config/external-editor.ts',
+      'src/state/tracking/activity-log.ts',
+    ],
     tests: [
       'test/common/private-folder.test.ts',
       'test/config/compile-cache.test.ts',
       'test/config/bundle-folder.test.ts',
+      'test/config/external-editor.test.ts',
       'test/state/activity-log.test.ts',
       'test/state/activity-log-whole.test.ts',
     ],

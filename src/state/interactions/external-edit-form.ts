@@ -56,7 +56,7 @@ export function checkFields(specs: readonly FieldSpec[], initial: Values, edited
   for (const key of Object.keys(record)) {
     if (!known.has(key)) errors.push(`${JSON.stringify(key).slice(0, 80)}: not a field that can be edited here (the fields are ${[...known].join(', ')})`);
   }
-  const values: Values = {...initial};
+  const values: Values = {};
   for (const spec of specs) {
     if (!Object.hasOwn(record, spec.key)) {
       errors.push(`${spec.key}: missing (to clear a text, write "")`);
@@ -93,10 +93,10 @@ export function formDocument(source: FormDocumentSource): EditorDocument<Values>
     notes: source.notes,
     content,
     check: (edited) => checkFields(source.specs, source.initial, edited),
+    // Against what the file was written with: a field the initial values leave out was written
+    // as its kind's empty value, and is no change when it comes back so.
     changes: (values) =>
-      source.specs
-        .filter((s) => values[s.key] !== source.initial[s.key])
-        .map((s) => `${s.key}: ${shownValue(source.initial[s.key])} → ${shownValue(values[s.key])}`),
+      source.specs.filter((s) => values[s.key] !== content[s.key]).map((s) => `${s.key}: ${shownValue(content[s.key])} → ${shownValue(values[s.key])}`),
     propose: (ctx: ConsoleContext, values, changes, reopen) =>
       proposeChanges(
         ctx,
