@@ -1,10 +1,38 @@
 // The new device's result screen: the client config with its private key, shown once; written to
 // a file (0600, never overwritten without asking), copied, or shown as a QR code.
-import {defaultConfigFileName, writeConfigFile} from '../../wireguard/index.js';
+import type {Device} from '../../api/index.js';
+import {configWarnings, defaultConfigFileName, renderClientConfig, writeConfigFile} from '../../wireguard/index.js';
 import {topModal} from '../core/state.js';
 import {type PromptModal, type ResultModal} from '../core/modals.js';
 import type {ConsoleContext} from '../core/context.js';
 import type {Action} from '../input/keymap.js';
+
+/**
+ * A device's client config, made with the private key made here, shown as the result (file 0600,
+ * QR, copy): for a new device and for a device given a new key. Returns why the config was
+ * refused (the server sent a value that is not of its kind), or null.
+ */
+export function openNewConfig(c: ConsoleContext, device: Device, privateKey: string, ownerEmail: string, newKey = false): string | null {
+  let config: string | null = null;
+  let refused: string | null = null;
+  try {
+    config = renderClientConfig(device, {privateKey});
+  } catch (err) {
+    refused = err instanceof Error ? err.message : String(err);
+  }
+  c.openResult({
+    deviceId: device.id,
+    deviceName: device.name,
+    ownerEmail,
+    config,
+    refused,
+    warnings: config ? configWarnings(device) : [],
+    view: 'config',
+    saved: null,
+    ...(newKey ? {newKey: true} : {}),
+  });
+  return refused;
+}
 
 export function resultAction(c: ConsoleContext, action: Action): void {
   const m = topModal(c.state);

@@ -3,7 +3,7 @@
 // by one with a new key pair and preshared key made here (replace-device.ts), and the new client
 // config is shown once as a new device's is (file 0600, QR, copy: interactions/device-result.ts).
 // `u` brings the old key back. On marked devices: new-key-bulk.ts.
-import {configWarnings, renderClientConfig} from '../../../wireguard/index.js';
+import {openNewConfig} from '../../interactions/device-result.js';
 import type {ConsoleContext} from '../../core/context.js';
 import type {DialogLine} from '../../core/modals.js';
 import {errorText} from '../../core/state.js';
@@ -84,28 +84,11 @@ function settle(ctx: ConsoleContext, row: DeviceRow, outcome: ReplaceOutcome): v
   switch (outcome.kind) {
     case 'replaced': {
       const {device} = outcome;
-      let config: string | null = null;
-      let refused: string | null = null;
-      try {
-        config = renderClientConfig(device, {privateKey: outcome.privateKey});
-      } catch (err) {
-        refused = err instanceof Error ? err.message : String(err);
-      }
       ctx.afterWrite(`New key for device ${label}: its old client config no longer works (u brings the old key back)`, {screen: 'devices', id: device.id});
       // After afterWrite, which notes every write: this one is what `u` takes back.
       ctx.undo.add(`new key of device ${device.name} (${ownerEmail})`, {users: [], devices: [], rules: [], newKeys: [outcome.change]}, Date.now());
       if (detailOnOld) ctx.updateList('devices', (st) => ({...st, detailId: device.id}));
-      ctx.openResult({
-        deviceId: device.id,
-        deviceName: device.name,
-        ownerEmail,
-        config,
-        refused,
-        warnings: config ? configWarnings(device) : [],
-        view: 'config',
-        saved: null,
-        newKey: true,
-      });
+      const refused = openNewConfig(ctx, device, outcome.privateKey, ownerEmail, true);
       if (refused)
         ctx.message({
           tone: 'error',

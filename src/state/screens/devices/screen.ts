@@ -1,7 +1,8 @@
 // Devices: columns, detail, and the create / edit / delete actions (keys generated here, only
 // the public key sent; the result screen shows the client config once).
 import {generateDeviceName} from '../../../common/names.js';
-import {configWarnings, generateKeyPair, renderClientConfig} from '../../../wireguard/index.js';
+import {generateKeyPair} from '../../../wireguard/index.js';
+import {openNewConfig} from '../../interactions/device-result.js';
 import type {Tone} from '../../core/tone.js';
 import {glyphs} from '../../core/glyphs.js';
 import {createForm, str} from '../../interactions/form.js';
@@ -69,24 +70,8 @@ export function openDeviceCreate(ctx: ConsoleContext, ownerId: string | null): v
       const keys = generateKeyPair();
       const device = (await ctx.client.createDevice(deviceCreateBody(form.values, owner, keys.publicKey))).data;
       const ownerEmail = emailOf(ctx, owner);
-      let config: string | null = null;
-      let refused: string | null = null;
-      try {
-        config = renderClientConfig(device, {privateKey: keys.privateKey});
-      } catch (err) {
-        refused = err instanceof Error ? err.message : String(err);
-      }
       ctx.close();
-      ctx.openResult({
-        deviceId: device.id,
-        deviceName: device.name,
-        ownerEmail,
-        config,
-        refused,
-        warnings: config ? configWarnings(device) : [],
-        view: 'config',
-        saved: null,
-      });
+      const refused = openNewConfig(ctx, device, keys.privateKey, ownerEmail);
       ctx.message(
         refused
           ? {tone: 'error', text: `Device ${device.name} was created, but its client config was refused: the server sent a value that is not of its kind`}
