@@ -14,16 +14,7 @@ interface DeviceJson {
   rx_bytes: number | null;
 }
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-    ...(body === undefined ? {} : {body: JSON.stringify(body)}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown) => sandbox.api<T>(method, path, body);
 
 function terminal(width = 120, height = 40): Terminal {
   const t = Terminal.start({width, height, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, NO_COLOR: '1'}});

@@ -24,6 +24,8 @@ export interface SandboxProcess {
   adminToken: string;
   unprivilegedToken: string;
   child: ChildProcess;
+  /** A request as the admin, read with plain fetch (not the console's client): throws on a status that is not 2xx; the body parsed, null when empty. */
+  api<T>(method: string, path: string, body?: unknown): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -50,11 +52,23 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
       reject(new Error(`sandbox exited with ${code}: ${stderr}`));
     });
   });
+  const url = values.FZ_URL!;
+  const adminToken = values.FZ_API_TOKEN!;
   return {
-    url: values.FZ_URL!,
-    adminToken: values.FZ_API_TOKEN!,
+    url,
+    adminToken,
     unprivilegedToken: values.FZ_UNPRIVILEGED_TOKEN!,
     child,
+    api: async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: {authorization: `Bearer ${adminToken}`, 'content-type': 'application/json'},
+        ...(body === undefined ? {} : {body: JSON.stringify(body)}),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : null) as T;
+    },
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) {

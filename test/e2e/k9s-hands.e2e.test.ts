@@ -10,14 +10,7 @@ const enabled = hasTmux() && hasBinary();
 let sandbox: SandboxProcess;
 const terms: Terminal[] = [];
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-    ...(body === undefined ? {} : {body: JSON.stringify(body)}),
-  });
-  return (await res.json()) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown) => sandbox.api<T>(method, path, body);
 
 describe.skipIf(!enabled)('k9s and htop hands (tmux)', {timeout: 120_000}, () => {
   beforeAll(async () => {

@@ -27,15 +27,7 @@ interface DeviceJson {
   description: string | null;
 }
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json'},
-    ...(body === undefined ? {} : {body: JSON.stringify(body)}),
-  });
-  expect(res.status, `${method} ${path}`).toBeLessThan(300);
-  return (await res.json()) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown) => sandbox.api<T>(method, path, body);
 
 /** What `wg pubkey` says of a private key: the check is WireGuard's own, not the console's code. */
 function wgPubkey(privateKey: string): string {
