@@ -47,9 +47,6 @@ export const GROUPS = [
       'src/state/input/textedit.ts',
       'src/state/input/limits.ts',
       'src/state/input/reads.ts',
-      'src/state/input/decoder.ts',
-      'src/state/input/mouse.ts',
-      'src/state/input/mouse-hit.ts',
       'src/state/input/key-help.ts',
       'src/state/interactions/modal-behaviour.ts',
       'src/state/interactions/form-text.ts',
@@ -68,9 +65,6 @@ export const GROUPS = [
       'test/state/help.test.ts',
       'test/state/command-bar.test.ts',
       'test/state/sort-letters.test.ts',
-      'test/state/decoder.test.ts',
-      'test/state/decoder-mouse.test.ts',
-      'test/state/mouse.test.ts',
       'test/ui/keymap.test.ts',
     ],
   },
@@ -152,6 +146,15 @@ export const GROUPS = [
     gate: true,
     mutate: ['src/state/tracking/snapshot-diff.ts', 'src/state/tracking/id-pairing.ts'],
     tests: ['test/state/activity.test.ts', 'test/state/snapshot-diff/*.test.ts'],
+  },
+  {
+    // The terminal's bytes into keys, pastes and mouse reports (any sequence, split anywhere, never
+    // throws, never types a sequence it does not know), and which cell a click lands on. Not gated
+    // until measured at the threshold: its tests are its own, so it runs apart from keys.
+    name: 'input decoder',
+    gate: false,
+    mutate: ['src/state/input/decoder.ts', 'src/state/input/mouse.ts', 'src/state/input/mouse-hit.ts'],
+    tests: ['test/state/decoder.test.ts', 'test/state/decoder-mouse.test.ts', 'test/state/mouse.test.ts'],
   },
   {
     // The host around the console: folders no other user can change, the compile cache and the
