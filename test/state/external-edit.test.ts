@@ -8,7 +8,7 @@ import type {ConsoleContext} from '../../src/state/core/context.js';
 import {FIELD_UNITS_MAX} from '../../src/state/input/limits.js';
 import {checkFields, fieldValue, formDocument, serverErrorLines, shownValue} from '../../src/state/interactions/external-edit-form.js';
 import type {FieldSpec, Values} from '../../src/state/interactions/form.js';
-import {editorText, parseFailure, withoutComments} from '../../src/state/interactions/external-edit.js';
+import {commentsBlanked, editorText, parseFailure, withoutComments} from '../../src/state/interactions/external-edit.js';
 import {checkConfiguration, configurationContent, configurationErrorLines} from '../../src/state/screens/configuration/editor.js';
 import {deviceEditSpecs} from '../../src/state/screens/devices/forms.js';
 import {ruleFormSpecs} from '../../src/state/screens/rules/forms.js';
@@ -57,15 +57,18 @@ describe('the file', () => {
     expect(withoutComments('  # x\n{"a": "#b"}')).toBe('{"a": "#b"}');
   });
 
-  it("says where JSON.parse stopped, in the JSON's own lines", () => {
-    const body = '{\n  "a": 1,\n  b: 2\n}';
+  it("says where JSON.parse stopped, in the saved file's own lines (its comments emptied, not removed)", () => {
+    const file = '# a comment\n{\n  "a": 1,\n  # another\n  b: 2\n}';
+    const blanked = commentsBlanked(file);
+    expect(blanked).toBe('\n{\n  "a": 1,\n\n  b: 2\n}');
     let err: unknown;
     try {
-      JSON.parse(body);
+      JSON.parse(blanked);
     } catch (e) {
       err = e;
     }
-    expect(parseFailure(body, err)).toMatch(/^not JSON: .* \(line 3 of the JSON, column 3, not counting comment lines\)$/);
+    expect(parseFailure(blanked, err)).toMatch(/^not JSON: .* \(line 5, column 3 of the file you saved\)$/);
+    const body = blanked;
     expect(parseFailure(body, new Error('Unexpected end of JSON input'))).toBe('not JSON: Unexpected end of JSON input');
   });
 });
@@ -83,6 +86,8 @@ describe('checkFields (a device, a rule)', () => {
     expect(refused({name: 'b'})).toEqual(['description: missing (to clear a text, write "")']);
     expect(refused({name: 'b', description: '', ipv4: '10.0.0.9'})).toEqual(['"ipv4": not a field that can be edited here (the fields are name, description)']);
     expect(refused({name: 7, description: true})).toEqual(['name: must be a string (in double quotes)', 'description: must be a string (in double quotes)']);
+    // Every complaint in one round: a field of the wrong kind and another the form refuses.
+    expect(refused({name: '', description: 5})).toEqual(['description: must be a string (in double quotes)', "name: can't be blank"]);
     expect(refused({name: 'b', description: 'x'.repeat(2049)})).toEqual(['description: should be at most 2048 character(s)']);
     expect(refused({name: 'b', description: 'two\nlines'})).toEqual(['description: must be one line']);
     // The form's own validation, with 0.7.36's words: a blank name.

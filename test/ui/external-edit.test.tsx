@@ -11,15 +11,15 @@ import {publicKey} from '../sandbox/helpers.js';
 const fx = useSandbox({seed: 'empty', env: {DEFAULT_CLIENT_MTU: '1400'}});
 
 /** An editor that answers each round with `edits[i]` of what it was handed, and keeps what it saw. */
-function editor(...edits: Array<(text: string) => string>) {
+function editor(...edits: Array<(text: string) => string | Promise<string>>) {
   const seen: string[] = [];
   const editText = () => async (request: {stem: string; text: string}) => {
     seen.push(request.text);
     const edit = edits[seen.length - 1];
     if (!edit) throw new Error(`the editor was opened ${seen.length} times, ${edits.length} expected`);
-    return {ok: true as const, text: edit(request.text)};
+    return {ok: true as const, text: await edit(request.text)};
   };
-  return {seen, editText};
+  return {seen, editText, edits};
 }
 
 async function until(ready: () => boolean): Promise<void> {
@@ -97,7 +97,11 @@ describe('E: edit in $EDITOR', () => {
     await app.keys('/', 'ed-checks', '\r');
     await app.keys('E');
     await app.waitFor('The file was emptied: nothing sent');
-    expect(ed.seen[1]).toMatch(/# {3}not JSON: .*\(line 2 of the JSON/);
+    // The line is the saved file's: where the unquoted name stands in it.
+    const saved = ed.seen[0]!.replace('"name"', 'name').split('\n');
+    const line = saved.findIndex((l) => l.startsWith('  name:')) + 1;
+    expect(line).toBeGreaterThan(5);
+    expect(ed.seen[1]).toMatch(new RegExp(`# {3}not JSON: .*\\(line ${line}, column 3 of the file you saved\\)`));
     // The admin's text is kept as they left it, not the console's first version.
     expect(ed.seen[1]).toContain('  name: "ed-checks"');
     expect(ed.seen[2]).toContain('#   "public_key": not a field that can be edited here (the fields are name, description)');
@@ -151,6 +155,35 @@ describe('E: edit in $EDITOR', () => {
     await app.keys('y');
     await app.waitFor(/No answer to the save: .*It may have been applied/);
     expect(ed.seen).toHaveLength(1);
+  });
+
+  it('a field the admin changed that the server changed too meanwhile is not sent over it unasked; y then sends only theirs', async () => {
+    const device = await aDevice('ed-race', 'first');
+    const sent: DeviceUpdate[] = [];
+    const client = clientWith(fx.client, {
+      updateDevice: (id: string, body: DeviceUpdate) => {
+        sent.push(body);
+        return fx.client.updateDevice(id, body);
+      },
+    });
+    // While the file is open, another admin renames the device and changes its description.
+    const ed = editor(async (t) => {
+      await fx.client.updateDevice(device.id, {name: 'ed-race-theirs', description: 'server desc'});
+      return replaceJson(t, (o) => (o.description = 'mine'));
+    });
+    const app = await renderApp({fixture: fx, client, editText: ed.editText});
+    await app.keys('/', 'ed-race', '\r');
+    await app.keys('E');
+    await app.waitFor('description: "first" → "mine"');
+    await app.keys('y');
+    await app.waitFor('description changed on the server since the file was written: nothing was sent');
+    await app.waitFor('description: "server desc" → "mine" (was "first" when the file was written)');
+    expect(sent).toEqual([]);
+    await app.keys('y');
+    await app.waitFor('Device updated: ed-race-theirs');
+    // Only the admin's change was sent: the other admin's rename stands.
+    expect(sent).toEqual([{description: 'mine'}]);
+    expect((await fx.client.getDevice(device.id)).data).toMatchObject({name: 'ed-race-theirs', description: 'mine'});
   });
 
   it('read-only mode refuses E and opens no editor', async () => {

@@ -18,6 +18,11 @@ export interface FormDocumentSource {
   question: string;
   /** Sends what changed, as the form's save does; resolves to what follows the dialog's closing. */
   send(values: Values, initial: Values): Promise<() => void>;
+  /**
+   * The item's fields as the server has them now, read just before sending: a field the admin
+   * changed that the server changed too since the file was written is not sent over it unasked.
+   */
+  current?: () => Promise<Values>;
   /** Server paths → fields, as the form has them (0.7.36 says a device's duplicate name under `user_id`). */
   errorAliases?: Record<string, {field: string; note?: string}>;
   mapErrors?: (fieldErrors: Record<string, string[]>) => Record<string, string[]>;
@@ -57,18 +62,26 @@ export function checkFields(specs: readonly FieldSpec[], initial: Values, edited
     if (!known.has(key)) errors.push(`${JSON.stringify(key).slice(0, 80)}: not a field that can be edited here (the fields are ${[...known].join(', ')})`);
   }
   const values: Values = {};
+  const wrongKind = new Set<string>();
   for (const spec of specs) {
     if (!Object.hasOwn(record, spec.key)) {
       errors.push(`${spec.key}: missing (to clear a text, write "")`);
+      wrongKind.add(spec.key);
       continue;
     }
     const got = fieldValue(spec, record[spec.key]);
-    if ('error' in got) errors.push(got.error);
-    else values[spec.key] = got.value;
+    if ('error' in got) {
+      errors.push(got.error);
+      wrongKind.add(spec.key);
+    } else values[spec.key] = got.value;
   }
-  if (errors.length > 0) return {ok: false, errors};
-  const validated = validateForm({...createForm(specs, initial), values});
-  for (const spec of specs) for (const message of validated.errors[spec.key] ?? []) errors.push(`${spec.key}: ${message}`);
+  // The form's own checks too, all in one round: each field of the right kind, the others standing
+  // at what the file was written with (a field's check may read another's value).
+  const validated = validateForm({...createForm(specs, initial), values: {...initial, ...values}});
+  for (const spec of specs) {
+    if (wrongKind.has(spec.key)) continue;
+    for (const message of validated.errors[spec.key] ?? []) errors.push(`${spec.key}: ${message}`);
+  }
   return errors.length > 0 ? {ok: false, errors} : {ok: true, value: values};
 }
 
@@ -97,11 +110,38 @@ export function formDocument(source: FormDocumentSource): EditorDocument<Values>
     // as its kind's empty value, and is no change when it comes back so.
     changes: (values) =>
       source.specs.filter((s) => values[s.key] !== content[s.key]).map((s) => `${s.key}: ${shownValue(content[s.key])} → ${shownValue(values[s.key])}`),
-    propose: (ctx: ConsoleContext, values, changes, reopen) =>
-      proposeChanges(
-        ctx,
-        {title: source.question, changes, send: () => source.send(values, source.initial), serverErrors: (err) => serverErrorLines(err, source)},
-        reopen,
-      ),
+    propose: (ctx: ConsoleContext, values, changes, reopen) => {
+      const serverErrors = (err: ApiError) => serverErrorLines(err, source);
+      const send = async (): Promise<() => void> => {
+        const now = source.current ? await source.current() : null;
+        const mine = source.specs.filter((s) => values[s.key] !== content[s.key]);
+        // A field both changed to the same value is no conflict.
+        const moved = now ? mine.filter((s) => (now[s.key] ?? content[s.key]) !== content[s.key] && now[s.key] !== values[s.key]) : [];
+        if (!now || moved.length === 0) return source.send(values, source.initial);
+        // Changed on the server too: nothing sent. The question again, against what it has now:
+        // y sends the admin's changes (only those) over it; n drops the edit (E starts again
+        // from what the server has, once the list is read again).
+        const server: Values = {...content, ...now};
+        const merged: Values = {...server};
+        for (const s of mine) merged[s.key] = values[s.key]!;
+        const lines = mine.map(
+          (s) =>
+            `${s.key}: ${shownValue(server[s.key])} → ${shownValue(values[s.key])}${moved.includes(s) ? ` (was ${shownValue(content[s.key])} when the file was written)` : ''}`,
+        );
+        const changedThere = moved.map((s) => s.key).join(', ');
+        return () =>
+          proposeChanges(
+            ctx,
+            {
+              title: `${changedThere} changed on the server since the file was written: nothing was sent. Send yours over it?`,
+              changes: lines,
+              send: () => source.send(merged, server),
+              serverErrors,
+            },
+            reopen,
+          );
+      };
+      proposeChanges(ctx, {title: source.question, changes, send, serverErrors}, reopen);
+    },
   };
 }

@@ -65,23 +65,33 @@ export function editorText<V>(doc: EditorDocument<V>, body: string, errors: read
   return `${head.join('\n')}\n${body.endsWith('\n') ? body : `${body}\n`}`;
 }
 
-/** The file without its comment lines. */
+const isComment = (line: string) => line.trimStart().startsWith('#');
+
+/** The file without its comment lines: the admin's text, kept when the editor opens again. */
 export function withoutComments(text: string): string {
   return text
     .split('\n')
-    .filter((line) => !line.trimStart().startsWith('#'))
+    .filter((line) => !isComment(line))
     .join('\n');
 }
 
-/** `JSON.parse`'s complaint, with the line and column where it says a position. */
-export function parseFailure(body: string, err: unknown): string {
+/** The file with its comment lines emptied: what is parsed, so a position is the file's own line. */
+export function commentsBlanked(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (isComment(line) ? '' : line))
+    .join('\n');
+}
+
+/** `JSON.parse`'s complaint, with the line and column of the file where it says a position. */
+export function parseFailure(text: string, err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   const at = /position (\d+)/.exec(message);
   if (!at) return `not JSON: ${message}`;
-  const before = body.slice(0, Number(at[1]));
+  const before = text.slice(0, Number(at[1]));
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
-  return `not JSON: ${message} (line ${line} of the JSON, column ${column}, not counting comment lines)`;
+  return `not JSON: ${message} (line ${line}, column ${column} of the file you saved)`;
 }
 
 /** `E` on an item: the first round of the editor. */
@@ -119,10 +129,11 @@ async function round<V>(ctx: ConsoleContext, doc: EditorDocument<V>, body: strin
     return;
   }
   let parsed: unknown;
+  const blanked = commentsBlanked(run.text);
   try {
-    parsed = JSON.parse(edited);
+    parsed = JSON.parse(blanked);
   } catch (err) {
-    await round(ctx, doc, edited, [parseFailure(edited, err)]);
+    await round(ctx, doc, edited, [parseFailure(blanked, err)]);
     return;
   }
   const checked = doc.check(parsed);

@@ -16,6 +16,7 @@ export function deviceEditorDocument(ctx: ConsoleContext, row: DeviceRow): Edito
     initial: deviceEditInitial(row.toDevice()),
     question: `Apply these changes to device ${row.name} of ${row.ownerEmail}?`,
     errorAliases: DEVICE_ERROR_ALIASES,
+    current: async () => deviceEditInitial((await ctx.client.getDevice(row.id)).data),
     send: async (values, initial) => {
       const body = deviceUpdateBody(values, initial);
       if (body.name === undefined && body.description === undefined) return () => ctx.message({tone: 'info', text: 'Nothing changed'});

@@ -47,6 +47,11 @@ export function ruleEditorDocument(ctx: ConsoleContext, rule: Rule): EditorDocum
     initial: {...byId, user: rule.user_id === null ? '' : emailOf(rule.user_id)},
     question: `Apply these changes to the rule?`,
     mapErrors: (errors) => namedOverlaps(ctx, asked, rule.id, errors),
+    current: async () => {
+      const now = (await ctx.client.listRules()).data.find((r) => r.id === rule.id);
+      if (!now) throw new Error('The rule is not on the server any more: nothing was sent');
+      return {...ruleFormInitial(now), user: now.user_id === null ? '' : emailOf(now.user_id)};
+    },
     send: async (values) => {
       const body = ruleChanges(byId, withIds(values));
       asked = ruleBody(withIds(values));

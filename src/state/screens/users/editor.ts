@@ -20,6 +20,11 @@ export function userEditorDocument(ctx: ConsoleContext, row: UserRow): EditorDoc
     specs: [email, role],
     initial: {email: user.email, role: user.role},
     question: `Apply these changes to user ${user.email}?`,
+    current: async () => {
+      const now = (await ctx.client.listUsers()).data.find((u) => u.id === user.id);
+      if (!now) throw new Error(`${user.email} is not on the server any more: nothing was sent`);
+      return {email: now.email, role: now.role};
+    },
     send: async (values: Values) => {
       const body: UserUpdate = {};
       const next = str(values, 'email').trim();
