@@ -160,6 +160,12 @@ describe('checkConfiguration', () => {
     expect(refused((o) => (providers(o)[0]!.response_type = 'token'))).toEqual(['openid_connect_providers[0].response_type: must be "code"']);
     expect(refused((o) => delete providers(o)[0]!.client_id)).toEqual(['openid_connect_providers[0].client_id: missing']);
     expect(refused((o) => (providers(o)[0]!.label = ''))).toEqual(["openid_connect_providers[0].label: can't be blank"]);
+    // All in one round: a provider's complaint, a section's, and a member of the wrong kind in the other section.
+    const all = refused((o) => ((providers(o)[0]!.label = ''), (o.default_client_mtu = 9000), (o.local_auth_enabled = 'yes')));
+    expect(all[0]).toBe('local_auth_enabled: must be true or false');
+    expect(all[1]).toBe("openid_connect_providers[0].label: can't be blank");
+    expect(all[2]).toMatch(/^default_client_mtu: /);
+    expect(all).toHaveLength(3);
   });
 });
 

@@ -111,6 +111,7 @@ export function checkConfiguration(c: Configuration, edited: unknown): {ok: true
   for (const key of KEYS) if (!Object.hasOwn(record, key)) errors.push(`${key}: missing`);
   if (errors.length > 0) return {ok: false, errors};
   const defaults: Values = {};
+  const beforeDefaults = errors.length;
   for (const key of LISTS) {
     const list = record[key];
     if (Array.isArray(list) && list.every((x) => typeof x === 'string')) defaults[key] = list.join(', ');
@@ -126,7 +127,9 @@ export function checkConfiguration(c: Configuration, edited: unknown): {ok: true
     if (v === null || (typeof v === 'number' && Number.isInteger(v))) defaults[key] = v === null ? '' : String(v);
     else errors.push(`${key}: must be a whole number or null (the built-in default)`);
   }
+  const defaultsOfKind = errors.length === beforeDefaults;
   const security: Values = {};
+  const beforeSecurity = errors.length;
   for (const key of TOGGLES) {
     const v = record[key];
     if (typeof v === 'boolean') security[key] = v;
@@ -138,15 +141,17 @@ export function checkConfiguration(c: Configuration, edited: unknown): {ok: true
     security.session_preset = preset ? String(preset.seconds) : CUSTOM;
     security.session_seconds = String(seconds);
   } else errors.push('vpn_session_duration: must be a whole number of seconds (0: never)');
+  const securityOfKind = errors.length === beforeSecurity;
   const lists = {
     openid_connect_providers: providers('openid_connect_providers', record.openid_connect_providers, errors),
     saml_identity_providers: providers('saml_identity_providers', record.saml_identity_providers, errors),
   };
-  if (errors.length > 0) return {ok: false, errors};
+  // The forms' own checks of each section whose members are all of their kinds: every complaint
+  // in one round, a provider's not hiding a section's.
   const defaultsInitial = sectionInitial('defaults', c);
   const securityInitial = sectionInitial('security', c);
-  errors.push(...validated(defaultsSpecs(), defaultsInitial, defaults, (k) => k));
-  errors.push(...validated(securitySpecs(), securityInitial, security, (k) => (k === 'session_seconds' ? 'vpn_session_duration' : k)));
+  if (defaultsOfKind) errors.push(...validated(defaultsSpecs(), defaultsInitial, defaults, (k) => k));
+  if (securityOfKind) errors.push(...validated(securitySpecs(), securityInitial, security, (k) => (k === 'session_seconds' ? 'vpn_session_duration' : k)));
   if (errors.length > 0) return {ok: false, errors};
   // Lists compared as lists: the same addresses written with other spacing are not a change.
   for (const key of LISTS)
