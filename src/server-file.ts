@@ -113,9 +113,12 @@ async function runPlanOrApply(command: ServerFileCommand, client: FirezoneClient
     say(`apply: done: ${result.applied.length} change${result.applied.length === 1 ? '' : 's'} applied.`);
     return 0;
   }
-  say(`apply: stopped after a failure: ${result.applied.length} applied, ${result.failed.length} failed, ${result.notStarted.length} not started.`);
+  say(
+    `apply: stopped after a failure: ${result.applied.length} applied, ${result.failed.length} failed, ${result.halfReplaced.length ? `${result.halfReplaced.length} replaced only by half, ` : ''}${result.notStarted.length} not started.`,
+  );
   for (const f of result.failed) say(`  failed: ${file}${f.step.line > 0 ? `:${f.step.line}` : ''}: ${f.step.op} ${f.step.label}: ${f.reason}`);
   for (const s of result.applied) say(`  applied: ${s.op} ${s.label}`);
+  for (const s of result.halfReplaced) say(`  deleted, not created again: ${s.label} (the backup file holds it, preshared key included)`);
   for (const s of result.notStarted) say(`  not started: ${s.op} ${s.label}`);
   say(`apply: run \`fz-console apply ${file}\` again to finish: it plans only what is left.`);
   return 1;

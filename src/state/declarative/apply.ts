@@ -46,6 +46,8 @@ export interface ApplyResult {
   applied: Step[];
   failed: StepFailure[];
   notStarted: Step[];
+  /** Replaces whose old device was deleted and whose new one was not created (the backup file holds it). */
+  halfReplaced: Step[];
 }
 
 /** The server's reason: its field errors when it gave some (`ipv4: has already been taken`). */
@@ -119,14 +121,18 @@ export function backupDocument(plan: Plan, state: ServerState): ServerDocument |
   };
 }
 
-const PHASES: ReadonlyArray<(s: Step) => boolean> = [
-  (s) => s.kind === 'rule' && s.op === 'delete',
-  (s) => s.kind === 'device' && s.op === 'delete',
-  (s) => s.kind === 'user' && s.op === 'delete',
-  (s) => s.kind === 'user',
-  (s) => s.kind === 'device',
-  (s) => s.kind === 'rule',
-  (s) => s.kind === 'configuration',
+/**
+ * The order of the work. A replaced device is deleted with the deletes (its public key and
+ * addresses are then free for whatever the file gives them) and created with the devices.
+ */
+const PHASES: ReadonlyArray<{pick: (s: Step) => boolean; replaceHalf: 'delete' | 'create' | null}> = [
+  {pick: (s) => s.kind === 'rule' && s.op === 'delete', replaceHalf: null},
+  {pick: (s) => s.kind === 'device' && (s.op === 'delete' || s.op === 'replace'), replaceHalf: 'delete'},
+  {pick: (s) => s.kind === 'user' && s.op === 'delete', replaceHalf: null},
+  {pick: (s) => s.kind === 'user', replaceHalf: null},
+  {pick: (s) => s.kind === 'device' && s.op !== 'delete', replaceHalf: 'create'},
+  {pick: (s) => s.kind === 'rule' && s.op === 'create', replaceHalf: null},
+  {pick: (s) => s.kind === 'configuration', replaceHalf: null},
 ];
 
 /** Runs the plan's steps. `progress` gets one line per finished step. */
@@ -143,7 +149,7 @@ export async function applyPlan(
     if (id === undefined) throw new Error(`user ${email} does not exist on the server`);
     return id;
   };
-  const run = async (s: Step): Promise<void> => {
+  const run = async (s: Step, replaceHalf: 'delete' | 'create' | null): Promise<void> => {
     switch (s.kind) {
       case 'user':
         if (s.op === 'create') userIds.set(emailKey(s.user.email), (await client.createUser({email: s.user.email.trim(), role: s.user.role})).data.id);
@@ -154,8 +160,8 @@ export async function applyPlan(
         if (s.op === 'create') await client.createDevice(deviceCreateBody(s.device, idOf(s.device.owner), null));
         else if (s.op === 'update') await client.updateDevice(s.server.id, {name: s.device.name.trim(), description: s.device.description?.trim() || null});
         else if (s.op === 'replace') {
-          await client.deleteDevice(s.server.id).catch((err: unknown) => (gone(err) ? undefined : Promise.reject(err)));
-          await client.createDevice(deviceCreateBody(s.device, idOf(s.device.owner), s.server));
+          if (replaceHalf === 'delete') await client.deleteDevice(s.server.id).catch((err: unknown) => (gone(err) ? undefined : Promise.reject(err)));
+          else await client.createDevice(deviceCreateBody(s.device, idOf(s.device.owner), s.server));
         } else await client.deleteDevice(s.server.id).catch((err: unknown) => (gone(err) ? undefined : Promise.reject(err)));
         return;
       case 'rule':
@@ -176,20 +182,27 @@ export async function applyPlan(
         return;
     }
   };
-  const result: ApplyResult = {applied: [], failed: [], notStarted: []};
+  const result: ApplyResult = {applied: [], failed: [], notStarted: [], halfReplaced: []};
   const total = plan.steps.length;
   let finished = 0;
-  for (const phase of PHASES) {
-    const queue = plan.steps.filter(phase);
+  for (const {pick, replaceHalf} of PHASES) {
+    const queue = plan.steps.filter(pick);
     if (result.failed.length > 0) {
-      result.notStarted.push(...queue);
+      // A replace whose old device is gone but whose new one was not created is said as such.
+      for (const s of queue) if (!result.halfReplaced.includes(s) && !result.notStarted.includes(s)) result.notStarted.push(s);
       continue;
     }
     const worker = async () => {
       while (queue.length > 0 && result.failed.length === 0) {
         const step = queue.shift()!;
         try {
-          await run(step);
+          await run(step, replaceHalf);
+          if (step.op === 'replace' && replaceHalf === 'delete') {
+            result.halfReplaced.push(step);
+            progress(`[${finished}/${total}] deleted ${step.label}, to be created again`);
+            continue;
+          }
+          result.halfReplaced = result.halfReplaced.filter((s) => s !== step);
           result.applied.push(step);
           progress(`[${++finished}/${total}] ${step.op}d ${step.label}`);
         } catch (err) {
@@ -199,7 +212,7 @@ export async function applyPlan(
       }
     };
     await Promise.all(Array.from({length: Math.min(concurrency, queue.length)}, worker));
-    result.notStarted.push(...queue);
+    for (const s of queue) if (!result.halfReplaced.includes(s)) result.notStarted.push(s);
   }
   return result;
 }

@@ -12,7 +12,18 @@ import {
   type ServerDocument,
   type UserDoc,
 } from './document.js';
-import {canonicalPortRange, emailKey} from './normalise.js';
+import {canonicalCidr, canonicalPortRange, emailKey} from './normalise.js';
+
+/**
+ * Address and DNS lists in a stable order: the plan compares them as sets (docs/server-as-a-file.md,
+ * "What is never a change"), so the file writes them sorted and two servers that differ only in a
+ * list's order export the same bytes.
+ */
+function sortedList(list: string[] | null, key: (s: string) => string): string[] | null {
+  return list === null ? null : [...list].sort((a, b) => byText(key(a), key(b)) || byText(a, b));
+}
+const cidrList = (list: string[] | null) => sortedList(list, canonicalCidr);
+const dnsList = (list: string[] | null) => sortedList(list, (s) => s.trim());
 
 /** Everything the document describes, as the API gives it. */
 export interface ServerState {
@@ -35,8 +46,8 @@ export function deviceDoc(d: Device, owner: string, withSecrets: boolean): Devic
   if (withSecrets && d.preshared_key !== null) doc.preshared_key = d.preshared_key;
   doc.ipv4 = d.ipv4;
   doc.ipv6 = d.ipv6;
-  if (!d.use_default_allowed_ips) doc.allowed_ips = d.allowed_ips;
-  if (!d.use_default_dns) doc.dns = d.dns;
+  if (!d.use_default_allowed_ips) doc.allowed_ips = cidrList(d.allowed_ips);
+  if (!d.use_default_dns) doc.dns = dnsList(d.dns);
   if (!d.use_default_endpoint) doc.endpoint = d.endpoint;
   if (!d.use_default_mtu) doc.mtu = d.mtu;
   if (!d.use_default_persistent_keepalive) doc.persistent_keepalive = d.persistent_keepalive;
@@ -86,8 +97,8 @@ export function configurationDoc(c: Configuration, withSecrets: boolean): Config
   return {
     allow_unprivileged_device_configuration: c.allow_unprivileged_device_configuration,
     allow_unprivileged_device_management: c.allow_unprivileged_device_management,
-    default_client_allowed_ips: c.default_client_allowed_ips,
-    default_client_dns: c.default_client_dns,
+    default_client_allowed_ips: cidrList(c.default_client_allowed_ips),
+    default_client_dns: dnsList(c.default_client_dns),
     default_client_endpoint: c.default_client_endpoint,
     default_client_mtu: c.default_client_mtu,
     default_client_persistent_keepalive: c.default_client_persistent_keepalive,

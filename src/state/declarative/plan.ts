@@ -346,7 +346,7 @@ export function makePlan(doc: ServerDocument, lineOf: LineOf, state: ServerState
     if (matched.has(d)) continue;
     const owner = emailOf.get(d.user_id) ?? null;
     const label = deviceLabel(d.name, owner ?? d.user_id);
-    if (options.prune && d.user_id !== options.selfUserId) steps.push({op: 'delete', kind: 'device', label, line: 0, fields: [], server: d, owner});
+    if (options.prune) steps.push({op: 'delete', kind: 'device', label, line: 0, fields: [], server: d, owner});
     else kept.push(label);
   }
   for (const u of state.users) {
