@@ -13,9 +13,9 @@ import {serverFileHelp} from './config/cli-spec.js';
 import {clientFor} from './config/connection-client.js';
 import {ConfigError, resolveConnection} from './config/profile.js';
 import {applyPlan, backupDocument} from './state/declarative/apply.js';
-import {DocumentError, formatForPath, parseServerDocument, readDocumentFile, serialiseDocument} from './state/declarative/document.js';
+import {DocumentError, formatForPath, type ReadDocument, parseServerDocument, readDocumentFile, serialiseDocument} from './state/declarative/document.js';
 import {exportDocument, readServerState} from './state/declarative/export.js';
-import {makePlan} from './state/declarative/plan.js';
+import {checkFile, makePlan} from './state/declarative/plan.js';
 import {planLines} from './state/declarative/plan-text.js';
 import {expandPath, writeConfigFile} from './wireguard/file.js';
 import {plainSafe} from './common/display-safe.js';
@@ -67,10 +67,17 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-async function runPlanOrApply(command: ServerFileCommand, client: FirezoneClient, readOnly: boolean): Promise<number> {
+/** The file read and checked before the connection is even resolved: a bad file sends nothing. */
+function readChecked(file: string): ReadDocument {
+  const read = parseServerDocument(readDocumentFile(expandPath(file)), file);
+  const problems = checkFile(read.document, read.lineOf);
+  if (problems.length > 0) throw new DocumentError(file, problems);
+  return read;
+}
+
+async function runPlanOrApply(command: ServerFileCommand, client: FirezoneClient, readOnly: boolean, read: ReadDocument): Promise<number> {
   const file = command.file!;
-  // The file is read and checked before any request: a bad file sends nothing.
-  const {document, lineOf} = parseServerDocument(readDocumentFile(expandPath(file)), file);
+  const {document, lineOf} = read;
   if (command.verb === 'apply' && readOnly)
     throw new ConfigError('apply: this profile is read-only (--read-only or "readOnly" in the profile): nothing was sent');
   const state = await readServerState(client);
@@ -134,10 +141,11 @@ export async function serverFileMain(argv: string[]): Promise<number> {
       return 0;
     }
     if (command.kind !== 'server-file') throw new UsageError('expected fz-console export|plan|apply');
+    const read = command.verb === 'export' ? null : readChecked(command.file!);
     const connected = await connect(command);
     client = connected.client;
-    if (command.verb === 'export') return await runExport(command, client);
-    return await runPlanOrApply(command, client, connected.readOnly);
+    if (read === null) return await runExport(command, client);
+    return await runPlanOrApply(command, client, connected.readOnly, read);
   } catch (err) {
     if (err instanceof DocumentError) for (const line of err.message.split('\n')) say(line);
     else if (err instanceof UsageError || err instanceof ConfigError) say(`fz-console: ${(err as Error).message}`);

@@ -147,6 +147,11 @@ function checkDocument(doc: ServerDocument, lineOf: LineOf, serverRules: RuleSha
   return problems;
 }
 
+/** The checks that need only the file (run before any request): duplicates, owners, rules that overlap each other, field forms. */
+export function checkFile(doc: ServerDocument, lineOf: LineOf): FileProblem[] {
+  return checkDocument(doc, lineOf, [], {prune: true}).sort((a, b) => a.line - b.line);
+}
+
 /** A device's settings, file against server: absent in the file is the server's default. */
 function settingChanges(doc: DeviceDoc, d: Device): FieldChange[] {
   const out: FieldChange[] = [];
