@@ -3,35 +3,22 @@
 // the console and the recorder resolve it (flags, environment, profile; token file or command; TLS
 // options). Exit status as `terraform plan -detailed-exitcode`: 0 nothing to do (or done), 2 plan
 // found changes, 1 on any error (a usage error included, so that 2 always means "changes").
-import {mkdirSync, lstatSync} from 'node:fs';
-import {homedir} from 'node:os';
-import {join} from 'node:path';
 import {createInterface} from 'node:readline/promises';
 import type {FirezoneClient} from './api/index.js';
 import {parseCommandLine, UsageError, type ServerFileCommand} from './config/args.js';
 import {serverFileHelp} from './config/cli-spec.js';
 import {clientFor} from './config/connection-client.js';
 import {ConfigError, resolveConnection} from './config/profile.js';
-import {applyPlan, backupDocument} from './state/declarative/apply.js';
+import {applyPlan} from './state/declarative/apply.js';
+import {writeBackup} from './state/declarative/backup.js';
 import {DocumentError, formatForPath, type ReadDocument, parseServerDocument, readDocumentFile, serialiseDocument} from './state/declarative/document.js';
 import {exportDocument, readServerState} from './state/declarative/export.js';
 import {checkFile, makePlan} from './state/declarative/plan.js';
-import {planLines} from './state/declarative/plan-text.js';
+import {applySummary, planLines} from './state/declarative/plan-text.js';
 import {expandPath, writeConfigFile} from './wireguard/file.js';
 import {plainSafe} from './common/display-safe.js';
 
 const say = (line: string) => process.stderr.write(`${plainSafe(line).text}\n`);
-
-/** Where apply keeps what it deletes or replaces: $XDG_STATE_HOME/fz-console/backups, a folder of the user's own (0700). */
-function backupFolder(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? env.XDG_STATE_HOME : join(env.HOME ?? homedir(), '.local', 'state');
-  const folder = join(base, 'fz-console', 'backups');
-  mkdirSync(folder, {recursive: true, mode: 0o700});
-  const stat = lstatSync(folder);
-  if (!stat.isDirectory() || (stat.mode & 0o077) !== 0 || (process.getuid && stat.uid !== process.getuid()))
-    throw new ConfigError(`${folder} must be a folder of your own that nobody else can read (chmod 700 it)`);
-  return folder;
-}
 
 async function connect(command: ServerFileCommand): Promise<{client: FirezoneClient; label: string; readOnly: boolean}> {
   const resolution = await resolveConnection(command.flags, process.env);
@@ -108,27 +95,16 @@ async function runPlanOrApply(command: ServerFileCommand, client: FirezoneClient
       return 1;
     }
   }
-  const backup = backupDocument(plan, state);
-  if (backup) {
-    const path = join(backupFolder(process.env), `backup-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.yaml`);
-    const written = await writeConfigFile(path, serialiseDocument(backup, 'yaml'), {overwrite: false});
-    if (!written.ok) throw new ConfigError(`apply: cannot write the backup (${written.message}): nothing was sent`);
-    say(`apply: what is deleted or replaced is saved in ${written.path} (0600, with its secrets): \`fz-console apply ${written.path}\` brings it back`);
+  let backup: string | null;
+  try {
+    backup = await writeBackup(plan, state, process.env);
+  } catch (err) {
+    throw new ConfigError(`apply: ${(err as Error).message}: nothing was sent`);
   }
+  if (backup) say(`apply: what is deleted or replaced is saved in ${backup} (0600, with its secrets): \`fz-console apply ${backup}\` brings it back`);
   const result = await applyPlan(plan, state, client, say);
-  if (result.failed.length === 0) {
-    say(`apply: done: ${result.applied.length} change${result.applied.length === 1 ? '' : 's'} applied.`);
-    return 0;
-  }
-  say(
-    `apply: stopped after a failure: ${result.applied.length} applied, ${result.failed.length} failed, ${result.halfReplaced.length ? `${result.halfReplaced.length} replaced only by half, ` : ''}${result.notStarted.length} not started.`,
-  );
-  for (const f of result.failed) say(`  failed: ${file}${f.step.line > 0 ? `:${f.step.line}` : ''}: ${f.step.op} ${f.step.label}: ${f.reason}`);
-  for (const s of result.applied) say(`  applied: ${s.op} ${s.label}`);
-  for (const s of result.halfReplaced) say(`  deleted, not created again: ${s.label} (the backup file holds it, preshared key included)`);
-  for (const s of result.notStarted) say(`  not started: ${s.op} ${s.label}`);
-  say(`apply: run \`fz-console apply ${file}\` again to finish: it plans only what is left.`);
-  return 1;
+  for (const line of applySummary(result, file)) say(line);
+  return result.applied.length === plan.steps.length ? 0 : 1;
 }
 
 /** The executable's `export`, `plan` and `apply`. */

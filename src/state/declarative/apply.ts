@@ -140,9 +140,12 @@ export async function applyPlan(
   plan: Plan,
   state: ServerState,
   client: ApplyClient,
-  progress: (line: string) => void,
-  concurrency = APPLY_CONCURRENCY,
+  progress: (line: string, done: number, total: number) => void,
+  options: {concurrency?: number; stopped?: () => boolean} = {},
 ): Promise<ApplyResult> {
+  const concurrency = options.concurrency ?? APPLY_CONCURRENCY;
+  // Esc in the console: like a failure, nothing new starts.
+  const go = () => result.failed.length === 0 && !(options.stopped?.() ?? false);
   const userIds = new Map(state.users.map((u) => [emailKey(u.email), u.id]));
   const idOf = (email: string) => {
     const id = userIds.get(emailKey(email));
@@ -187,27 +190,27 @@ export async function applyPlan(
   let finished = 0;
   for (const {pick, replaceHalf} of PHASES) {
     const queue = plan.steps.filter(pick);
-    if (result.failed.length > 0) {
+    if (!go()) {
       // A replace whose old device is gone but whose new one was not created is said as such.
       for (const s of queue) if (!result.halfReplaced.includes(s) && !result.notStarted.includes(s)) result.notStarted.push(s);
       continue;
     }
     const worker = async () => {
-      while (queue.length > 0 && result.failed.length === 0) {
+      while (queue.length > 0 && go()) {
         const step = queue.shift()!;
         try {
           await run(step, replaceHalf);
           if (step.op === 'replace' && replaceHalf === 'delete') {
             result.halfReplaced.push(step);
-            progress(`[${finished}/${total}] deleted ${step.label}, to be created again`);
+            progress(`[${finished}/${total}] deleted ${step.label}, to be created again`, finished, total);
             continue;
           }
           result.halfReplaced = result.halfReplaced.filter((s) => s !== step);
           result.applied.push(step);
-          progress(`[${++finished}/${total}] ${step.op}d ${step.label}`);
+          progress(`[${++finished}/${total}] ${step.op}d ${step.label}`, finished, total);
         } catch (err) {
           result.failed.push({step, reason: failureReason(err)});
-          progress(`[${++finished}/${total}] FAILED ${step.op} ${step.label}: ${failureReason(err)}`);
+          progress(`[${++finished}/${total}] FAILED ${step.op} ${step.label}: ${failureReason(err)}`, finished, total);
         }
       }
     };

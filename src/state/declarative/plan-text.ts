@@ -2,6 +2,7 @@
 // change with the file's line, old → new per field, what is kept, and a summary line. Every value
 // from the server or the file is made plain-safe (no control character reaches the terminal).
 import {plainSafe} from '../../common/display-safe.js';
+import type {ApplyResult} from './apply.js';
 import type {Plan, Step} from './plan.js';
 
 const safe = (s: string) => plainSafe(s).text;
@@ -49,4 +50,21 @@ export function planLines(plan: Plan, options: {file: string; replace: boolean})
   if (plan.steps.length === 0) out.push(`No changes: the server matches ${safe(options.file)}${kept}.`);
   else out.push(`Plan: ${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete${kept}.`);
   return out;
+}
+
+/** What apply did, exactly: the first line the outcome, then every step that failed, was applied, was cut in half, or was not started. */
+export function applySummary(result: ApplyResult, file: string): string[] {
+  const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
+  if (result.failed.length === 0 && result.notStarted.length === 0 && result.halfReplaced.length === 0)
+    return [`apply: done: ${n(result.applied.length, 'change')} applied.`];
+  const half = result.halfReplaced.length ? `${result.halfReplaced.length} replaced only by half, ` : '';
+  const lines = [
+    `apply: stopped${result.failed.length ? ' after a failure' : ''}: ${result.applied.length} applied, ${result.failed.length} failed, ${half}${result.notStarted.length} not started.`,
+  ];
+  for (const f of result.failed) lines.push(safe(`  failed: ${file}${f.step.line > 0 ? `:${f.step.line}` : ''}: ${f.step.op} ${f.step.label}: ${f.reason}`));
+  for (const s of result.applied) lines.push(safe(`  applied: ${s.op} ${s.label}`));
+  for (const s of result.halfReplaced) lines.push(safe(`  deleted, not created again: ${s.label} (the backup file holds it, preshared key included)`));
+  for (const s of result.notStarted) lines.push(safe(`  not started: ${s.op} ${s.label}`));
+  lines.push(safe(`apply: run \`fz-console apply ${file}\` again to finish: it plans only what is left.`));
+  return lines;
 }
