@@ -12,6 +12,8 @@ export interface OptionSpec {
   help: string;
   /** What a shell should complete for the value. */
   completes?: 'file' | 'profile';
+  /** Of `export`, `plan` and `apply`: the verbs that take it (all when absent). */
+  verbs?: readonly string[];
 }
 
 export const CONSOLE_OPTIONS: readonly OptionSpec[] = [
@@ -53,18 +55,20 @@ export const SERVER_FILE_OPTIONS: readonly OptionSpec[] = [
     flag: '--output',
     short: '-o',
     arg: 'FILE',
+    verbs: ['export'],
     help: 'export: write the document to FILE (0600) instead of stdout; a .json name writes JSON',
     completes: 'file',
   },
-  {flag: '--format', arg: 'FORMAT', help: 'export: yaml (the default) or json'},
-  {flag: '--with-secrets', arg: '', help: "export: include devices' preshared keys and OIDC client secrets"},
-  {flag: '--prune', arg: '', help: 'plan, apply: delete what is on the server and not in the file (kept otherwise)'},
+  {flag: '--format', arg: 'FORMAT', verbs: ['export'], help: 'export: yaml (the default) or json'},
+  {flag: '--with-secrets', arg: '', verbs: ['export'], help: "export: include devices' preshared keys and OIDC client secrets"},
+  {flag: '--prune', arg: '', verbs: ['plan', 'apply'], help: 'plan, apply: delete what is on the server and not in the file (kept otherwise)'},
   {
     flag: '--replace',
     arg: '',
+    verbs: ['plan', 'apply'],
     help: 'plan, apply: replace devices whose settings 0.7.36 cannot change in place (delete, then create with the same keys and addresses)',
   },
-  {flag: '--yes', short: '-y', arg: '', help: 'apply: do not ask (required when not in a terminal)'},
+  {flag: '--yes', short: '-y', arg: '', verbs: ['apply'], help: 'apply: do not ask (required when not in a terminal)'},
   {flag: '--help', short: '-h', arg: '', help: 'show this help'},
 ];
 
