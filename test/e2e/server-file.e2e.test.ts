@@ -5,7 +5,7 @@ import {generateKeyPairSync} from 'node:crypto';
 import {readFileSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {BIN, startSandboxProcess, type SandboxProcess} from './harness.js';
+import {BIN, hasTmux, startSandboxProcess, Terminal, type SandboxProcess} from './harness.js';
 
 let sandbox: SandboxProcess;
 const dir = process.cwd();
@@ -243,5 +243,45 @@ describe('fz-console export, plan and apply against a sandbox process', () => {
     expect((await users()).filter((u) => emails.includes(u.email))).toHaveLength(3);
     expect((await rules()).filter((r) => r.destination.startsWith('10.77.0.'))).toHaveLength(3);
     expect((await run(['plan', file])).code).toBe(0);
+  });
+
+  it("the server's 422 is reported against the file's entry and line", async () => {
+    const key = publicKey();
+    const text = readFileSync(file, 'utf8').replace(
+      'devices:\n',
+      `devices:\n  - owner: half-1@example.com\n    name: outside\n    public_key: ${key}\n    ipv4: 192.0.2.9\n`,
+    );
+    writeFileSync(file, text);
+    const line = text.split('\n').indexOf('  - owner: half-1@example.com') + 1;
+    const apply = await run(['apply', file, '--yes']);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain(`failed: ${file}:${line}: create device outside of half-1@example.com: ipv4: is not in the CIDR`);
+    expect((await devices()).some((d) => d.public_key === key)).toBe(false);
+    writeFileSync(file, text.replace(`  - owner: half-1@example.com\n    name: outside\n    public_key: ${key}\n    ipv4: 192.0.2.9\n`, ''));
+  });
+
+  it.skipIf(!hasTmux())('in a terminal, apply asks first: n sends nothing, y applies', async () => {
+    const text = readFileSync(file, 'utf8').replace(/default_client_mtu: \d+/, 'default_client_mtu: 1420');
+    writeFileSync(file, text);
+    const term = Terminal.start({width: 160, height: 40, env: {FZ_URL: sandbox.url, FZ_API_TOKEN: sandbox.adminToken, XDG_STATE_HOME: join(dir, 'state')}});
+    try {
+      await term.waitFor('SHELL-READY$');
+      const mtu = async () => (await api<{data: {default_client_mtu: number}}>('GET', '/v0/configuration')).data.default_client_mtu;
+      term.run(`'${process.execPath}' '${BIN}' apply '${file}'; echo "EXIT=$?"`);
+      await term.waitFor('Apply these changes? [y/N]');
+      term.type('n');
+      term.keys('Enter');
+      await term.waitFor('EXIT=1');
+      expect(await mtu()).toBe(1380);
+      term.run('clear');
+      term.run(`'${process.execPath}' '${BIN}' apply '${file}'; echo "EXIT=$?"`);
+      await term.waitFor('Apply these changes? [y/N]');
+      term.type('y');
+      term.keys('Enter');
+      await term.waitFor('EXIT=0');
+      expect(await mtu()).toBe(1420);
+    } finally {
+      term.kill();
+    }
   });
 });
