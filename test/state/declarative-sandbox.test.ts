@@ -126,4 +126,39 @@ describe('the server as a file, against sandboxes (property)', () => {
       {numRuns: 15},
     );
   }, 120_000);
+
+  it('two devices that swap public keys and addresses are both replaced, one request at a time: the old ones go before the new ones come', async () => {
+    const sandbox = await startSandbox({port: 0, seed: 'empty', statsIntervalSeconds: 0});
+    const client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken, timeoutMs: 5000});
+    try {
+      const owner = await send(sandbox, 'POST', '/users', {user: {email: 'swap@example.com'}});
+      const a = {user_id: owner!.id, name: 'laptop', public_key: KEYS[0], ipv4: '10.3.2.10'};
+      const b = {user_id: owner!.id, name: 'phone', public_key: KEYS[1], ipv4: '10.3.2.11'};
+      for (const device of [a, b]) expect(await send(sandbox, 'POST', '/devices', {device})).not.toBeNull();
+      const text = serialiseDocument(exportDocument(await readServerState(client), {withSecrets: false}), 'yaml');
+      const swapped = text
+        .replace(`public_key: ${KEYS[0]}\n    ipv4: 10.3.2.10`, 'public_key: KEY-B\n    ipv4: ADDRESS-B')
+        .replace(`public_key: ${KEYS[1]}\n    ipv4: 10.3.2.11`, `public_key: ${KEYS[0]}\n    ipv4: 10.3.2.10`)
+        .replace('public_key: KEY-B\n    ipv4: ADDRESS-B', `public_key: ${KEYS[1]}\n    ipv4: 10.3.2.11`);
+      expect(swapped).not.toBe(text);
+      const {document, lineOf} = parseServerDocument(swapped, 'swap.yaml');
+      const state = await readServerState(client);
+      const plan = makePlan(document, lineOf, state, {prune: false, selfUserId: client.tokenUserId()});
+      expect(plan.steps.map((step) => `${step.op} ${step.label}`)).toEqual([
+        'replace device laptop of swap@example.com',
+        'replace device phone of swap@example.com',
+      ]);
+      const result = await applyPlan(plan, state, client, () => undefined, {concurrency: 1});
+      expect(result.failed).toEqual([]);
+      const res = await fetch(`${sandbox.url}/v0/devices`, {headers: {authorization: `Bearer ${sandbox.adminToken}`}});
+      const now = ((await res.json()) as {data: Array<{name: string; public_key: string; ipv4: string}>}).data;
+      expect(now.map((d) => [d.name, d.public_key, d.ipv4]).sort()).toEqual([
+        ['laptop', KEYS[1], '10.3.2.11'],
+        ['phone', KEYS[0], '10.3.2.10'],
+      ]);
+    } finally {
+      await client.close();
+      await sandbox.close();
+    }
+  });
 });
