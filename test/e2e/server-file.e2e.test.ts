@@ -2,7 +2,7 @@
 // terminal. The server's state is read with plain `fetch`, never with the console's code.
 import {spawn} from 'node:child_process';
 import {generateKeyPairSync} from 'node:crypto';
-import {readFileSync, statSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {BIN, hasTmux, startSandboxProcess, Terminal, type SandboxProcess} from './harness.js';
@@ -283,5 +283,32 @@ describe('fz-console export, plan and apply against a sandbox process', () => {
     } finally {
       term.kill();
     }
+  });
+
+  it('a profile of the config file (its token file) works as for the console; a read-only profile refuses apply', async () => {
+    const config = join(dir, 'xdg');
+    mkdirSync(join(config, 'fz-console'), {recursive: true});
+    const tokenFile = join(config, 'token');
+    writeFileSync(tokenFile, `${sandbox.adminToken}\n`, {mode: 0o600});
+    writeFileSync(
+      join(config, 'fz-console', 'config.json'),
+      JSON.stringify({profiles: {lab: {url: sandbox.url, tokenFile}, watch: {url: sandbox.url, tokenFile, readOnly: true}}}),
+      {mode: 0o600},
+    );
+    const env = {XDG_CONFIG_HOME: config, FZ_URL: '', FZ_API_TOKEN: ''};
+    const plan = await run(['plan', file, '--profile', 'lab'], env);
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code).toBe(0);
+    // Whatever the terminal test (skipped without tmux) left there.
+    const before = (await api<{data: {default_client_mtu: number}}>('GET', '/v0/configuration')).data.default_client_mtu;
+    expect(before).not.toBe(1300);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/default_client_mtu: \d+/, 'default_client_mtu: 1300'));
+    const refused = await run(['apply', file, '--yes', '--profile', 'watch'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('apply: this profile is read-only');
+    expect((await api<{data: {default_client_mtu: number}}>('GET', '/v0/configuration')).data.default_client_mtu).toBe(before);
+    const applied = await run(['apply', file, '--yes', '--profile', 'lab'], env);
+    expect(applied.code).toBe(0);
+    expect((await api<{data: {default_client_mtu: number}}>('GET', '/v0/configuration')).data.default_client_mtu).toBe(1300);
   });
 });
