@@ -161,4 +161,35 @@ describe('the server as a file, against sandboxes (property)', () => {
       await sandbox.close();
     }
   });
+
+  it('apply has at most four requests in flight (counted around the real client), and does use four', async () => {
+    const sandbox = await startSandbox({port: 0, seed: 'empty', statsIntervalSeconds: 0, latencyMs: 40});
+    const client = new FirezoneClient({baseUrl: sandbox.url, token: sandbox.adminToken, timeoutMs: 5000});
+    try {
+      const emails = Array.from({length: 12}, (_, i) => `u${i}@example.com`);
+      const text = `version: 1\nusers:\n${emails.map((e) => `  - email: ${e}\n    role: unprivileged\n`).join('')}`;
+      const {document, lineOf} = parseServerDocument(text, 'many.yaml');
+      const state = await readServerState(client);
+      const plan = makePlan(document, lineOf, state, {prune: false, selfUserId: client.tokenUserId()});
+      let inFlight = 0;
+      let most = 0;
+      // The real client, its createUser counted.
+      const counted = Object.assign(Object.create(client) as FirezoneClient, {
+        createUser: async (body: Parameters<FirezoneClient['createUser']>[0]) => {
+          most = Math.max(most, ++inFlight);
+          try {
+            return await client.createUser(body);
+          } finally {
+            inFlight--;
+          }
+        },
+      });
+      const result = await applyPlan(plan, state, counted, () => undefined);
+      expect(result.applied).toHaveLength(12);
+      expect(most).toBe(4);
+    } finally {
+      await client.close();
+      await sandbox.close();
+    }
+  });
 });
