@@ -1,11 +1,12 @@
 // The server as a file, its pure parts: the document read with every problem at its line, what
 // 0.7.36 normalises never shown as a change, and the plan's operations. Expectations are written
 // out by hand.
+import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import type {Configuration, Device, Rule, User} from '../../src/api/index.js';
 import {DocumentError, parseServerDocument, serialiseDocument} from '../../src/state/declarative/document.js';
 import {exportDocument, type ServerState} from '../../src/state/declarative/export.js';
-import {canonicalCidr, canonicalPortRange} from '../../src/state/declarative/normalise.js';
+import {canonicalCidr, canonicalPortRange, overlappingPairs, type RuleShape} from '../../src/state/declarative/normalise.js';
 import {makePlan} from '../../src/state/declarative/plan.js';
 import {planLines} from '../../src/state/declarative/plan-text.js';
 import {backupDocument, deviceCreateBody} from '../../src/state/declarative/apply.js';
@@ -308,5 +309,55 @@ describe('the plan', () => {
       ],
       body: {default_client_mtu: 1380, openid_connect_providers: [{id: 'google', label: 'Google Workspace', client_secret: 'SECRET'}]},
     });
+  });
+});
+
+describe('overlapping rules', () => {
+  /** The constraint as 0.7.36 states it, pair by pair, with IPv4 blocks as numbers: the oracle. */
+  function clash(a: RuleShape, b: RuleShape): boolean {
+    if (a.action !== b.action || a.user !== b.user || (a.port_type === null) !== (b.port_type === null)) return false;
+    const block = (d: string) => {
+      const [ip, bits] = d.split('/');
+      const value = ip!.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+      const size = 2 ** (32 - Number(bits ?? 32));
+      const first = Math.floor(value / size) * size;
+      return [first, first + size - 1] as const;
+    };
+    const [a1, a2] = block(a.destination);
+    const [b1, b2] = block(b.destination);
+    if (a2 < b1 || b2 < a1) return false;
+    if (a.port_type === null) return true;
+    const ports = (r: string) => r.split(' - ').map(Number);
+    const [p1, p2 = p1] = ports(a.port_range!);
+    const [q1, q2 = q1] = ports(b.port_range!);
+    return a.port_type === b.port_type && p1! <= q2! && q1! <= p2!;
+  }
+  const shape = fc
+    .record({
+      action: fc.constantFrom('accept' as const, 'drop' as const),
+      destination: fc
+        .tuple(fc.constantFrom('10.0.0.0', '10.0.1.0', '10.0.1.128', '10.1.0.0', '192.168.0.1'), fc.constantFrom('', '/8', '/16', '/24', '/25', '/32'))
+        .map(([a, b]) => a + b),
+      port_type: fc.constantFrom(null, 'tcp' as const, 'udp' as const),
+      port_range: fc.constantFrom('80', '80 - 90', '85 - 100', '443'),
+      user: fc.constantFrom(null, 'a@x'),
+    })
+    .map((r): RuleShape => ({...r, port_range: r.port_type === null ? null : r.port_range}));
+
+  it('the sweep finds exactly the pairs that a pair-by-pair check finds', () => {
+    fc.assert(
+      fc.property(fc.array(shape, {maxLength: 30}), (rules) => {
+        const found = new Set(
+          overlappingPairs(
+            rules.map((r, i) => ({r, i})),
+            (x) => x.r,
+          ).map(([a, b]) => [Math.min(a.i, b.i), Math.max(a.i, b.i)].join(',')),
+        );
+        const expected = new Set<string>();
+        for (let i = 0; i < rules.length; i++) for (let j = i + 1; j < rules.length; j++) if (clash(rules[i]!, rules[j]!)) expected.add(`${i},${j}`);
+        expect([...found].sort()).toEqual([...expected].sort());
+      }),
+      {numRuns: 300},
+    );
   });
 });

@@ -4,7 +4,7 @@
 // `"L - U"` (docs/firezone-0.7.36.md, "Rules: fields and port ranges"), emails compared without
 // case (docs/firezone-0.7.36.md, "Users: lookup by id or email"), and address and DNS lists
 // compared as sets.
-import {cidrOverlaps, formatCidr, parseCidr} from '../../common/cidr.js';
+import {cidrOverlaps, cidrRange, formatCidr, parseCidr, type Cidr} from '../../common/cidr.js';
 
 /** An email as 0.7.36 compares it: trimmed, case-insensitive (citext). */
 export function emailKey(email: string): string {
@@ -75,15 +75,56 @@ export function ruleKey(r: RuleShape): string {
   return `${r.action} ${canonicalCidr(r.destination)}${ports}${r.user === null ? '' : ` for ${r.user}`}`;
 }
 
+/** A rule's destination and ports as numbers, made once per shape: the file's rules are compared pairwise. */
+const parsedShapes = new WeakMap<RuleShape, {dest: Cidr | null; ports: {from: number; to: number} | null}>();
+function parsedShape(r: RuleShape): {dest: Cidr | null; ports: {from: number; to: number} | null} {
+  let parsed = parsedShapes.get(r);
+  if (!parsed) {
+    parsed = {dest: parseCidr(r.destination.trim()), ports: portBounds(r.port_range)};
+    parsedShapes.set(r, parsed);
+  }
+  return parsed;
+}
+
 /** Whether 0.7.36's exclusion constraints would refuse both rules at once (docs/firezone-0.7.36.md, "Rules: overlap constraints"). */
 export function rulesOverlap(a: RuleShape, b: RuleShape): boolean {
   if (a.action !== b.action || a.user !== b.user || (a.port_type === null) !== (b.port_type === null)) return false;
-  const da = parseCidr(a.destination.trim());
-  const db = parseCidr(b.destination.trim());
+  const {dest: da, ports: pa} = parsedShape(a);
+  const {dest: db, ports: pb} = parsedShape(b);
   if (!da || !db || !cidrOverlaps(da, db)) return false;
   if (a.port_type === null) return true;
   if (a.port_type !== b.port_type) return false;
-  const pa = portBounds(a.port_range);
-  const pb = portBounds(b.port_range);
   return pa !== null && pb !== null && pa.from <= pb.to && pb.from <= pa.to;
+}
+
+/**
+ * Every pair of `items` whose rules overlap (rulesOverlap), without comparing every pair: 0.7.36's
+ * constraints only compare rules of one partition (action, user, with or without ports), and two
+ * blocks either nest or do not meet, so a sweep in address order compares each rule only with the
+ * blocks still open around it.
+ */
+export function overlappingPairs<T>(items: readonly T[], shapeOf: (item: T) => RuleShape): Array<[T, T]> {
+  const groups = new Map<string, Array<{item: T; first: bigint; last: bigint}>>();
+  for (const item of items) {
+    const shape = shapeOf(item);
+    const {dest} = parsedShape(shape);
+    if (!dest) continue;
+    const partition = `${shape.action} ${shape.user ?? ''} ${shape.port_type ?? '-'} ${dest.family}`;
+    const {first, last} = cidrRange(dest);
+    let group = groups.get(partition);
+    if (!group) groups.set(partition, (group = []));
+    group.push({item, first, last});
+  }
+  const pairs: Array<[T, T]> = [];
+  for (const group of groups.values()) {
+    // By first address: a block that holds the next one is still open when it comes (ties need no order: both are open to each other).
+    group.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+    let open: typeof group = [];
+    for (const current of group) {
+      open = open.filter((o) => o.last >= current.first);
+      for (const o of open) if (rulesOverlap(shapeOf(o.item), shapeOf(current.item))) pairs.push([o.item, current.item]);
+      open.push(current);
+    }
+  }
+  return pairs;
 }

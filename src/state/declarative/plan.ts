@@ -5,7 +5,7 @@ import type {ConfigurationUpdate, Device, OidcProviderWrite, Rule, SamlProviderW
 import {parseCidr} from '../../common/cidr.js';
 import type {ConfigurationDoc, DeviceDoc, FileProblem, LineOf, RuleDoc, ServerDocument, UserDoc} from './document.js';
 import type {ServerState} from './export.js';
-import {canonicalCidr, cidrSet, dnsSet, emailKey, portBounds, ruleKey, rulesOverlap, sameList, type RuleShape} from './normalise.js';
+import {canonicalCidr, cidrSet, dnsSet, emailKey, overlappingPairs, portBounds, ruleKey, sameList, type RuleShape} from './normalise.js';
 
 export type StepKind = 'user' | 'device' | 'rule' | 'configuration';
 
@@ -105,7 +105,9 @@ function checkDocument(doc: ServerDocument, lineOf: LineOf, serverRules: RuleSha
     }
     for (const v of d.allowed_ips ?? []) if (parseCidr(v.trim()) === null) problems.push({line, message: `${label}: allowed_ips: ${v} is invalid`});
   });
-  const rules: Array<{shape: RuleShape; line: number; key: string}> = [];
+  const rules: Array<{shape: RuleShape; line: number; key: string; server: boolean}> = [];
+  const firstLine = new Map<string, number>();
+  const duplicate = new Set<number>();
   doc.rules.forEach((r, i) => {
     const line = lineOf(['rules', i]);
     const shape = ruleShape(r);
@@ -122,27 +124,36 @@ function checkDocument(doc: ServerDocument, lineOf: LineOf, serverRules: RuleSha
       else if (b.from > b.to) problems.push({line, message: `${label}: port_range: lower value cannot be higher than upper value`});
       else if (b.from < 1 || b.to > 65534) problems.push({line, message: `${label}: port_range: port is not within valid range (1-65534)`});
     }
-    const same = rules.find((o) => o.key === key);
-    if (same) problems.push({line, message: `${label} is already in the file (line ${same.line})`});
-    else {
-      const other = rules.find((o) => rulesOverlap(o.shape, shape));
-      if (other)
-        problems.push({line, message: `${label} overlaps the rule at line ${other.line} (0.7.36 refuses it: destination overlaps with an existing rule)`});
-    }
-    rules.push({shape, line, key});
+    const same = firstLine.get(key);
+    if (same !== undefined) {
+      problems.push({line, message: `${label} is already in the file (line ${same})`});
+      duplicate.add(line);
+    } else firstLine.set(key, line);
+    rules.push({shape, line, key, server: false});
   });
   // A rule kept on the server (not in the file, no --prune) still counts for the overlap constraints.
-  if (!options.prune) {
-    const inFile = new Set(rules.map((r) => r.key));
-    for (const kept of serverRules) {
-      if (inFile.has(ruleKey(kept))) continue;
-      const clash = rules.find((r) => rulesOverlap(r.shape, kept));
-      if (clash)
-        problems.push({
-          line: clash.line,
-          message: `rule ${clash.key} overlaps rule ${ruleKey(kept)}, which is on the server and not in the file (remove it from the server, or apply with --prune)`,
-        });
+  if (!options.prune) for (const kept of serverRules) if (!firstLine.has(ruleKey(kept))) rules.push({shape: kept, line: 0, key: ruleKey(kept), server: true});
+  const reported = new Set<number>(duplicate);
+  for (const [a, b] of overlappingPairs(rules, (r) => r.shape)) {
+    if (a.server && b.server) continue;
+    if (a.server || b.server) {
+      const [mine, theirs] = a.server ? [b, a] : [a, b];
+      if (reported.has(mine.line)) continue;
+      reported.add(mine.line);
+      problems.push({
+        line: mine.line,
+        message: `rule ${mine.key} overlaps rule ${theirs.key}, which is on the server and not in the file (remove it from the server, or apply with --prune)`,
+      });
+      continue;
     }
+    if (a.key === b.key) continue;
+    const [earlier, later] = a.line < b.line ? [a, b] : [b, a];
+    if (reported.has(later.line)) continue;
+    reported.add(later.line);
+    problems.push({
+      line: later.line,
+      message: `rule ${later.key} overlaps the rule at line ${earlier.line} (0.7.36 refuses it: destination overlaps with an existing rule)`,
+    });
   }
   return problems;
 }
