@@ -35,6 +35,11 @@ async function run(): Promise<number> {
     const {recorderMain} = await import('./recorder.js');
     return recorderMain(argv);
   }
+  // The server as a file: no terminal, no UI chunk.
+  if (first === 'export' || first === 'plan' || first === 'apply') {
+    const {serverFileMain} = await import('./server-file.js');
+    return serverFileMain(argv);
+  }
   if (first === 'completion') {
     const {runCompletion} = await import('./config/completion.js');
     return runCompletion(argv.slice(1));

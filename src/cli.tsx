@@ -573,6 +573,11 @@ export async function main(argv: string[], early: EarlyStart | null = null): Pro
       case 'activity-help':
         process.stdout.write(activityHelp());
         return 0;
+      case 'server-file':
+      case 'server-file-help': {
+        const {serverFileMain} = await import('./server-file.js');
+        return await serverFileMain(argv);
+      }
       case 'completion': {
         const {runCompletion} = await import('./config/completion.js');
         return await runCompletion(command.argv);

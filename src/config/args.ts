@@ -27,7 +27,25 @@ export type Command =
   | {kind: 'completion'; argv: string[]}
   | {kind: 'activity'; flags: ConsoleFlags; log: string; intervalSeconds: number | null; tokenGraceSeconds: number | null}
   | {kind: 'activity-help'}
+  | ServerFileCommand
+  | {kind: 'server-file-help'; verb: ServerFileVerb}
   | {kind: 'console'; flags: ConsoleFlags};
+
+export type ServerFileVerb = 'export' | 'plan' | 'apply';
+
+/** `fz-console export|plan|apply` (README, "Keeping the server in a file"). */
+export interface ServerFileCommand {
+  kind: 'server-file';
+  verb: ServerFileVerb;
+  flags: ConsoleFlags;
+  /** plan and apply: the document; export: --output, or null for stdout. */
+  file: string | null;
+  format: 'yaml' | 'json' | null;
+  withSecrets: boolean;
+  yes: boolean;
+  prune: boolean;
+  replace: boolean;
+}
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -89,6 +107,7 @@ export function parseCommandLine(argv: string[]): Command {
   if (argv[0] === 'sandbox') return {kind: 'sandbox', argv: argv.slice(1)};
   if (argv[0] === 'completion') return {kind: 'completion', argv: argv.slice(1)};
   if (argv[0] === 'activity') return parseActivity(argv.slice(1));
+  if (argv[0] === 'export' || argv[0] === 'plan' || argv[0] === 'apply') return parseServerFile(argv[0], argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -164,4 +183,65 @@ function parseActivity(argv: string[]): Command {
   // It sends no writes; read-only keeps the resolution's meaning for it.
   const flags = withConnection(values, {insecure: values.insecure, readOnly: true, demo: false, debug: false});
   return {kind: 'activity', flags, log: values.log, intervalSeconds: interval ?? null, tokenGraceSeconds: tokenGrace ?? null};
+}
+
+/**
+ * `fz-console export [--output FILE] [--format yaml|json] [--with-secrets]`, `plan FILE [--prune]
+ * [--replace]`, `apply FILE [--yes] [--prune] [--replace]`, each with the connection flags of the
+ * console and --read-only (which apply refuses).
+ */
+function parseServerFile(verb: ServerFileVerb, argv: string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        ...CONNECTION_OPTIONS,
+        'read-only': {type: 'boolean', default: false},
+        ...(verb === 'export'
+          ? {output: {type: 'string', short: 'o'}, format: {type: 'string'}, 'with-secrets': {type: 'boolean', default: false}}
+          : {prune: {type: 'boolean', default: false}, replace: {type: 'boolean', default: false}}),
+        ...(verb === 'apply' ? {yes: {type: 'boolean', short: 'y', default: false}} : {}),
+        help: {type: 'boolean', short: 'h', default: false},
+      },
+    });
+  } catch (err) {
+    throw new UsageError(`${verb}: ${String((err as Error).message).replace(/\. To specify a positional argument.*$/, '')}`);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const positionals = parsed.positionals;
+  if (values.help) return {kind: 'server-file-help', verb};
+  if (values.token !== undefined) throw new UsageError(NO_TOKEN_FLAG);
+  const connection = withConnection(values as ConnectionValues, {
+    insecure: values.insecure === true,
+    readOnly: values['read-only'] === true,
+    demo: false,
+    debug: false,
+  });
+  let file: string | null = null;
+  if (verb === 'export') {
+    if (positionals.length > 0) throw new UsageError(`export: unexpected argument "${positionals[0]}" (the file is --output FILE)`);
+    const output = values.output as string | undefined;
+    if (output !== undefined && output.trim() === '') throw new UsageError('export: --output needs a file path');
+    file = output ?? null;
+  } else {
+    if (positionals.length !== 1 || positionals[0]!.trim() === '')
+      throw new UsageError(`${verb} needs one FILE: the document to ${verb} (fz-console ${verb} FILE)`);
+    file = positionals[0]!;
+  }
+  const format = values.format as string | undefined;
+  if (format !== undefined && format !== 'yaml' && format !== 'json') throw new UsageError(`export: --format is yaml or json, got "${format}"`);
+  return {
+    kind: 'server-file',
+    verb,
+    flags: connection,
+    file,
+    format: format ?? null,
+    withSecrets: values['with-secrets'] === true,
+    yes: values.yes === true,
+    prune: values.prune === true,
+    replace: values.replace === true,
+  };
 }

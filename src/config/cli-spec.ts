@@ -12,6 +12,8 @@ export interface OptionSpec {
   help: string;
   /** What a shell should complete for the value. */
   completes?: 'file' | 'profile';
+  /** Of `export`, `plan` and `apply`: the verbs that take it (all when absent). */
+  verbs?: readonly string[];
 }
 
 export const CONSOLE_OPTIONS: readonly OptionSpec[] = [
@@ -39,7 +41,46 @@ export const SUBCOMMANDS: ReadonlyArray<{name: string; args: string; help: strin
     args: '--follow --log FILE [--interval S] [--token-grace S]',
     help: 'record what changes to FILE (JSON Lines, 0600) without a terminal, until stopped: the headless audit recorder (see: fz-console activity --help)',
   },
+  {
+    name: 'export',
+    args: '[--output FILE] [--format yaml|json] [--with-secrets]',
+    help: "write the server's users, devices, rules and configuration as one YAML or JSON document",
+  },
+  {name: 'plan', args: 'FILE [--prune] [--replace]', help: 'show what applying FILE would change; exit 0 nothing to do, 2 changes, 1 an error'},
+  {name: 'apply', args: 'FILE [--yes] [--prune] [--replace]', help: 'make the server match FILE (README, "Keeping the server in a file")'},
 ];
+
+/** `export`, `plan` and `apply`'s own options; they also take the connection's and --read-only (apply refuses it). */
+export const SERVER_FILE_OPTIONS: readonly OptionSpec[] = [
+  {
+    flag: '--output',
+    short: '-o',
+    arg: 'FILE',
+    verbs: ['export'],
+    help: 'export: write the document to FILE (0600) instead of stdout; a .json name writes JSON',
+    completes: 'file',
+  },
+  {flag: '--format', arg: 'FORMAT', verbs: ['export'], help: 'export: yaml (the default) or json'},
+  {flag: '--with-secrets', arg: '', verbs: ['export'], help: "export: include devices' preshared keys and OIDC client secrets"},
+  {flag: '--prune', arg: '', verbs: ['plan', 'apply'], help: 'plan, apply: delete what is on the server and not in the file (kept otherwise)'},
+  {
+    flag: '--replace',
+    arg: '',
+    verbs: ['plan', 'apply'],
+    help: 'plan, apply: replace devices whose settings 0.7.36 cannot change in place (delete, then create with the same keys and addresses)',
+  },
+  {flag: '--yes', short: '-y', arg: '', verbs: ['apply'], help: 'apply: do not ask (required when not in a terminal)'},
+  {flag: '--help', short: '-h', arg: '', help: 'show this help'},
+];
+
+export const SERVER_FILE_EXIT_STATUS = [
+  'Exit status: 0 when there is nothing to do (plan) or it was done (export, apply); 2 when plan',
+  'finds changes; 1 on any error: a file that does not parse (with its line), a refused request, a',
+  'usage error, apply without --yes outside a terminal, or on a read-only profile.',
+];
+
+/** The console's options that `export`, `plan` and `apply` take too. */
+export const SERVER_FILE_CONNECTION_FLAGS = ['--url', '--profile', '--timeout', '--ca-file', '--insecure', '--read-only'] as const;
 
 /** `activity --token-grace`'s default: ten minutes without an accepted token, then exit 1 (README, "The headless audit recorder"). */
 export const ACTIVITY_TOKEN_GRACE_S = 600;
@@ -130,6 +171,31 @@ export function activityHelp(): string {
     'The token comes from FZ_API_TOKEN, FZ_API_TOKEN_FILE or the profile (see: fz-console --help).',
     '',
     ...ACTIVITY_EXIT_STATUS,
+    '',
+  ].join('\n');
+}
+
+/** `fz-console export|plan|apply --help`. */
+export function serverFileHelp(verb: 'export' | 'plan' | 'apply'): string {
+  const sub = SUBCOMMANDS.find((s) => s.name === verb)!;
+  const connection = CONSOLE_OPTIONS.filter((o) => (SERVER_FILE_CONNECTION_FLAGS as readonly string[]).includes(o.flag));
+  const own = SERVER_FILE_OPTIONS.filter(
+    (o) => o.flag === '--help' || o.help.startsWith(`${verb}`) || o.help.includes(` ${verb}:`) || o.help.includes(`${verb},`),
+  );
+  const column = Math.max(...[...own, ...connection].map((o) => optionLabel(o).length)) + 4;
+  return [
+    `fz-console ${verb} — ${sub.help}.`,
+    '',
+    'Usage:',
+    `  fz-console ${verb} ${sub.args}`,
+    '',
+    'Options:',
+    ...own.map((o) => helpRow(optionLabel(o), o.help, column)),
+    '',
+    'Connection options (as the console takes them):',
+    ...connection.map((o) => helpRow(optionLabel(o), o.help, column)),
+    '',
+    ...SERVER_FILE_EXIT_STATUS,
     '',
   ].join('\n');
 }

@@ -13,7 +13,17 @@
 // fish takes a command's lines as they are and escapes what it inserts. And the binary prints only
 // names that are one line of visible text (display-safe): a line break would split a name, and a
 // control character would reach the terminal in the list of candidates.
-import {ACTIVITY_CONNECTION_FLAGS, ACTIVITY_OPTIONS, COMPLETION_SHELLS, CONSOLE_OPTIONS, SANDBOX_OPTIONS, SUBCOMMANDS, type OptionSpec} from './cli-spec.js';
+import {
+  ACTIVITY_CONNECTION_FLAGS,
+  ACTIVITY_OPTIONS,
+  COMPLETION_SHELLS,
+  CONSOLE_OPTIONS,
+  SANDBOX_OPTIONS,
+  SERVER_FILE_CONNECTION_FLAGS,
+  SERVER_FILE_OPTIONS,
+  SUBCOMMANDS,
+  type OptionSpec,
+} from './cli-spec.js';
 import {isDisplaySafe} from '../common/display-safe.js';
 import {configPath, readConfigFile} from './profile.js';
 
@@ -27,6 +37,14 @@ const activityOptions = (): OptionSpec[] => [
   ...ACTIVITY_OPTIONS,
   ...CONSOLE_OPTIONS.filter((o) => (ACTIVITY_CONNECTION_FLAGS as readonly string[]).includes(o.flag)),
 ];
+
+/** What `export`, `plan` and `apply` take: their own options and the connection's (the positional FILE is a file). */
+const serverFileOptions = (): OptionSpec[] => [
+  ...SERVER_FILE_OPTIONS,
+  ...CONSOLE_OPTIONS.filter((o) => (SERVER_FILE_CONNECTION_FLAGS as readonly string[]).includes(o.flag)),
+];
+const SERVER_FILE_VERBS = ['export', 'plan', 'apply'] as const;
+const FORMATS = ['yaml', 'json'] as const;
 
 /** bash: `compgen`'s lines into COMPREPLY one per line, never split on blanks nor globbed. */
 const bashReply = (from: string) => `_fz_console_reply < <(${from})`;
@@ -85,6 +103,25 @@ ${sandboxChoices.join('\n')}
     ${bashReply(`compgen -W "${words(activityOptions().map((o) => o.flag))}" -- "$cur"`)}
     return
   fi
+  case "$sub" in ${SERVER_FILE_VERBS.join('|')})
+    case "$prev" in
+    --profile) _fz_console_profiles; return ;;
+    --format) ${bashReply(`compgen -W "${words(FORMATS)}" -- "$cur"`)}; return ;;
+    ${serverFileOptions()
+      .filter((o) => o.completes === 'file')
+      .map((o) => o.flag)
+      .join('|')}) ${fileReply}
+    ${serverFileOptions()
+      .filter((o) => takesValue(o) && !o.completes && o.flag !== '--format')
+      .map((o) => o.flag)
+      .join('|')}) return ;;
+    esac
+    case "$cur" in
+    -*) ${bashReply(`compgen -W "${words(serverFileOptions().map((o) => o.flag))}" -- "$cur"`)} ;;
+    *) ${fileReply.replace('; return ;;', '')} ;;
+    esac
+    return ;;
+  esac
   if [ "$sub" = completion ]; then
     ${bashReply(`compgen -W "${words(COMPLETION_SHELLS)}" -- "$cur"`)}
     return
@@ -113,6 +150,7 @@ function zsh(): string {
     !takesValue(o) ? '' : o.completes === 'file' ? `:${o.arg}:_files` : o.completes === 'profile' ? `:${o.arg}:_fz_console_profiles` : `:${o.arg}:`;
   const consoleSpecs = CONSOLE_OPTIONS.flatMap((o) => [spec(o.flag, o.help, valueOf(o)), ...(o.short ? [spec(o.short, o.help, valueOf(o))] : [])]);
   const activitySpecs = activityOptions().map((o) => spec(o.flag, o.help, valueOf(o)));
+  const serverFileSpecs = serverFileOptions().map((o) => spec(o.flag, o.help, o.flag === '--format' ? `:${o.arg}:(${words(FORMATS)})` : valueOf(o)));
   const sandboxSpecs = SANDBOX_OPTIONS.map((o) => spec(o.flag, o.help, o.values ? `:${o.arg}:(${words(o.values)})` : o.arg ? `:${o.arg}:` : ''));
   return `#compdef fz-console
 # fz-console completion for zsh. Install: add to ~/.zshrc (after compinit)
@@ -136,6 +174,13 @@ ${sandboxSpecs.join(' \\\n')}
     shift words; (( CURRENT-- ))
     _arguments \\
 ${activitySpecs.join(' \\\n')}
+    return
+  fi
+  if [[ \${words[2]} == (${SERVER_FILE_VERBS.join('|')}) ]]; then
+    shift words; (( CURRENT-- ))
+    _arguments \\
+${serverFileSpecs.join(' \\\n')} \\
+    '*:file:_files'
     return
   fi
   if [[ \${words[2]} == completion ]]; then
@@ -178,6 +223,11 @@ function fish(): string {
     ...activityOptions().map(
       (o) => `complete -c fz-console -n '__fish_seen_subcommand_from activity' -l ${o.flag.slice(2)}${fishValue(o)} -d '${fishText(o.help)}'`,
     ),
+    ...serverFileOptions().map((o) => {
+      const value = o.flag === '--format' ? ` -x -a '${words(FORMATS)}'` : fishValue(o);
+      return `complete -c fz-console -n '__fish_seen_subcommand_from ${SERVER_FILE_VERBS.join(' ')}' -l ${o.flag.slice(2)}${value} -d '${fishText(o.help)}'`;
+    }),
+    `complete -c fz-console -n '__fish_seen_subcommand_from plan apply' -F`,
     `complete -c fz-console -n '__fish_seen_subcommand_from completion' -x -a '${words(COMPLETION_SHELLS)}'`,
   ];
   return `${lines.join('\n')}\n`;

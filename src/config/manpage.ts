@@ -13,6 +13,8 @@ import {
   optionLabel,
   PRECEDENCE,
   SANDBOX_OPTIONS,
+  SERVER_FILE_EXIT_STATUS,
+  SERVER_FILE_OPTIONS,
   SUBCOMMANDS,
   SUMMARY,
 } from './cli-spec.js';
@@ -56,6 +58,13 @@ export function manPage(version: string): string {
   out.push('.SS Activity options');
   out.push(esc('Besides these, activity takes the connection options --url, --profile, --timeout, --ca-file and --insecure, and the same environment.'));
   for (const o of ACTIVITY_OPTIONS) out.push(...tagged(bold(optionLabel(o)), o.help));
+  out.push('.SS Export, plan and apply options');
+  out.push(
+    esc(
+      'Besides these, they take the connection options --url, --profile, --timeout, --ca-file, --insecure and --read-only (which apply refuses), and the same environment.',
+    ),
+  );
+  for (const o of SERVER_FILE_OPTIONS) out.push(...tagged(bold(optionLabel(o)), o.help));
   out.push('.SS Sandbox options');
   for (const o of SANDBOX_OPTIONS) out.push(...tagged(bold(`${o.flag}${o.arg ? ` ${o.arg}` : ''}`), o.help));
   out.push('.SH KEYS');
@@ -80,10 +89,18 @@ export function manPage(version: string): string {
     ),
   );
   out.push(...tagged('\\fI$XDG_STATE_HOME/fz\\-console/debug.log\\fR', 'the --debug request log, without secrets'));
+  out.push(
+    ...tagged(
+      '\\fI$XDG_STATE_HOME/fz\\-console/backups/\\fR',
+      'what apply deleted or replaced, with its secrets (0600 files in a 0700 folder): apply one to bring it back',
+    ),
+  );
   out.push('.SH EXIT STATUS');
   out.push(esc(EXIT_STATUS.join(' ')));
   out.push('.br');
   out.push(esc(`fz-console activity: ${ACTIVITY_EXIT_STATUS.join(' ').replace(/^Exit status: /, '')}`));
+  out.push('.br');
+  out.push(esc(`fz-console export, plan, apply: ${SERVER_FILE_EXIT_STATUS.join(' ').replace(/^Exit status: /, '')}`));
   out.push('.SH SEE ALSO');
   out.push(`${bold('wg')}(8), ${bold('nft')}(8)`);
   return `${out.join('\n')}\n`;

@@ -5,7 +5,8 @@
 // (docs/architecture.md, "The keymap table").
 import type {ConsoleContext} from '../core/context.js';
 
-export type CommandName = 'devices' | 'users' | 'rules' | 'configuration' | 'activity' | 'trace' | 'reach' | 'undo' | 'profile' | 'help' | 'quit';
+export type CommandName =
+  'devices' | 'users' | 'rules' | 'configuration' | 'activity' | 'trace' | 'reach' | 'undo' | 'plan' | 'export' | 'profile' | 'help' | 'quit';
 
 export interface Command<N extends CommandName = CommandName> {
   name: N;

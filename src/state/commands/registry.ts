@@ -4,6 +4,7 @@
 // or exist without being listed (docs/architecture.md, "The keymap table").
 import {reachCommand, traceCommand} from './access.js';
 import type {Command, CommandRecord} from './command.js';
+import {exportCommand, planCommand} from './declarative.js';
 import {activityCommand, configurationCommand, devicesCommand, rulesCommand, usersCommand} from './screens.js';
 import {helpCommand, profileCommand, quitCommand, undoCommand} from './session.js';
 
@@ -17,6 +18,8 @@ export const COMMANDS: CommandRecord = {
   trace: traceCommand,
   reach: reachCommand,
   undo: undoCommand,
+  plan: planCommand,
+  export: exportCommand,
   profile: profileCommand,
   help: helpCommand,
   quit: quitCommand,

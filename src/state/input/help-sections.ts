@@ -37,7 +37,7 @@ export function helpSections(context: readonly Scope[] = []): HelpSection[] {
   const editing: HelpSection = {title: LINE_EDITOR_TITLE, rows: EDIT_KEYS.map((k) => ({keys: k.keys.map(displayKey).join(' '), help: k.help}))};
   const commands: HelpSection = {
     title: COMMANDS_TITLE,
-    rows: COMMAND_LIST.map((x) => ({keys: commandUsage(x), help: `${x.help} (also ${x.aliases.map((a) => `:${a}`).join(' ')})`})),
+    rows: COMMAND_LIST.map((x) => ({keys: commandUsage(x), help: x.aliases.length ? `${x.help} (also ${x.aliases.map((a) => `:${a}`).join(' ')})` : x.help})),
   };
   // The reference order: each scope, the mouse after the keys of everywhere, the line editor after the forms, the commands after the bar.
   const reference: HelpSection[] = [];
