@@ -275,6 +275,19 @@ describe('K: a new key for one device', () => {
 });
 
 describe('K on marked devices', () => {
+  it('one marked device is asked about as one, in the singular', async () => {
+    const {c, press} = await open(server());
+    press(' ', 'K');
+    const asked = dialog(c)!;
+    expect(asked.title).toBe('A new key for ann-laptop of ann@example.com (marked)?');
+    expect(asked.lines).toEqual(
+      expect.arrayContaining([
+        'Its current client config stops working: the device gets a new key pair and preshared key, made here, and needs the new config.',
+        'Kept: its name, description, owner, addresses and settings. The new config goes to a file in a folder asked next.',
+      ]),
+    );
+  });
+
   it('asks once, then for a folder; writes one 0600 config per device into a 0700 folder; u brings the old keys back', async () => {
     const s = server();
     const {c, press, type, message} = await open(s);

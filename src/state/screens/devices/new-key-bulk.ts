@@ -34,15 +34,23 @@ export function askNewKeys(ctx: ConsoleContext, rows: readonly DeviceRow[]): voi
   }
   if (rows.length === 0) return;
   const lines: DialogLine[] = [
-    stopsWorking(false),
-    {text: 'Kept: their names, descriptions, owners, addresses and settings. Each new config goes to a file of its own, in a folder asked next.'},
+    stopsWorking(rows.length === 1),
+    {
+      text:
+        rows.length === 1
+          ? 'Kept: its name, description, owner, addresses and settings. The new config goes to a file in a folder asked next.'
+          : 'Kept: their names, descriptions, owners, addresses and settings. Each new config goes to a file of its own, in a folder asked next.',
+    },
     ...rows.slice(0, LISTED).map((r) => ({text: `  ${r.name} (${r.ownerEmail})  ${addressWords(r.ipv4, r.ipv6)}`})),
   ];
   if (rows.length > LISTED) lines.push({text: `  … and ${rows.length - LISTED} more`, tone: 'muted'});
   lines.push(REPLACED, {text: 'u brings the old keys back. Esc stops it midway; what is done stays done.', tone: 'muted'});
   const owners = new Set(rows.map((r) => r.userId)).size;
   ctx.openDialog({
-    title: `New keys for ${plural(rows.length, 'device')} of ${plural(owners, 'user')}?`,
+    title:
+      rows.length === 1
+        ? `A new key for ${rows[0]!.name} of ${rows[0]!.ownerEmail} (marked)?`
+        : `New keys for ${plural(rows.length, 'device')} of ${plural(owners, 'user')}?`,
     lines,
     choices: [
       {action: 'confirm', label: `new keys for ${plural(rows.length, 'device')}`, run: () => askFolder(ctx, rows)},
