@@ -8,7 +8,7 @@ import type {ConsoleContext} from '../../src/state/core/context.js';
 import {FIELD_UNITS_MAX} from '../../src/state/input/limits.js';
 import {checkFields, fieldValue, formDocument, serverErrorLines, shownValue} from '../../src/state/interactions/external-edit-form.js';
 import type {FieldSpec, Values} from '../../src/state/interactions/form.js';
-import {commentsBlanked, editorText, parseFailure, withoutComments} from '../../src/state/interactions/external-edit.js';
+import {commentsBlanked, editorText, parseFailure, repeatedMembers, withoutComments} from '../../src/state/interactions/external-edit.js';
 import {checkConfiguration, configurationContent, configurationErrorLines} from '../../src/state/screens/configuration/editor.js';
 import {deviceEditSpecs} from '../../src/state/screens/devices/forms.js';
 import {ruleFormSpecs} from '../../src/state/screens/rules/forms.js';
@@ -70,6 +70,35 @@ describe('the file', () => {
     expect(parseFailure(blanked, err)).toMatch(/^not JSON: .* \(line 5, column 3 of the file you saved\)$/);
     const body = blanked;
     expect(parseFailure(body, new Error('Unexpected end of JSON input'))).toBe('not JSON: Unexpected end of JSON input');
+  });
+});
+
+describe('repeatedMembers', () => {
+  const twice = (key: string, line: number) =>
+    `${key} is written twice in one object (line ${line} of the file you saved); JSON would keep only the last: keep one`;
+
+  it('names a member written twice in the same object, with the line of each repeat', () => {
+    expect(repeatedMembers('{\n  "name": "a",\n  "description": "",\n  "name": "b"\n}')).toEqual([twice('"name"', 4)]);
+    expect(repeatedMembers('{"a": 1, "a": 2, "a": 3}')).toEqual([twice('"a"', 1), twice('"a"', 1)]);
+  });
+
+  it('tells members apart by their decoded names, and objects apart by nesting', () => {
+    // "\u0061" is "a": JSON.parse would keep only the second.
+    expect(repeatedMembers('{"a": 1, "\\u0061": 2}')).toEqual([twice('"a"', 1)]);
+    // The same name in two objects, in a list, or as a value is no repeat.
+    expect(repeatedMembers('{"p": [{"id": "x", "id2": "id"}, {"id": "y"}], "q": {"p": "p"}, "id": "p"}')).toEqual([]);
+    expect(repeatedMembers('[{"a": "}"}, {"a": "\\"a\\""}]')).toEqual([]);
+    // After a nested object closes, the outer object's members go on.
+    expect(repeatedMembers('{"o": {"k": 1}, "k": 2, "o": 3}')).toEqual([twice('"o"', 1)]);
+  });
+
+  it('says at most 20 of them, then how many more', () => {
+    const text = `{${Array.from({length: 30}, () => '"k": 1').join(', ')}}`;
+    const said = repeatedMembers(text);
+    expect(said).toHaveLength(21);
+    expect(said.at(-1)).toBe('and 9 more written twice');
+    expect(repeatedMembers('{}')).toEqual([]);
+    expect(repeatedMembers('"just a string"')).toEqual([]);
   });
 });
 

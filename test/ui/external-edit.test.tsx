@@ -109,6 +109,29 @@ describe('E: edit in $EDITOR', () => {
     expect((await fx.client.getDevice(device.id)).data.description).toBeNull();
   });
 
+  it('a member written twice is refused with its line, never taken as the last one; fixed, the one left is sent', async () => {
+    const device = await aDevice('ed-twice');
+    const ed = editor(
+      // The first "name" would be dropped by JSON.parse without a word.
+      (t) => t.replace('"name": "ed-twice"', '"name": "kept-by-nobody",\n  "name": "ed-twice"'),
+      (t) => t.replace(/^ {2}"name": "kept-by-nobody",\n/m, '').replace('"description": ""', '"description": "once"'),
+    );
+    const app = await renderApp({fixture: fx, editText: ed.editText});
+    await app.keys('/', 'ed-twice', '\r');
+    await app.keys('E');
+    await until(() => ed.seen.length === 2);
+    const saved = ed.seen[1]!.split('\n');
+    const line =
+      ed.seen[0]!.replace('"name": "ed-twice"', '"name": "kept-by-nobody",\n  "name": "ed-twice"')
+        .split('\n')
+        .findIndex((l) => l.includes('"name": "ed-twice"')) + 1;
+    expect(saved).toContain(`#   "name" is written twice in one object (line ${line} of the file you saved); JSON would keep only the last: keep one`);
+    await app.waitFor('description: "" → "once"');
+    await app.keys('y');
+    await app.waitFor('Device updated: ed-twice');
+    expect((await fx.client.getDevice(device.id)).data).toMatchObject({name: 'ed-twice', description: 'once'});
+  });
+
   it('the length limit is the form’s: a description over 2048 characters is refused before any request', async () => {
     await aDevice('ed-long');
     const ed = editor(

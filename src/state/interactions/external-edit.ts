@@ -94,6 +94,56 @@ export function parseFailure(text: string, err: unknown): string {
   return `not JSON: ${message} (line ${line}, column ${column} of the file you saved)`;
 }
 
+/**
+ * The members written twice in one object of `text` (valid JSON: JSON.parse has taken it), with
+ * their lines. JSON.parse keeps the last and drops the others without a word, so a value the admin
+ * typed would be lost unseen; the file is refused instead, one line per repeat.
+ */
+export function repeatedMembers(text: string): string[] {
+  const found: string[] = [];
+  let more = 0;
+  // Per open object, its members so far; null for an array.
+  const open: (Set<string> | null)[] = [];
+  let line = 1;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    else if (c === 123 /* { */) {
+      open.push(new Set());
+      expectKey = true;
+    } else if (c === 91 /* [ */) {
+      open.push(null);
+      expectKey = false;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) open.pop();
+    else if (c === 44 /* , */) expectKey = (open.at(-1) ?? null) !== null;
+    else if (c === 34 /* " */) {
+      let end = i + 1;
+      // Only valid JSON comes here; the bound keeps a broken text from running past its end.
+      while (end < text.length && text.charCodeAt(end) !== 34) end += text.charCodeAt(end) === 92 /* \ */ ? 2 : 1;
+      const members = open.at(-1);
+      if (expectKey && members) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (members.has(key)) {
+          if (found.length < REPEATS_SAID)
+            found.push(
+              `${JSON.stringify(key).slice(0, 80)} is written twice in one object (line ${line} of the file you saved); JSON would keep only the last: keep one`,
+            );
+          else more++;
+        }
+        members.add(key);
+      }
+      expectKey = false;
+      i = end;
+    }
+  }
+  if (more > 0) found.push(`and ${more} more written twice`);
+  return found;
+}
+
+/** Repeated members named one by one; past these, how many more. */
+const REPEATS_SAID = 20;
+
 /** `E` on an item: the first round of the editor. */
 export function editInEditor<V>(ctx: ConsoleContext, doc: EditorDocument<V>): void {
   if (!ctx.io.editText) {
@@ -134,6 +184,11 @@ async function round<V>(ctx: ConsoleContext, doc: EditorDocument<V>, body: strin
     parsed = JSON.parse(blanked);
   } catch (err) {
     await round(ctx, doc, edited, [parseFailure(blanked, err)]);
+    return;
+  }
+  const repeated = repeatedMembers(blanked);
+  if (repeated.length > 0) {
+    await round(ctx, doc, edited, repeated);
     return;
   }
   const checked = doc.check(parsed);
