@@ -113,6 +113,18 @@ function counted(n: number, noun: string): string {
 }
 
 /**
+ * 0.7.36 words two of its checks with Elixir module names (docs/firezone-0.7.36.md, "Configuration:
+ * field rules"): what they mean, in the words the console's own checks use
+ * (src/state/data/validators.ts). Any other message is the server's as it is.
+ */
+export const SERVER_WORDS_PLAIN: Readonly<Record<string, string>> = {
+  'must be one of: Elixir.FzHttp.Types.IPPort, string': 'must be an IP address or a host name, with an optional :port',
+  'must be one of: Elixir.FzHttp.Types.IP, string': 'must be IP addresses or host names, without a port',
+};
+
+const plainWords = (message: string): string => (Object.prototype.hasOwnProperty.call(SERVER_WORDS_PLAIN, message) ? SERVER_WORDS_PLAIN[message]! : message);
+
+/**
  * Flattens a 422 `errors` object into dotted/indexed paths. Embedded provider lists come
  * back aligned with the input, `[{}, {"client_id": ["can't be blank"]}]`, so valid entries
  * are empty objects and are skipped. Nesting deeper than FIELD_ERRORS_MAX_DEPTH is reported
@@ -137,7 +149,7 @@ export function flattenFieldErrors(errors: unknown, prefix = ''): FieldErrors {
     }
     const list = out[path]!;
     const room = Math.max(0, FIELD_MESSAGES_MAX - list.length);
-    for (let i = 0; i < Math.min(room, messages.length); i++) list.push(cutServerText(messages[i]!, FIELD_MESSAGE_MAX_CHARS));
+    for (let i = 0; i < Math.min(room, messages.length); i++) list.push(cutServerText(plainWords(messages[i]!), FIELD_MESSAGE_MAX_CHARS));
     if (messages.length > room) over.set(path, (over.get(path) ?? 0) + messages.length - room);
   };
   // Past the last path the walk stops: the loops below test `truncated` before each step.

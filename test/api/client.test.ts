@@ -6,6 +6,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {ApiError, FirezoneClient, normaliseBaseUrl} from '../../src/api/index.js';
 import {startSandbox, type SandboxHandle} from '../../src/sandbox/index.js';
 import {endlessServer} from '../helpers/endless-server.js';
+import {validateDnsList, validateEndpoint} from '../../src/state/data/validators.js';
 
 let sandbox: SandboxHandle;
 let admin: FirezoneClient;
@@ -246,6 +247,17 @@ describe('error kinds', () => {
     const err = await caught(admin.updateConfiguration({openid_connect_providers: [ok, {...ok, id: 'google', scope: 'profile'}]}));
     expect(err.kind).toBe('validation');
     expect(err.fieldErrors).toEqual({'openid_connect_providers[1].scope': ['must include email scope', 'must include openid scope']});
+  });
+
+  it("validation: 0.7.36's Elixir module names come back in the words the console's own checks use, every other message as sent", async () => {
+    // The sandbox answers as 0.7.36 does: "must be one of: Elixir.FzHttp.Types.IP, string" (test/sandbox/api/configuration.test.ts).
+    const err = await caught(admin.updateConfiguration({default_client_dns: ['!!!'], default_client_endpoint: 'host:99999'}));
+    expect(err.fieldErrors).toEqual({
+      default_client_dns: ['!!! is not a valid FQDN', 'must be IP addresses or host names, without a port'],
+      default_client_endpoint: ['port is not a number between 0 and 65535', 'must be an IP address or a host name, with an optional :port'],
+    });
+    expect(validateDnsList(['!!!'])).toEqual(err.fieldErrors.default_client_dns);
+    expect(validateEndpoint('host:99999')).toEqual(err.fieldErrors.default_client_endpoint);
   });
 
   it('validation: a duplicate device name comes back under user_id', async () => {

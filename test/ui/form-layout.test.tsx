@@ -27,7 +27,7 @@ describe('form layout', () => {
     expect(lines).toHaveLength(23);
     expect(frame).toContain('Add device for user@sandbox.test');
     expect(frame).toMatch(
-      /› +Server endpoint +bad endpoint\n +✗ bad endpoint is not a valid FQDN\n +✗ must be one of: Elixir\.FzHttp\.Types\.IPPort,\n +string\n/,
+      /› +Server endpoint +bad endpoint\n +✗ bad endpoint is not a valid FQDN\n +✗ must be an IP address or a host name, with an\n +optional :port\n/,
     );
   });
 

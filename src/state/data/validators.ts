@@ -8,6 +8,7 @@ import {parseUri} from '../../common/uri.js';
 // Ecto's validate_length counts graphemes ("e" + a combining accent is one character), counted only as far as the limit.
 import {countGraphemes} from '../../common/graphemes.js';
 import {ipPortNumber, splitIpPort, splitPort} from '../../common/ip-port.js';
+import {SERVER_WORDS_PLAIN} from '../../api/errors.js';
 
 export type Messages = string[];
 
@@ -20,8 +21,9 @@ const isIP = isIPLiteral;
 export const isCidrOrIP = isCidrOrIPLiteral;
 
 const FQDN = /^[a-zA-Z0-9._-]+$/;
-const ENDPOINT_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IPPort, string';
-const DNS_ONE_OF = 'must be one of: Elixir.FzHttp.Types.IP, string';
+// The server's "must be one of: Elixir.FzHttp.Types.…" in the plain words its 422s are shown in.
+const ENDPOINT_ONE_OF = SERVER_WORDS_PLAIN['must be one of: Elixir.FzHttp.Types.IPPort, string']!;
+const DNS_ONE_OF = SERVER_WORDS_PLAIN['must be one of: Elixir.FzHttp.Types.IP, string']!;
 const DUPLICATES = 'should not contain duplicates';
 
 /** FzHttp.Validator.validate_fqdn: `^[a-zA-Z0-9._-]+$` on the part before the port, plus the port rule (docs/firezone-0.7.36.md, "Configuration: field rules"). */
