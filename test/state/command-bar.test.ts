@@ -285,7 +285,7 @@ describe('the command bar', () => {
     expect(c.state.message).toEqual(byKey);
     expect(c.state.command).toBeNull();
     command(con, 'undo');
-    expect(topModal(c.state)).toMatchObject({kind: 'report', title: 'Deletes of this session'});
+    expect(topModal(c.state)).toMatchObject({kind: 'report', title: 'Deletes and new keys of this session'});
     expect(server.calls).toEqual([]);
   });
 

@@ -167,6 +167,21 @@ describe('K: a new key for one device', () => {
     );
   });
 
+  it('after a later change u cannot take back, u asks about the new key as made (not deleted) that long ago', async () => {
+    const s = server();
+    const {c, press} = await open(s);
+    press('K', 'y');
+    await until(() => topModal(c.state)?.kind === 'result', 'the new config');
+    press('esc', 'y');
+    await until(() => c.state.modals.length === 0, 'the result to close');
+    c.undo.noteWrite('Device updated: bob-desktop');
+    press('u');
+    expect(dialog(c)?.title).toMatch(/^Take back new key of device ann-laptop \(ann@example\.com\), made (\d+s|just now) ago\?$/);
+    expect(dialog(c)?.lines).toContain('u takes back the newest delete (of devices, users or rules) or new key; :undo lists them all.');
+    press('n');
+    expect(s.calls.filter((x) => x.startsWith('deleteDevice')).length).toBe(1);
+  });
+
   it('a create that fails half-way brings the old device back with its old keys, addresses and settings, and says so', async () => {
     const s = server();
     const before = s.devices[0]!;

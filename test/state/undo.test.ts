@@ -86,11 +86,11 @@ describe('u and :undo in the console', () => {
     press('esc', 'u');
     await until(() => reportLines(c)[0]?.startsWith('Took back device bob-desktop') ?? false, 'the newest one back');
     press('esc', 'u');
-    expect(con.message()).toBe('Nothing to undo: no delete of this session is left to take back');
+    expect(con.message()).toBe('Nothing to undo: no delete or new key of this session is left to take back');
     press(':');
     type('undo 7');
     press('enter');
-    expect(con.message()).toBe('No delete numbered 7 (:undo lists them)');
+    expect(con.message()).toBe('Nothing numbered 7 to take back (:undo lists them)');
   });
 
   it('a failed restore says why, keeps what depends on it waiting, and stays undoable', async () => {

@@ -93,7 +93,9 @@ describe('import from a file', () => {
       // u cannot take an import back, and says so by what the import made.
       await app.press('cancel', 'report');
       await app.press('undo', 'global');
-      await app.waitFor(/Nothing to undo: u takes back deletes of devices, users and rules, and none is left \(not\s+"Created\s+2\s+users/);
+      await app.waitFor(
+        /Nothing to undo: u takes back deletes of devices, users and rules and new keys \(K\), and none is left\s+\(not\s+"Created\s+2\s+users/,
+      );
       // The same file again: nothing to send.
       await app.press('import', 'list');
       await app.waitFor('Import from file:');

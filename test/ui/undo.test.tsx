@@ -81,7 +81,7 @@ describe('undo', () => {
     // Nothing is left to take back.
     await app.press('cancel', 'report');
     await app.press('undo', 'global');
-    await app.waitFor('Nothing to undo: no delete of this session is left to take back');
+    await app.waitFor('Nothing to undo: no delete or new key of this session is left to take back');
   });
 
   it('after a change u cannot take back, u names it and asks before bringing back the older delete', async () => {
@@ -144,7 +144,7 @@ describe('undo', () => {
     await app.press('command', 'global');
     await app.type('undo');
     await app.named('enter');
-    const list = await app.waitFor('Deletes of this session');
+    const list = await app.waitFor('Deletes and new keys of this session');
     const line = list.split('\n').find((l) => l.includes('device eve-first'))!;
     const n = /^\s*(\d+)/.exec(line.replace(/^[^\d]*/, ''))![1]!;
     await app.press('cancel', 'report');
@@ -174,7 +174,7 @@ describe('undo', () => {
     await app.press('command', 'global');
     await app.type('undo');
     await app.named('enter');
-    const list = await app.waitFor('Deletes of this session');
+    const list = await app.waitFor('Deletes and new keys of this session');
     expect(list).toMatch(/\d\d:\d\d:\d\d {2}5 devices\s*\n/);
     await app.press('cancel', 'report');
     await app.press('undo', 'global');

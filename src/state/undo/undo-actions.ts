@@ -31,8 +31,8 @@ export function undoLast(c: ConsoleContext): void {
     c.message({
       tone: 'info',
       text: later
-        ? `Nothing to undo: u takes back deletes of devices, users and rules, and none is left (not "${later}")`
-        : 'Nothing to undo: no delete of this session is left to take back',
+        ? `Nothing to undo: u takes back deletes of devices, users and rules and new keys (K), and none is left (not "${later}")`
+        : 'Nothing to undo: no delete or new key of this session is left to take back',
     });
     return;
   }
@@ -43,10 +43,10 @@ export function undoLast(c: ConsoleContext): void {
   // The admin's latest change is not the delete `u` would take back (a provider deleted, a device
   // renamed): say so, and ask, instead of bringing back something older unasked.
   c.openDialog({
-    title: `Take back ${entry.label}, deleted ${formatAge(entry.at, Date.now())} ago?`,
+    title: `Take back ${entry.label}, ${entry.items.newKeys?.length ? 'made' : 'deleted'} ${formatAge(entry.at, Date.now())} ago?`,
     lines: [
       {text: `Your latest change cannot be taken back with u: ${later}`, tone: 'warning'},
-      {text: 'u takes back the newest delete of devices, users or rules; :undo lists them all.', tone: 'muted'},
+      {text: 'u takes back the newest delete (of devices, users or rules) or new key; :undo lists them all.', tone: 'muted'},
     ],
     choices: [
       // Not awaited: the restore's own report shows its progress; the question closes at once.
@@ -68,7 +68,7 @@ export function undoCommand(c: ConsoleContext, arg: string): void {
     const entries = c.undo.list();
     const lines: DialogLine[] =
       entries.length === 0
-        ? [{text: 'No delete of this session to take back.'}]
+        ? [{text: 'No delete or new key of this session to take back.'}]
         : [
             ...entries.map((e) => ({
               // A bulk delete's label is already its count ("5 devices"): said once.
@@ -78,17 +78,17 @@ export function undoCommand(c: ConsoleContext, arg: string): void {
             {text: ''},
             {text: 'u takes back the newest; :undo N the one numbered N. Kept in memory only: gone when the console quits.', tone: 'muted'},
           ];
-    c.push({kind: 'report', title: 'Deletes of this session', phase: 'finished', progress: null, scroll: 0, lines});
+    c.push({kind: 'report', title: 'Deletes and new keys of this session', phase: 'finished', progress: null, scroll: 0, lines});
     return;
   }
   const n = /^\d+$/.test(arg) ? Number(arg) : NaN;
   const entry = Number.isNaN(n) ? null : c.undo.get(n);
   if (!entry) {
-    c.message({tone: 'warning', text: `No delete numbered ${arg} (:undo lists them)`});
+    c.message({tone: 'warning', text: `Nothing numbered ${arg} to take back (:undo lists them)`});
     return;
   }
   if (entry.restored) {
-    c.message({tone: 'info', text: `Delete ${n} (${entry.label}) was taken back already`});
+    c.message({tone: 'info', text: `${n} (${entry.label}) was taken back already`});
     return;
   }
   void undoEntry(c, entry);
