@@ -2,5 +2,6 @@
 export type * from './schemas.js';
 export * from './errors.js';
 export {normaliseBaseUrl} from './endpoint.js';
+export {toOidcWrite, toSamlWrite} from './provider-writes.js';
 export {FirezoneClient, type ApiResult, type ClientOptions, type RequestEvent} from './client.js';
 export type {SchemaIssue} from './validate.js';

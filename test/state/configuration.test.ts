@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
-import type {Configuration} from '../../src/api/index.js';
+import {toOidcWrite, type Configuration} from '../../src/api/index.js';
 import {diffConfigurations, diffUpdate, explainOverride} from '../../src/state/screens/configuration/diff.js';
-import {oidcFromValues, oidcInitial, providerUpdate, toOidcWrite} from '../../src/state/screens/configuration/provider-forms.js';
+import {oidcFromValues, oidcInitial, providerUpdate} from '../../src/state/screens/configuration/provider-forms.js';
 import {sectionInitial, sectionUpdate} from '../../src/state/screens/configuration/sections.js';
 import {configuration} from '../fixtures/data.js';
 

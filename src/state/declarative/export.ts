@@ -1,17 +1,8 @@
 // The server as a document (docs/server-as-a-file.md, "The document"): identities that do not
 // depend on server ids (users by email, devices by owner and name, rules by their fields), in an
 // order that depends only on those identities, so that exporting twice gives the same bytes.
-import type {Configuration, Device, Rule, User} from '../../api/index.js';
-import {
-  DOCUMENT_VERSION,
-  type ConfigurationDoc,
-  type DeviceDoc,
-  type OidcDoc,
-  type RuleDoc,
-  type SamlDoc,
-  type ServerDocument,
-  type UserDoc,
-} from './document.js';
+import {toOidcWrite, toSamlWrite, type Configuration, type Device, type Rule, type User} from '../../api/index.js';
+import {DOCUMENT_VERSION, type ConfigurationDoc, type DeviceDoc, type OidcDoc, type RuleDoc, type ServerDocument, type UserDoc} from './document.js';
 import {canonicalCidr, canonicalPortRange, emailKey} from './normalise.js';
 
 /**
@@ -64,32 +55,10 @@ export function ruleDoc(r: Rule, userEmail: string | null): RuleDoc {
   return doc;
 }
 
+/** A provider as `E` and the forms send it; an OIDC secret only when asked for. */
 function oidcDoc(p: Configuration['openid_connect_providers'][number], withSecrets: boolean): OidcDoc {
-  return {
-    id: p.id,
-    label: p.label,
-    scope: p.scope,
-    response_type: p.response_type,
-    client_id: p.client_id,
-    ...(withSecrets ? {client_secret: p.client_secret} : {}),
-    discovery_document_uri: p.discovery_document_uri,
-    redirect_uri: p.redirect_uri,
-    auto_create_users: p.auto_create_users,
-  };
-}
-
-function samlDoc(p: Configuration['saml_identity_providers'][number]): SamlDoc {
-  return {
-    id: p.id,
-    label: p.label,
-    base_url: p.base_url,
-    metadata: p.metadata,
-    sign_requests: p.sign_requests,
-    sign_metadata: p.sign_metadata,
-    signed_assertion_in_resp: p.signed_assertion_in_resp,
-    signed_envelopes_in_resp: p.signed_envelopes_in_resp,
-    auto_create_users: p.auto_create_users,
-  };
+  const {client_secret: secret, ...rest} = toOidcWrite(p);
+  return withSecrets ? {...rest, client_secret: secret} : rest;
 }
 
 /** The configuration's editable fields (the logo is not: 0.7.36 reads its file on the server's disk). Providers keep the server's order. */
@@ -106,7 +75,7 @@ export function configurationDoc(c: Configuration, withSecrets: boolean): Config
     local_auth_enabled: c.local_auth_enabled,
     vpn_session_duration: c.vpn_session_duration,
     openid_connect_providers: c.openid_connect_providers.map((p) => oidcDoc(p, withSecrets)),
-    saml_identity_providers: c.saml_identity_providers.map(samlDoc),
+    saml_identity_providers: c.saml_identity_providers.map(toSamlWrite),
   };
 }
 

@@ -1,7 +1,6 @@
 // What a configuration change changes, in the admin's words: the review before a save, and the
 // Activity event after one (secrets masked).
-import type {Configuration, ConfigurationUpdate} from '../../../api/index.js';
-import {toOidcWrite, toSamlWrite} from './provider-forms.js';
+import {toOidcWrite, toSamlWrite, type Configuration, type ConfigurationUpdate} from '../../../api/index.js';
 
 // ---- diff --------------------------------------------------------------------------------
 

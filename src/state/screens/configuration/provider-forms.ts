@@ -1,6 +1,15 @@
 // The OIDC and SAML provider forms, and the whole-list update a provider change sends (Firezone
 // replaces the provider lists wholesale).
-import type {Configuration, ConfigurationUpdate, OidcProvider, OidcProviderWrite, SamlProvider, SamlProviderWrite} from '../../../api/index.js';
+import {
+  toOidcWrite,
+  toSamlWrite,
+  type Configuration,
+  type ConfigurationUpdate,
+  type OidcProvider,
+  type OidcProviderWrite,
+  type SamlProvider,
+  type SamlProviderWrite,
+} from '../../../api/index.js';
 import {bool, str, type FieldSpec, type Values} from '../../interactions/form.js';
 import {validateProviderId, validateRedirectUri, validateRequired, validateScope} from '../../data/validators.js';
 
@@ -12,34 +21,6 @@ export type ProviderOp =
   | {kind: ProviderKind; op: 'add'; provider: OidcProviderWrite | SamlProviderWrite}
   | {kind: ProviderKind; op: 'edit'; id: string; provider: OidcProviderWrite | SamlProviderWrite}
   | {kind: ProviderKind; op: 'delete'; id: string};
-
-export function toOidcWrite(p: OidcProvider): OidcProviderWrite {
-  return {
-    id: p.id,
-    label: p.label,
-    scope: p.scope,
-    response_type: p.response_type,
-    client_id: p.client_id,
-    client_secret: p.client_secret,
-    discovery_document_uri: p.discovery_document_uri,
-    redirect_uri: p.redirect_uri,
-    auto_create_users: p.auto_create_users,
-  };
-}
-
-export function toSamlWrite(p: SamlProvider): SamlProviderWrite {
-  return {
-    id: p.id,
-    label: p.label,
-    base_url: p.base_url,
-    metadata: p.metadata,
-    sign_requests: p.sign_requests,
-    sign_metadata: p.sign_metadata,
-    signed_assertion_in_resp: p.signed_assertion_in_resp,
-    signed_envelopes_in_resp: p.signed_envelopes_in_resp,
-    auto_create_users: p.auto_create_users,
-  };
-}
 
 /**
  * The complete provider array to send (0.7.36 replaces the list wholesale: docs/firezone-0.7.36.md, "Configuration and providers (wholesale replacement)"), built by
