@@ -93,6 +93,11 @@ type ConnectionValues = {url?: string; profile?: string; timeout?: string; 'ca-f
 
 const NO_TOKEN_FLAG = 'there is no --token flag (it would leak into ps and shell history): set FZ_API_TOKEN or FZ_API_TOKEN_FILE, or use a profile';
 
+/** parseArgs's complaint as a usage error, after `prefix` (`activity: `), without its hint about `--`. */
+function usageError(err: unknown, prefix = ''): UsageError {
+  return new UsageError(`${prefix}${String((err as Error).message).replace(/\. To specify a positional argument.*$/, '')}`);
+}
+
 /** The connection options into `flags` (a --token is refused before, by the caller). */
 function withConnection(values: ConnectionValues, flags: ConsoleFlags): ConsoleFlags {
   const timeout = parseSeconds('timeout', values.timeout, {min: 1, allowZero: false});
@@ -128,7 +133,7 @@ export function parseCommandLine(argv: string[]): Command {
       },
     });
   } catch (err) {
-    throw new UsageError(String((err as Error).message).replace(/\. To specify a positional argument.*$/, ''));
+    throw usageError(err);
   }
   const {values, positionals} = parsed;
   if (values.help) return {kind: 'help'};
@@ -170,7 +175,7 @@ function parseActivity(argv: string[]): Command {
       },
     });
   } catch (err) {
-    throw new UsageError(`activity: ${String((err as Error).message).replace(/\. To specify a positional argument.*$/, '')}`);
+    throw usageError(err, 'activity: ');
   }
   const {values, positionals} = parsed;
   if (values.help) return {kind: 'activity-help'};
@@ -208,7 +213,7 @@ function parseServerFile(verb: ServerFileVerb, argv: string[]): Command {
       },
     });
   } catch (err) {
-    throw new UsageError(`${verb}: ${String((err as Error).message).replace(/\. To specify a positional argument.*$/, '')}`);
+    throw usageError(err, `${verb}: `);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const positionals = parsed.positionals;
