@@ -89,6 +89,20 @@ describe('errorFromResponse', () => {
 });
 
 describe('flattenFieldErrors / joinFieldErrors', () => {
+  it("says 0.7.36's two messages that name Elixir modules in plain words; any other message, an inherited name included, as sent", () => {
+    expect(
+      flattenFieldErrors({
+        default_client_dns: ['!!! is not a valid FQDN', 'must be one of: Elixir.FzHttp.Types.IP, string'],
+        default_client_endpoint: ['must be one of: Elixir.FzHttp.Types.IPPort, string'],
+        other: ['must be one of: Elixir.FzHttp.Types.INET, string', 'toString', 'constructor', '__proto__'],
+      }),
+    ).toEqual({
+      default_client_dns: ['!!! is not a valid FQDN', 'must be IP addresses or host names, without a port'],
+      default_client_endpoint: ['must be an IP address or a host name, with an optional :port'],
+      other: ['must be one of: Elixir.FzHttp.Types.INET, string', 'toString', 'constructor', '__proto__'],
+    });
+  });
+
   it('skips valid list entries and keeps message order', () => {
     expect(flattenFieldErrors({saml_identity_providers: [{metadata: ["can't be blank"]}, {}]})).toEqual({
       'saml_identity_providers[0].metadata': ["can't be blank"],
