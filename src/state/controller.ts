@@ -5,7 +5,7 @@
 // docs/architecture.md, "The console context"). Plain TypeScript: tests drive it without Ink.
 import {ApiError, type Configuration} from '../api/index.js';
 import type {ConsoleClient, ConsoleContext, ConsoleIO, ConsoleSettings, InputRead, ListDerived, TokenRetry} from './core/context.js';
-import type {DrawnForm, DrawnTab} from './core/drawn.js';
+import type {DrawnEntries, DrawnForm, DrawnTab} from './core/drawn.js';
 import {Layout, type TablePlacement} from './core/layout.js';
 import type {DialogModal, FormModal, Modal, ResultModal} from './core/modals.js';
 import {boundedMessage, type ConsoleState, type ListScreenId, type StatusMessage} from './core/state.js';
@@ -276,6 +276,9 @@ export class Controller implements ConsoleContext, PollSink {
 
   /** The rows a form's fields were drawn on. */
   readonly measuredForm = (form: DrawnForm): void => this.layout.measuredForm(form);
+
+  /** The rows the Configuration's entries, or a detail's, were drawn on. */
+  readonly measuredEntries = (entries: DrawnEntries): void => this.layout.measuredEntries(entries);
 
   // ---- live updates -----------------------------------------------------------------------------
 

@@ -14,6 +14,9 @@ import {color} from './theme.js';
 import {DetailView} from './views/DetailView.js';
 import {ListScreen, listInfo, listWidthBeside, sideBySide} from './views/ListScreen.js';
 
+/** Rows counted from the body's top, as terminal rows (what a click gives). */
+const belowTop = (rows: {row: number; entry: string}[]) => rows.map((r) => ({row: BODY_TOP_ROW + r.row, entry: r.entry}));
+
 export function bodyFor(controller: Controller, state: ConsoleState, width: number, height: number): {body: React.JSX.Element; info: string} {
   const top = topModal(state);
   const snapshot = state.snapshot;
@@ -33,7 +36,19 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   }
   if (state.screen === 'configuration') {
     const lines = configurationLines(snapshot.configuration, state.clock, state.configuration.reveal, snapshot.hidden.has('configuration'));
-    return {body: <DetailView lines={lines} scroll={0} selectedEntry={state.configuration.entry} width={width} height={height} />, info: 'Configuration'};
+    return {
+      body: (
+        <DetailView
+          lines={lines}
+          scroll={0}
+          selectedEntry={state.configuration.entry}
+          width={width}
+          height={height}
+          onEntries={(rows) => controller.measuredEntries({owner: 'configuration', rows: belowTop(rows)})}
+        />
+      ),
+      info: 'Configuration',
+    };
   }
   const list = controller.list(state.screen, state);
   if (!list) return {body: <Box height={height} />, info: ''};
@@ -53,6 +68,7 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
         side={state.sidePanel}
         onTable={(placement) => controller.measuredTable({...placement, firstRow: BODY_TOP_ROW + placement.firstRow})}
         onTableTop={controller.measuredTableTop}
+        onEntries={(rows) => controller.measuredEntries({owner: list.spec.id, rows: belowTop(rows)})}
       />
     ),
     info: listInfo(list, snapshot, beside ? listWidthBeside(width) : width, marks.size, controller.settings, state.clock),

@@ -4,9 +4,9 @@
 // report given by hand. test/ui/mouse.test.tsx clicks where the real frame drew things.
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {topModal} from '../../src/state/core/state.js';
-import type {DrawnForm, DrawnTab, DrawnTable} from '../../src/state/core/drawn.js';
+import type {DrawnEntries, DrawnForm, DrawnTab, DrawnTable} from '../../src/state/core/drawn.js';
 import {InputDecoder} from '../../src/state/input/decoder.js';
-import {DOUBLE_CLICK_MS, fieldAt, isDoubleClick, rowAt, tabAt} from '../../src/state/input/mouse-hit.js';
+import {DOUBLE_CLICK_MS, entryAt, fieldAt, isDoubleClick, rowAt, tabAt} from '../../src/state/input/mouse-hit.js';
 import {InputRouter} from '../../src/ui/keys.js';
 import {open, seeded, until} from '../helpers/fake-console.js';
 
@@ -45,6 +45,25 @@ describe('hit-testing (pure)', () => {
     expect(rowAt({...table, rows: 0}, 5, 3)).toBeNull();
     expect(rowAt(null, 5, 3)).toBeNull();
     expect(rowAt(table, 5, Number.NaN)).toBeNull();
+  });
+
+  it('entryAt: the entry drawn on the row (any of its wrapped lines), whatever the column', () => {
+    const entries: DrawnEntries = {
+      owner: 'configuration',
+      rows: [
+        {row: 2, entry: 'defaults'},
+        {row: 9, entry: 'security'},
+        {row: 12, entry: 'oidc:okta'},
+        {row: 13, entry: 'oidc:okta'},
+      ],
+    };
+    expect(entryAt(entries, 0, 2)).toBe('defaults');
+    expect(entryAt(entries, 90, 9)).toBe('security');
+    expect(entryAt(entries, 4, 13)).toBe('oidc:okta');
+    expect(entryAt(entries, 4, 3)).toBeNull();
+    expect(entryAt(entries, -1, 2)).toBeNull();
+    expect(entryAt(entries, 1, 2.5)).toBeNull();
+    expect(entryAt(null, 0, 2)).toBeNull();
   });
 
   it('fieldAt: the field a drawn row belongs to (its line, its errors, its help)', () => {
@@ -147,6 +166,52 @@ describe('what the mouse does', () => {
     expect(c.state.lists.devices.detailScroll).toBe(3);
     read(sgr(64, 10, 10));
     expect(c.state.lists.devices.detailScroll).toBe(0);
+  });
+
+  it("on the Configuration and in a user's detail a click puts the cursor on the entry drawn there; a double-click acts as Enter", async () => {
+    const {c, read, later} = await console3();
+    read(click(40, 1));
+    expect(c.state.screen).toBe('configuration');
+    // What the Configuration would report: its entries' rows.
+    c.measuredEntries({
+      owner: 'configuration',
+      rows: [
+        {row: 2, entry: 'defaults'},
+        {row: 12, entry: 'security'},
+      ],
+    });
+    read(click(5, 12));
+    expect(c.state.configuration.entry).toBe('security');
+    // A row with no entry, and another screen's entries: nothing moves.
+    later(1000);
+    read(click(5, 7));
+    c.measuredEntries({owner: 'users', rows: [{row: 2, entry: 'device:d-1'}]});
+    read(click(5, 2));
+    expect(c.state.configuration.entry).toBe('security');
+    expect(c.state.modals).toEqual([]);
+    c.measuredEntries({owner: 'configuration', rows: [{row: 2, entry: 'defaults'}]});
+    later(1000);
+    read(click(5, 2));
+    later(200);
+    read(click(5, 2));
+    expect(c.state.configuration.entry).toBe('defaults');
+    expect(topModal(c.state)).toMatchObject({kind: 'form', title: 'Client defaults'});
+    read('\x1b');
+    // A user's detail: its device lines.
+    read(click(15, 1));
+    read('\r');
+    const user = c.state.lists.users.detailId;
+    expect(user).not.toBeNull();
+    c.measuredEntries({owner: 'users', rows: [{row: 14, entry: 'device:d-2'}, {row: 15, entry: 'device:d-1'}]});
+    later(1000);
+    read(click(3, 15));
+    expect(c.state.lists.users.detailEntry).toBe('device:d-1');
+    read(click(3, 14));
+    expect(c.state.lists.users.detailEntry).toBe('device:d-2');
+    later(100);
+    read(click(3, 14));
+    expect(c.state.screen).toBe('devices');
+    expect(c.state.lists.devices.detailId).toBe('d-2');
   });
 
   it('two clicks too far apart in time, or on two cells, are two clicks', async () => {

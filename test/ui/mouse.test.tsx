@@ -97,4 +97,62 @@ describe('the mouse on what was drawn', () => {
     await app.waitFor(/^› Name /m);
     await app.unmount();
   });
+
+  it('on the Configuration a click puts the cursor on the entry drawn there, and a double-click edits it, as Enter', async () => {
+    const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
+    await app.press('screen4', 'global');
+    let frame = await app.waitFor('Security  (Enter edits)');
+    // The cursor starts on the client defaults; a click on the Security heading moves it there.
+    await click(app, cellOf(frame, 'Security  (Enter edits)'));
+    await app.press('edit', 'configuration');
+    frame = await app.waitFor('Ctrl-S save');
+    expect(frame).toContain('Local auth ');
+    await app.press('cancel', 'form');
+    frame = await app.waitFor('Security  (Enter edits)');
+    // A line that is no entry (a value under a heading) takes no click: Enter still edits Security.
+    await click(app, {col: 2, row: cellOf(frame, 'Client defaults').row + 1});
+    await app.press('edit', 'configuration');
+    await app.waitFor('Local auth ');
+    await app.press('cancel', 'form');
+    frame = await app.waitFor('Security  (Enter edits)');
+    const defaults = cellOf(frame, 'Client defaults  (Enter edits)');
+    await app.keys(sgr(0, defaults.col, defaults.row) + sgr(0, defaults.col, defaults.row, 'm') + sgr(0, defaults.col, defaults.row) + sgr(0, defaults.col, defaults.row, 'm'));
+    frame = await app.waitFor('Ctrl-S save');
+    expect(frame).toContain('Allowed IPs');
+    await app.unmount();
+  });
+
+  it("in a user's detail a click puts the cursor on the device line drawn there, and a double-click opens that device", async () => {
+    const app = await renderApp({fixture: fx, settings, ready: /1\/\d+ devices/});
+    await app.press('screen2', 'global');
+    await app.waitFor(/1\/\d+ users/);
+    // A user with two devices or more (the demo's first users have several).
+    let frame = app.frame();
+    for (let i = 0; i < 40 && !/Devices \([2-9]/.test(frame); i++) {
+      if (i > 0) {
+        await app.press('back', 'detail');
+        await app.press('down', 'list');
+      }
+      await app.press('open', 'list');
+      frame = await app.waitFor('User ›');
+    }
+    // Under "Devices (n)": a state glyph, the name, the address, the handshake.
+    const all = frame.split('\n');
+    const from = all.findIndex((l) => /^Devices \(\d+\)/.test(l)) + 1;
+    const deviceLines = all.slice(from, from + 2);
+    expect(deviceLines.every((l) => /^\S \S+ {2}\d+\.\d+\.\d+\.\d+/.test(l))).toBe(true);
+    const second = deviceLines[1]!.split(/\s+/)[1]!;
+    await click(app, cellOf(frame, deviceLines[1]!.trim()));
+    await app.press('open', 'detail');
+    frame = await app.waitFor('Device ›');
+    expect(frame).toContain(`Device › ${second}`);
+    await app.press('back', 'detail');
+    frame = await app.waitFor('User ›');
+    const first = deviceLines[0]!.split(/\s+/)[1]!;
+    const at = cellOf(frame, deviceLines[0]!.trim());
+    await app.keys(sgr(0, at.col, at.row) + sgr(0, at.col, at.row, 'm') + sgr(0, at.col, at.row) + sgr(0, at.col, at.row, 'm'));
+    frame = await app.waitFor('Device ›');
+    expect(frame).toContain(`Device › ${first}`);
+    await app.unmount();
+  });
 });

@@ -1,5 +1,5 @@
 // Where the last frame put what a click can land on, as the UI reports it while it draws
-// (src/ui/Tabs.tsx, src/ui/views/ListScreen.tsx, src/ui/FormView.tsx) and the mouse reads it
+// (src/ui/Tabs.tsx, src/ui/views/ListScreen.tsx, src/ui/FormView.tsx, src/ui/views/DetailView.tsx) and the mouse reads it
 // (src/state/input/mouse-hit.ts). Cells count from 0 at the terminal's top left, as the decoder
 // gives a click's. Plain data, so that hit-testing is a pure function of it.
 import type {ListScreenId, ScreenId} from './state.js';
@@ -36,12 +36,21 @@ export interface DrawnForm {
   rows: ReadonlyArray<{row: number; field: number}>;
 }
 
+/** The lines a cursor can stand on (the Configuration's entries, a user's devices in their detail), as drawn: each row with its entry. */
+export interface DrawnEntries {
+  /** Whose lines: the Configuration screen, or the detail of that list. */
+  owner: ScreenId;
+  rows: ReadonlyArray<{row: number; entry: string}>;
+}
+
 export interface DrawnGeometry {
   tabs: readonly DrawnTab[];
   /** The list table last drawn, null before one was. */
   table: DrawnTable | null;
   /** The form last drawn, null before one was. */
   form: DrawnForm | null;
+  /** The entries of the Configuration or of a detail last drawn, null before any were. */
+  entries: DrawnEntries | null;
 }
 
-export const NOTHING_DRAWN: DrawnGeometry = {tabs: [], table: null, form: null};
+export const NOTHING_DRAWN: DrawnGeometry = {tabs: [], table: null, form: null, entries: null};

@@ -4,7 +4,7 @@
 // them through the Controller's `measured…` calls as it renders; handlers read them through
 // `ConsoleContext.layout`.
 import type {LayoutReadings} from './context.js';
-import {NOTHING_DRAWN, type DrawnForm, type DrawnGeometry, type DrawnTab, type DrawnTable} from './drawn.js';
+import {NOTHING_DRAWN, type DrawnEntries, type DrawnForm, type DrawnGeometry, type DrawnTab, type DrawnTable} from './drawn.js';
 import type {ListScreenId} from './state.js';
 
 /** Where a list's table is drawn, but for its scroll offset, which the table reports once it has drawn (Table's onTopChange). */
@@ -57,6 +57,7 @@ export class Layout implements LayoutReadings {
   private table: TablePlacement | null = null;
   private tableTop: {screen: ListScreenId; top: number} | null = null;
   private form: DrawnForm | null = null;
+  private entries: DrawnEntries | null = null;
 
   measuredTabs(tabs: readonly DrawnTab[]): void {
     this.tabs = tabs;
@@ -74,6 +75,10 @@ export class Layout implements LayoutReadings {
     this.form = form;
   }
 
+  measuredEntries(entries: DrawnEntries): void {
+    this.entries = entries;
+  }
+
   get drawn(): DrawnGeometry {
     const placed = this.table;
     const top = this.tableTop;
@@ -89,7 +94,7 @@ export class Layout implements LayoutReadings {
             rows: Math.max(0, Math.min(placed.capacity, placed.total - top.top)),
           }
         : null;
-    if (this.tabs.length === 0 && table === null && this.form === null) return NOTHING_DRAWN;
-    return {tabs: this.tabs, table, form: this.form};
+    if (this.tabs.length === 0 && table === null && this.form === null && this.entries === null) return NOTHING_DRAWN;
+    return {tabs: this.tabs, table, form: this.form, entries: this.entries};
   }
 }

@@ -66,8 +66,11 @@ export const MOUSE_TITLE = 'The mouse';
 const MOUSE: HelpSection = {
   title: MOUSE_TITLE,
   rows: [
-    {keys: 'click', help: 'on a tab: that screen; on a list row: the cursor there; on a form field: focus it (a click never writes, nor answers a dialog)'},
-    {keys: 'double-click', help: "on a list row: the row's details, as Enter"},
+    {
+      keys: 'click',
+      help: "on a tab: that screen; on a list row, a Configuration entry or a user's device line: the cursor there; on a form field: focus it (a click never writes, nor answers a dialog)",
+    },
+    {keys: 'double-click', help: 'there: what Enter does (a row’s details, edit the entry, open the device)'},
     {keys: 'wheel', help: 'scroll lists, details, the help, reports and the JSON view, three rows a notch'},
     {
       keys: 'Shift-drag',

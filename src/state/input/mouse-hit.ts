@@ -1,7 +1,7 @@
 // What is under a cell of the terminal, from what the last frame drew there (src/state/core/drawn.ts),
 // and whether two presses make a double-click. Pure: the geometry and the time are passed in, so
 // the mouse's decisions are tested without a terminal or a clock (test/state/mouse.test.ts).
-import {TABS_ROW, type DrawnForm, type DrawnTab, type DrawnTable} from '../core/drawn.js';
+import {TABS_ROW, type DrawnEntries, type DrawnForm, type DrawnTab, type DrawnTable} from '../core/drawn.js';
 import type {ScreenId} from '../core/state.js';
 
 /** Two presses on the same cell this close together are a double-click (a desktop's usual 400–500 ms). */
@@ -39,6 +39,12 @@ export function rowAt(table: DrawnTable | null, col: number, row: number): numbe
 export function fieldAt(form: DrawnForm | null, col: number, row: number): number | null {
   if (!form || !isCell(col) || !isCell(row)) return null;
   return form.rows.find((r) => r.row === row)?.field ?? null;
+}
+
+/** The entry drawn on the cell's row (any of its wrapped lines), or null. */
+export function entryAt(entries: DrawnEntries | null, col: number, row: number): string | null {
+  if (!entries || !isCell(col) || !isCell(row)) return null;
+  return entries.rows.find((r) => r.row === row)?.entry ?? null;
 }
 
 /** Whether `press` is the second of a double-click after `last`: the same cell, soon enough after it. */

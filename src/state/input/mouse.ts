@@ -1,5 +1,6 @@
 // What the mouse does (docs/terminal-notes.md, "Mouse reports"): a click on a tab goes to that screen, on a list row
-// puts the cursor there, a double-click opens the row's detail, on a form field focuses it; the
+// puts the cursor there, a double-click opens the row's detail (on a Configuration entry or a
+// user's device line the same: the cursor, then Enter), on a form field focuses it; the
 // wheel scrolls lists, details, the help, reports and the JSON view. Each is a key's handler run as
 // that key would run it (keyPress, or the list's and the form's own moves), where that key would
 // run: a click only moves, focuses or opens, never writes and never answers a dialog, and what a
@@ -10,7 +11,7 @@ import {SCREENS} from '../core/state.js';
 import type {MouseEvent} from './decoder.js';
 import {keyPress} from './dispatch.js';
 import {keyFor, type Action, type Scope} from './keymap.js';
-import {fieldAt, isDoubleClick, rowAt, tabAt, WHEEL_LINES, type Press} from './mouse-hit.js';
+import {entryAt, fieldAt, isDoubleClick, rowAt, tabAt, WHEEL_LINES, type Press} from './mouse-hit.js';
 import {routeOf} from './scopes.js';
 import {moveCursorTo} from '../lists/actions.js';
 import {focusField} from '../interactions/form.js';
@@ -66,6 +67,20 @@ function click(c: ConsoleContext, press: Press, double: boolean): void {
     // The first press put the cursor on the row; the second opens it, as Enter does.
     if (double) keyPress(c, keyFor('list', 'open') ?? 'enter', '\r');
     else moveCursorTo(c, list, index);
+    return;
+  }
+  if (here === 'configuration' || here === 'detail') {
+    // The Configuration's entries, a user's devices in their detail: the cursor goes to the line,
+    // and a double-click acts as Enter there (edits the entry, opens the device).
+    const list = here === 'detail' ? c.activeList() : null;
+    const owner = here === 'configuration' ? 'configuration' : list?.spec.id;
+    const entry = drawn.entries?.owner === owner ? entryAt(drawn.entries, press.col, press.row) : null;
+    if (entry === null) return;
+    if (double) {
+      const key = keyFor(here, here === 'configuration' ? 'edit' : 'open') ?? 'enter';
+      keyPress(c, key, key === 'enter' ? '\r' : key);
+    } else if (list) c.updateList(list.spec.id, (st) => ({...st, detailEntry: entry}));
+    else c.set((s) => ({...s, configuration: {...s.configuration, entry}}));
     return;
   }
   if (here === 'form' && route.modal?.kind === 'form') {

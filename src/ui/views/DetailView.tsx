@@ -86,12 +86,15 @@ export function DetailView({
   width,
   height,
   selectedEntry,
+  onEntries,
 }: {
   lines: readonly DetailLine[];
   scroll: number;
   width: number;
   height: number;
   selectedEntry?: string;
+  /** Told, as it draws, which of its rows (from the view's top) hold an entry a cursor can stand on (for the mouse). */
+  onEntries?: (rows: {row: number; entry: string}[]) => void;
 }): React.JSX.Element {
   const rows = layout(lines, width);
   // With a cursor entry, scroll keeps it in the upper third; otherwise `scroll` counts rows.
@@ -107,6 +110,12 @@ export function DetailView({
   // More below than fits: the last row says so (and how to get there) instead of ending mid-way.
   const below = rows.length - (start + height);
   const visible = below > 0 && height > 1 ? rows.slice(start, start + height - 1) : rows.slice(start, start + height);
+  onEntries?.(
+    visible.flatMap((r, i) => {
+      const entry = lines[r.line]?.entry;
+      return entry === undefined ? [] : [{row: i, entry}];
+    }),
+  );
   return (
     <Box flexDirection="column" width={width} height={height}>
       {visible.map((r) => {

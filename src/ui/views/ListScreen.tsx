@@ -114,6 +114,7 @@ export function ListScreen({
   side = false,
   onTable,
   onTableTop,
+  onEntries,
 }: {
   list: ListDerived;
   snapshot: Snapshot;
@@ -128,6 +129,8 @@ export function ListScreen({
   onTable?: (placement: TablePlacement) => void;
   /** Told the table's scroll offset once it has drawn; keep it stable (the table is memoised). */
   onTableTop?: (screen: ListScreenId, top: number) => void;
+  /** Told which rows of an open detail (from this view's top) hold an entry (a user's devices), for the mouse. */
+  onEntries?: (rows: {row: number; entry: string}[]) => void;
 }): React.JSX.Element {
   const {spec, state, view, selection, columns} = list;
   const screen = spec.id;
@@ -153,7 +156,14 @@ export function ListScreen({
     }
     const lines = spec.detail(list.detailItem, {snapshot, now, reveal: state.reveal, history: changes.history});
     return (
-      <DetailView lines={lines} scroll={state.detailScroll} width={width} height={height} {...(state.detailEntry ? {selectedEntry: state.detailEntry} : {})} />
+      <DetailView
+        lines={lines}
+        scroll={state.detailScroll}
+        width={width}
+        height={height}
+        {...(state.detailEntry ? {selectedEntry: state.detailEntry} : {})}
+        {...(onEntries ? {onEntries} : {})}
+      />
     );
   }
   // The list, with the filter's error under it when a term could not be read.
