@@ -116,7 +116,12 @@ describe('the mouse on what was drawn', () => {
     await app.press('cancel', 'form');
     frame = await app.waitFor('Security  (Enter edits)');
     const defaults = cellOf(frame, 'Client defaults  (Enter edits)');
-    await app.keys(sgr(0, defaults.col, defaults.row) + sgr(0, defaults.col, defaults.row, 'm') + sgr(0, defaults.col, defaults.row) + sgr(0, defaults.col, defaults.row, 'm'));
+    await app.keys(
+      sgr(0, defaults.col, defaults.row) +
+        sgr(0, defaults.col, defaults.row, 'm') +
+        sgr(0, defaults.col, defaults.row) +
+        sgr(0, defaults.col, defaults.row, 'm'),
+    );
     frame = await app.waitFor('Ctrl-S save');
     expect(frame).toContain('Allowed IPs');
     await app.unmount();
