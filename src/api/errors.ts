@@ -122,7 +122,9 @@ export const SERVER_WORDS_PLAIN: Readonly<Record<string, string>> = {
   'must be one of: Elixir.FzHttp.Types.IP, string': 'must be IP addresses or host names, without a port',
 };
 
-const plainWords = (message: string): string => (Object.prototype.hasOwnProperty.call(SERVER_WORDS_PLAIN, message) ? SERVER_WORDS_PLAIN[message]! : message);
+/** A 422 message as the console shows it: SERVER_WORDS_PLAIN's, or the server's own. */
+export const plainWords = (message: string): string =>
+  Object.prototype.hasOwnProperty.call(SERVER_WORDS_PLAIN, message) ? SERVER_WORDS_PLAIN[message]! : message;
 
 /**
  * Flattens a 422 `errors` object into dotted/indexed paths. Embedded provider lists come

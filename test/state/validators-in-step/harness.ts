@@ -8,6 +8,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSandbox, type SandboxHandle} from '../../../src/sandbox/index.js';
 import {parseInteger, type Messages} from '../../../src/state/data/validators.js';
 import {data, publicKey, send, type RawResponse} from '../../sandbox/helpers.js';
+import {plainWords} from '../../../src/api/errors.js';
 
 export let sb: SandboxHandle;
 export let ownerId: string;
@@ -41,7 +42,8 @@ export function pick(source: Record<string, unknown> | undefined, fields: readon
   const out: FieldMessages = {};
   for (const f of fields) {
     const m = source?.[f];
-    if (Array.isArray(m) && m.length > 0) out[f] = m as Messages;
+    // As the client shows them (0.7.36's Elixir module names in plain words: src/api/errors.ts).
+    if (Array.isArray(m) && m.length > 0) out[f] = (m as Messages).map(plainWords);
   }
   return out;
 }
