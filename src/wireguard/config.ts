@@ -122,6 +122,15 @@ function resolveEndpoint(endpoint: string, port: number, fromDefault: boolean): 
   return {text: `${endpoint}:${port}`, ambiguous: endpoint.includes(':') && !endpoint.trim().startsWith('[')};
 }
 
+/** The host of a rendered endpoint when it is 0.0.0.0 or :: (an address that names no machine), else null. */
+function unspecifiedHost(endpoint: string): string | null {
+  const bracketed = /^\[([^\]]*)\]/.exec(endpoint);
+  const host = bracketed ? bracketed[1]! : endpoint.slice(0, endpoint.lastIndexOf(':') < 0 ? endpoint.length : endpoint.lastIndexOf(':'));
+  if (/^0+\.0+\.0+\.0+$/.test(host)) return '0.0.0.0';
+  if (bracketed && /^[0:]+$/.test(host) && host.includes('::')) return '::';
+  return null;
+}
+
 /**
  * 0.7.36 `Devices.inet/1`: IPv4 `/32` first, then IPv6 `/128`, joined by "," without a space.
  * The server includes a family when it is enabled; the API does not say which are, so a
@@ -207,6 +216,12 @@ export function configWarnings(device: ClientConfigDevice, opts: {wireguardPort?
     warnings.push('The endpoint is empty, so the config has no Endpoint line and the client cannot start the connection');
   } else {
     const resolved = resolveEndpoint(endpoint, port, device.use_default_endpoint === true);
+    const unspecified = unspecifiedHost(resolved.text);
+    if (unspecified !== null) {
+      warnings.push(
+        `Endpoint ${resolved.text} is the unspecified address ${unspecified} (0.7.36 reads an endpoint of "0" as 0.0.0.0): no client can reach the server there; set the server's public address or name`,
+      );
+    }
     if (resolved.ambiguous) {
       const bare = endpoint.trim();
       const fix = isIPv6(bare) ? `; use [${bare}]:${port} instead` : '';

@@ -49,11 +49,14 @@ export interface ClientConfigDevice {
  */
 export class ClientConfigError extends Error {
   readonly field: string;
+  /** What is wrong, without the message's "Refusing to build the client config:" head (said before anything is sent). */
+  readonly reason: string;
 
-  constructor(field: string, message: string) {
-    super(message);
+  constructor(field: string, reason: string) {
+    super(`Refusing to build the client config: ${reason}`);
     this.name = 'ClientConfigError';
     this.field = field;
+    this.reason = reason;
   }
 }
 
@@ -136,7 +139,7 @@ export function isEndpoint(s: string): boolean {
 const KEY_KIND = `is not a WireGuard key (${KEY_BASE64_LENGTH} characters of base64 encoding ${KEY_BYTES} bytes)`;
 
 function refuse(field: string, what: string, problem: string, value: unknown): never {
-  throw new ClientConfigError(field, `Refusing to build the client config: ${what} ${field} ${problem}: ${describeUntrusted(value)}`);
+  throw new ClientConfigError(field, `${what} ${field} ${problem}: ${describeUntrusted(value)}`);
 }
 
 function checkInteger(value: unknown, field: string, what: string, min: number, max: number, unit = ''): void {
@@ -201,6 +204,6 @@ export function validateClientConfigDevice(device: ClientConfigDevice): void {
 /** Throws ClientConfigError (without showing the value, which is a secret) for a private key that is not a WireGuard key. */
 export function validatePrivateKey(privateKey: unknown): void {
   if (typeof privateKey !== 'string' || !isValidKey(privateKey)) {
-    throw new ClientConfigError('privateKey', `Refusing to build the client config: the device's private key privateKey ${KEY_KIND} (not shown)`);
+    throw new ClientConfigError('privateKey', `the device's private key privateKey ${KEY_KIND} (not shown)`);
   }
 }

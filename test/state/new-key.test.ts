@@ -264,6 +264,20 @@ describe('K: a new key for one device', () => {
     );
   });
 
+  it('a device whose settings no client config can be built from is not deleted: the read, then why', async () => {
+    const s = server();
+    // 0.7.36 stores "999.1.1.1" as a DNS name; the config renderer refuses it.
+    s.devices[0] = {...s.devices[0]!, dns: ['9.9.9.9', '999.1.1.1']};
+    const {c, press, message} = await open(s);
+    press('K', 'y');
+    await until(() => c.state.modals.length === 0, 'the dialog to close');
+    expect(s.calls).toEqual(['getDevice d-1']);
+    expect(message()).toBe(
+      'No new key for ann-laptop of ann@example.com: no client config could be built for it (DNS server dns[1] is not an IP address or domain name: "999.1.1.1"): fix that first; nothing changed',
+    );
+    expect(c.undo.list()).toEqual([]);
+  });
+
   it('a device gone meanwhile: nothing is sent but the read, and it is said', async () => {
     const s = server();
     const {c, press, message} = await open(s);

@@ -104,6 +104,18 @@ describe('renderClientConfig', () => {
     expect(configWarnings(typical({preshared_key: ''}))).toEqual([expect.stringMatching(/empty PresharedKey line/)]);
   });
 
+  it('warns of an endpoint on the unspecified address (0.7.36 reads a default endpoint "0" as 0.0.0.0), with or without a port, v4 or v6', () => {
+    const unreachable = /^Endpoint (\S+) is the unspecified address (0\.0\.0\.0|::) .*no client can reach the server there/;
+    expect(configWarnings(typical({endpoint: '0.0.0.0', use_default_endpoint: true}))).toEqual([expect.stringMatching(unreachable)]);
+    expect(configWarnings(typical({endpoint: '0.0.0.0:51820'}))[0]).toMatch(/^Endpoint 0\.0\.0\.0:51820 is the unspecified address 0\.0\.0\.0/);
+    expect(configWarnings(typical({endpoint: '[::]:51820'}))[0]).toMatch(/^Endpoint \[::\]:51820 is the unspecified address ::/);
+    expect(configWarnings(typical({endpoint: '::', use_default_endpoint: true}))[0]).toMatch(/is the unspecified address ::/);
+    // Addresses that only look like it, and names, are endpoints like any other.
+    for (const endpoint of ['10.0.0.0', '0.0.0.1:51820', '[::1]:51820', 'zero.example.com', '[fd00::]:51820']) {
+      expect(configWarnings(typical({endpoint})), endpoint).toEqual([]);
+    }
+  });
+
   describe('endpoint port completion (0.7.36 maybe_add_port)', () => {
     it('IPv4 without a port gets WIREGUARD_PORT', () => {
       expect(endpointLine({endpoint: '203.0.113.5'})).toBe('Endpoint = 203.0.113.5:51820');

@@ -3,6 +3,7 @@
 // the record is re-read right before writing; if it moved, the admin chooses re-apply or reload).
 import {openRawView} from '../../interactions/raw-view.js';
 import {editInEditor} from '../../interactions/external-edit.js';
+import {defaultsWarnings} from '../../interactions/config-check.js';
 import {configurationEditorDocument, configurationErrorLines} from './editor.js';
 import {errorText} from '../../core/state.js';
 import {ApiError, type Configuration, type ConfigurationUpdate} from '../../../api/index.js';
@@ -133,10 +134,19 @@ function review(
   form: FormModal | null,
   reopen?: (errors: string[]) => void,
 ): void {
-  const lines = diffUpdate(opened, build(opened));
+  const update = build(opened);
+  const lines = diffUpdate(opened, update);
+  // New client defaults that no client config can be built from (0.7.36 takes "999.1.1.1" as a
+  // DNS name, "0" as the endpoint 0.0.0.0): said before they are saved, not at the next device.
+  const touchesDefaults = Object.keys(update).some((k) => k.startsWith('default_client_'));
+  const warnings = touchesDefaults ? defaultsWarnings({...opened, ...update} as Configuration) : [];
   const dialog: Omit<DialogModal, 'kind'> = {
     title,
-    lines: [{text: 'What will change:', tone: 'muted'}, ...lines.map((text) => ({text: `  ${text}`}))],
+    lines: [
+      {text: 'What will change:', tone: 'muted'},
+      ...lines.map((text) => ({text: `  ${text}`})),
+      ...warnings.map((text) => ({text, tone: 'warning' as const})),
+    ],
     choices: [
       {action: 'confirm', label: 'save', run: () => save(host, opened, build, form, reopen)},
       {action: 'cancel', label: form ? 'back to the form' : 'cancel'},

@@ -13,6 +13,7 @@ import type {DialogLine} from '../../core/modals.js';
 import {errorText} from '../../core/state.js';
 import {outcomeUnknown} from '../../interactions/jobs.js';
 import {deviceBody, reason, restore} from '../../undo/restore.js';
+import {configProblem} from '../../interactions/config-check.js';
 import {countOf, type KeyChange, type UndoItems} from '../../undo/undo-log.js';
 
 export type ReplaceOutcome =
@@ -58,6 +59,11 @@ export async function replaceDevice(client: ConsoleClient, id: string, at: Resto
     if (notFound(err)) return {kind: 'unchanged', reason: 'it is no longer on the server', error: err};
     throw err;
   }
+  // The new device gets this one's settings (its own values, or the defaults it uses): a config
+  // that cannot be built from them now could not be built after the delete either, and the user
+  // would be left with none. Its keys are new, and the server's key is the server's to send.
+  const problem = configProblem({...before, preshared_key: made.presharedKey, server_public_key: null});
+  if (problem !== null) return {kind: 'unchanged', reason: `no client config could be built for it (${problem.why}): fix that first`};
 
   try {
     await client.deleteDevice(before.id);

@@ -3,6 +3,7 @@
 import {generateDeviceName} from '../../../common/names.js';
 import {generateKeyPair} from '../../../wireguard/index.js';
 import {openNewConfig} from '../../interactions/device-result.js';
+import {createRefusal} from '../../interactions/config-check.js';
 import type {Tone} from '../../core/tone.js';
 import {glyphs} from '../../core/glyphs.js';
 import {createForm, str} from '../../interactions/form.js';
@@ -68,7 +69,11 @@ export function openDeviceCreate(ctx: ConsoleContext, ownerId: string | null): v
     save: async (form) => {
       const owner = ownerId ?? str(form.values, 'owner');
       const keys = generateKeyPair();
-      const device = (await ctx.client.createDevice(deviceCreateBody(form.values, owner, keys.publicKey))).data;
+      const body = deviceCreateBody(form.values, owner, keys.publicKey);
+      // Before the create: its private key is shown once, with the config made from it.
+      const refusal = createRefusal(body, ctx.snapshot.configuration);
+      if (refusal !== null) throw new Error(`Not created: ${refusal}`);
+      const device = (await ctx.client.createDevice(body)).data;
       const ownerEmail = emailOf(ctx, owner);
       ctx.close();
       const refused = openNewConfig(ctx, device, keys.privateKey, ownerEmail);

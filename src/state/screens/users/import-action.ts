@@ -137,7 +137,7 @@ function askConfigDir(c: ConsoleContext, plan: ImportPlan, preview: ReportModal)
       if (still) c.removeModal(still);
       void runReport(c, {
         title: `Importing ${plural(rowsToApply(plan).length, 'row')}`,
-        job: importJob(c.client, plan, dir.dir),
+        job: importJob(c.client, plan, dir.dir, c.snapshot.configuration),
         total: rowsToApply(plan).length,
         intro: [{text: `Creating ${plural(plan.counts.newUsers, 'user')} and ${plural(plan.counts.devices, 'device')}; configs go to ${dir.dir}`}],
         summarise: (outcome) => {

@@ -4,7 +4,8 @@
 // worker, so a user exists before their devices are created.
 import {promises as fs} from 'node:fs';
 import {join} from 'node:path';
-import {ApiError, type User} from '../../../api/index.js';
+import {ApiError, type Configuration, type User} from '../../../api/index.js';
+import {createRefusal} from '../../interactions/config-check.js';
 import {expandPath, generateKeyPair, renderClientConfig, writeConfigFile} from '../../../wireguard/index.js';
 import type {ConsoleClient} from '../../core/context.js';
 import {errorText} from '../../core/state.js';
@@ -58,7 +59,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** One row: the user (unless they exist), then their devices one by one. */
-async function applyRow(client: ConsoleClient, row: ImportRow, dir: string): Promise<RowDone> {
+async function applyRow(client: ConsoleClient, row: ImportRow, dir: string, configuration: Configuration | null): Promise<RowDone> {
   let userId = row.userId;
   let userCreated = false;
   if (userId === null) {
@@ -77,9 +78,16 @@ async function applyRow(client: ConsoleClient, row: ImportRow, dir: string): Pro
       continue;
     }
     const keys = generateKeyPair();
+    const body = deviceCreateBody(deviceFormInitial(d.name, userId), userId, keys.publicKey);
+    // Nor one whose config cannot be built (client defaults 0.7.36 takes and a client refuses).
+    const refusal = createRefusal(body, configuration);
+    if (refusal !== null) {
+      devices.push({name: d.name, path: null, created: false, problem: `not created: ${refusal}`});
+      continue;
+    }
     let device;
     try {
-      device = (await client.createDevice(deviceCreateBody(deviceFormInitial(d.name, userId), userId, keys.publicKey))).data;
+      device = (await client.createDevice(body)).data;
     } catch (err) {
       if (isServerGone(err)) throw err;
       const reason = err instanceof ApiError && err.kind === 'validation' ? fieldErrorsText(err.fieldErrors) || err.message : errorText(err);
@@ -110,8 +118,15 @@ function fieldErrorsText(fieldErrors: Record<string, string[]>): string {
     .join('; ');
 }
 
-export function importJob(client: ConsoleClient, plan: ImportPlan, dir: string, options: JobOptions = {}): Job<ImportRow, RowDone> {
-  return new Job(rowsToApply(plan), (row) => applyRow(client, row, dir), options);
+/** `configuration`: the client defaults each device's config is checked against before its create (null: not known to this token). */
+export function importJob(
+  client: ConsoleClient,
+  plan: ImportPlan,
+  dir: string,
+  configuration: Configuration | null,
+  options: JobOptions = {},
+): Job<ImportRow, RowDone> {
+  return new Job(rowsToApply(plan), (row) => applyRow(client, row, dir, configuration), options);
 }
 
 export interface ImportSummary {
