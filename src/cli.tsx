@@ -4,7 +4,6 @@ import {render} from 'ink';
 import {FirezoneClient, type RequestEvent} from './api/index.js';
 import {HELP_TEXT, parseCommandLine, UsageError, type ConsoleFlags} from './config/args.js';
 import {activityHelp} from './config/cli-spec.js';
-import {editTextInEditor, type EditorRun} from './config/external-editor.js';
 import {ConfigError, configPath, readConfigFile, resolveConnection, writeConfigFile, type Connection, type Resolution} from './config/profile.js';
 import {PrivateFileError} from './common/private-file.js';
 import {DebugLog} from './config/debuglog.js';
@@ -20,22 +19,14 @@ import {FirstRun} from './ui/FirstRun.js';
 import {FrameWriter, frameWriterStream} from './ui/frame-writer.js';
 import {guardedStream, OutputGuard} from './ui/output-guard.js';
 import {FRAME_OPTIONS} from './ui/render-options.js';
-import {
-  BRACKETED_PASTE_OFF,
-  BRACKETED_PASTE_ON,
-  ENTER_ALT_SCREEN,
-  HIDE_CURSOR,
-  LEAVE_ALT_SCREEN,
-  MOUSE_OFF,
-  MOUSE_ON,
-  readSize,
-  SHOW_CURSOR,
-} from './ui/terminal.js';
+import {readSize} from './ui/terminal.js';
+import {editInTerminal, owned, restoreTerminal, setMouse, suspendToShell, takeTerminal} from './ui/terminal-owner.js';
 import {ActivityLog} from './state/tracking/activity-log.js';
 import {configureGlyphs} from './state/core/glyphs.js';
 // file.js, not the index: the index loads the QR encoder, which the first frame does not need.
 import {expandPath} from './wireguard/file.js';
 import {configureColor} from './ui/theme.js';
+import {hasJobControl} from './config/job-control.js';
 
 const VERSION = process.env.FZ_CONSOLE_VERSION ?? '0.0.0-dev';
 
@@ -148,113 +139,6 @@ function resolveProfile(flags: ConsoleFlags, name: string): Promise<Resolution> 
   return resolveConnection(own, env);
 }
 
-let terminalTaken = false;
-/** The admin's editor has the terminal (`E`): a Ctrl-C there is the editor's, not the console's. */
-let editorHasTerminal = false;
-/** Whether the console has the mouse (the session shown takes it: its settings' `mouse`); taken again after `fg` and after the editor. */
-let mouseOn = false;
-/** What the terminal shows, for sending frames as changes (src/ui/frame-writer.ts); set by runConsole. */
-let frames: FrameWriter | null = null;
-function restoreTerminal(): void {
-  if (!terminalTaken) return;
-  terminalTaken = false;
-  try {
-    if (process.stdin.isTTY) process.stdin.setRawMode(false);
-  } catch {
-    // stdin may already be closed (SIGHUP): nothing left to restore there
-  }
-  try {
-    // Mouse reports off whether or not they were on: a shell given the terminal with them on
-    // would read every click as bytes typed at its prompt.
-    process.stdout.write(MOUSE_OFF + BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN);
-  } catch {
-    // stdout gone with the terminal
-  }
-}
-
-/** The session shown takes the mouse or leaves it to the terminal (a `:profile` switch, the first-run screen left). */
-function setMouse(on: boolean): void {
-  if (on === mouseOn) return;
-  mouseOn = on;
-  if (!terminalTaken) return;
-  try {
-    process.stdout.write(on ? MOUSE_ON : MOUSE_OFF);
-  } catch {
-    // stdout gone with the terminal
-  }
-}
-
-/**
- * Takes the terminal again after the shell or an editor had it: raw mode, the alternate screen,
- * paste brackets, the cursor hidden, and the whole frame drawn again (the alternate screen comes
- * back empty).
- */
-function retakeTerminal(repaint: () => void): void {
-  if (process.stdin.isTTY) process.stdin.setRawMode(true);
-  // Ink hides the cursor once, at its first frame (log-update's hasHiddenCursor), and never
-  // again: the cursor shown for the shell would stay on over the console (docs/terminal-notes.md,
-  // "No alternate screen and no paste support in Ink 6").
-  process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON + (mouseOn ? MOUSE_ON : '') + HIDE_CURSOR);
-  terminalTaken = true;
-  // The alternate screen comes back blank: the writer must not send changes against what it showed.
-  frames?.invalidate();
-  // The size may have changed meanwhile: the SIGWINCH went to the shell or the editor then, so
-  // Node's columns and rows are stale (and getWindowSize() only returns them). _refreshSize()
-  // asks the terminal again and emits 'resize' when it changed; the emit below makes the layout
-  // follow and the frame be drawn whole either way.
-  (process.stdout as {_refreshSize?: () => void})._refreshSize?.();
-  process.stdout.emit('resize');
-  repaint();
-}
-
-/**
- * Ctrl-Z: gives the terminal back as a shell expects it (cooked mode, main screen, cursor shown),
- * stops with SIGTSTP like any job, and on `fg` (SIGCONT) takes it again.
- */
-function suspendToShell(repaint: () => void): void {
-  if (!terminalTaken) return;
-  restoreTerminal();
-  process.once('SIGCONT', () => {
-    try {
-      retakeTerminal(repaint);
-    } catch {
-      // the terminal went away while stopped: the hangup handler ends the process
-    }
-  });
-  process.kill(process.pid, 'SIGTSTP');
-}
-
-/**
- * `E`: the terminal handed to the admin's editor as to the shell on Ctrl-Z, and taken back when it
- * exits. The editor runs synchronously, so the console reads no key meant for it; the frames Ink
- * makes meanwhile are dropped (the console does not own the screen) and the whole frame is drawn
- * again after. A Ctrl-C the editor leaves to the terminal (SIGINT to the whole job) is its own:
- * the console ignores SIGINT while the editor runs, as git does.
- */
-function editInTerminal(repaint: () => void): (request: {stem: string; text: string}) => Promise<EditorRun> {
-  return async (request) => {
-    if (!terminalTaken) return {ok: false, reason: 'the console does not own the terminal'};
-    // Let the frame of the key that asked be drawn first, and the store settle.
-    await new Promise((resolve) => setImmediate(resolve));
-    restoreTerminal();
-    editorHasTerminal = true;
-    try {
-      return editTextInEditor(process.env, request);
-    } finally {
-      // A SIGINT that came while the editor ran is handled by the next turn's poll phase, before
-      // this check phase callback: it still finds the editor's flag set.
-      setImmediate(() => {
-        editorHasTerminal = false;
-      });
-      try {
-        retakeTerminal(repaint);
-      } catch {
-        // the terminal went away meanwhile: the hangup handler ends the process
-      }
-    }
-  };
-}
-
 async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write(
@@ -318,9 +202,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   const profiles = firstRunPath ? Object.keys((await readConfigFile(firstRunPath).catch(() => null))?.profiles ?? {}) : [];
   // The first-run screen has nothing to click, and its fields want the terminal's own paste and
   // selection: the mouse is taken when a console is shown.
-  mouseOn = session !== null && session.settings.mouse !== false;
-  process.stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON + (mouseOn ? MOUSE_ON : ''));
-  terminalTaken = true;
+  takeTerminal(session !== null && session.settings.mouse !== false);
   process.on('exit', restoreTerminal);
 
   const sessionBox: {current: Session | null} = {current: session};
@@ -384,6 +266,8 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
       return null;
     },
   });
+  // Ctrl-Z stops the console only where a shell will give the terminal back (src/config/job-control.ts).
+  const suspend = hasJobControl() === false ? {} : {suspend: suspendToShell};
   const Root = (): React.JSX.Element => {
     const [active, setActive] = useState<Session | null>(session);
     if (active) {
@@ -394,7 +278,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
           client={active.client}
           settings={active.settings}
           writeRaw={writeRaw}
-          suspend={suspendToShell}
+          {...suspend}
           editText={editInTerminal}
           profiles={profileSwitcher(active, (next) => setActive(next))}
           {...(active.firstData ? {firstData: active.firstData, firstDataReady: active.firstDataReady === true} : {})}
@@ -482,10 +366,11 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   const writeRaw = (data: string) => {
     process.stdout.write(data);
   };
-  frames = new FrameWriter(() => readSize(process.stdout));
+  const frames = new FrameWriter(() => readSize(process.stdout));
+  owned.frames = frames;
   const instance = render(<Root />, {
     // Made before render(): the writer hears a resize before Ink redraws for it.
-    stdout: frameWriterStream(guardedStream(process.stdout, guard), frames, () => terminalTaken),
+    stdout: frameWriterStream(guardedStream(process.stdout, guard), frames, () => owned.taken),
     exitOnCtrlC: true,
     patchConsole: true,
     ...FRAME_OPTIONS,
@@ -515,7 +400,7 @@ async function runConsole(flags: ConsoleFlags, early: EarlyStart | null): Promis
   process.on('SIGTERM', () => onSignal('SIGTERM', 143));
   process.on('SIGHUP', () => onSignal('SIGHUP', 129));
   process.on('SIGINT', () => {
-    if (!editorHasTerminal) onSignal('SIGINT', 130);
+    if (!owned.editorHasTerminal) onSignal('SIGINT', 130);
   });
 
   try {

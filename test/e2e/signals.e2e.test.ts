@@ -94,6 +94,19 @@ describe.skipIf(!enabled)('signals end to end (tmux)', {timeout: 120_000}, () =>
     expect(t.cursorVisible).toBe(true);
   });
 
+  it('Ctrl-Z with no shell to go back to (the console leads its session: `exec`, tmux or ssh running it) says so and stays', async () => {
+    const t = terminal();
+    // exec: the console takes the shell's place and leads the session; its group is orphaned,
+    // and the kernel would discard its SIGTSTP (it stayed running with the screen given up).
+    t.run(`clear; exec node ${BIN} --refresh 0`);
+    await t.waitFor(/1 Devices \d+/);
+    t.keys('C-z');
+    await t.waitFor(/nothing to suspend to here/);
+    expect(t.altScreen).toBe(true);
+    t.keys('j');
+    await t.waitFor(/2\/\d+ devices/);
+  });
+
   // Two terminals side by side keep the file well under a minute on two cores.
   it('20 exits on SIGTERM and SIGHUP, with a server and with --demo: quiet, 143/129, terminal restored', async () => {
     const plan: [string, NodeJS.Signals][] = [];

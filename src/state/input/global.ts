@@ -38,7 +38,11 @@ export function globalAction(c: ConsoleContext, action: Action): void {
       return;
     case 'suspend':
       if (c.io.suspend) c.io.suspend();
-      else c.message({tone: 'info', text: 'Ctrl-Z: this console cannot be suspended here'});
+      else
+        c.message({
+          tone: 'info',
+          text: 'Ctrl-Z: nothing to suspend to here: no shell with job control started this console (run it from an interactive shell for Ctrl-Z and fg); q quits',
+        });
       return;
     case 'refresh':
       c.refresh({ifIdle: true});
