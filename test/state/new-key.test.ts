@@ -133,14 +133,24 @@ describe('K: a new key for one device', () => {
     expect(message()).toBe('New key for device ann-laptop: u brings the old key back');
   });
 
-  it('in a detail, the detail follows the device to its new id', async () => {
+  it('in a detail, the detail follows the device to its new id, and after u to the device with its old key back', async () => {
     const s = server();
     const {c, press} = await open(s);
     press('enter');
     expect(c.state.lists.devices.detailId).toBe('d-1');
     press('K', 'y');
     await until(() => topModal(c.state)?.kind === 'result', 'the new config');
-    expect(c.state.lists.devices.detailId).toBe(named(s, 'ann-laptop')[0]!.id);
+    const replacement = named(s, 'ann-laptop')[0]!.id;
+    expect(c.state.lists.devices.detailId).toBe(replacement);
+    press('esc', 'y');
+    await until(() => c.state.modals.length === 0, 'the result to close');
+    press('u');
+    await until(() => reportLines(c)[0]?.startsWith('Took back new key of device ann-laptop') ?? false, 'the old key back');
+    const back = named(s, 'ann-laptop')[0]!;
+    expect(back.public_key).toBe(OLD_KEY);
+    expect([replacement, 'd-1']).not.toContain(back.id);
+    expect(c.state.lists.devices.detailId).toBe(back.id);
+    expect(c.state.lists.devices.selectedId).toBe(back.id);
   });
 
   it('u takes the new key back: the device holding it is deleted first, then the device as it was is created with its old keys and addresses', async () => {

@@ -18,6 +18,11 @@ export interface RestoreReport {
   restored: number;
   /** What could not come back, still undoable. */
   left: UndoItems;
+  /**
+   * Devices' ids then → now: a device brought back (its old id), and the device that held a new key
+   * taken back (its id), each to the device as it is now: a detail open on one follows it.
+   */
+  deviceIds: Map<string, string>;
 }
 
 /** The create body that brings a device back as it was: defaults stay defaults, own values are sent. */
@@ -69,6 +74,7 @@ export async function restore(
   const lines: DialogLine[] = [];
   const left: {users: User[]; devices: Device[]; rules: Rule[]; newKeys: KeyChange[]} = {users: [], devices: [], rules: [], newKeys: []};
   let restored = 0;
+  const deviceIds = new Map<string, string>();
   const lostUsers = new Set<string>();
   // A user restored more than once (deleted again after a restore) is found at the end of the chain.
   const userNow = (id: string): string => {
@@ -113,6 +119,8 @@ export async function restore(
     const back = await bringBack(client, d, userNow(d.user_id));
     if (back.ok) {
       restored++;
+      deviceIds.set(d.id, back.id);
+      if (k.replacementId !== null) deviceIds.set(k.replacementId, back.id);
       lines.push({
         text:
           back.moved.length === 0
@@ -132,6 +140,7 @@ export async function restore(
       continue;
     }
     const back = await bringBack(client, d, userNow(d.user_id));
+    if (back.ok) deviceIds.set(d.id, back.id);
     if (!back.ok) {
       left.devices.push(d);
       lines.push({text: `Device ${label(d)} did not come back: ${back.reason}`, tone: 'danger'});
@@ -169,7 +178,7 @@ export async function restore(
   }
   const news = whatIsNew(items, left);
   if (news) lines.push({text: ''}, {text: news, tone: 'muted'});
-  return {lines, restored, left: left.newKeys.length > 0 ? left : {users: left.users, devices: left.devices, rules: left.rules}};
+  return {lines, restored, left: left.newKeys.length > 0 ? left : {users: left.users, devices: left.devices, rules: left.rules}, deviceIds};
 }
 
 function addresses(d: Device): string {
@@ -181,10 +190,9 @@ function addresses(d: Device): string {
  * again without that address (the other, still free, is kept). `moved`: "was → now" per address
  * that changed.
  */
-async function bringBack(client: ConsoleClient, d: Device, userId: string): Promise<{ok: true; moved: string[]} | {ok: false; reason: string}> {
+async function bringBack(client: ConsoleClient, d: Device, userId: string): Promise<{ok: true; id: string; moved: string[]} | {ok: false; reason: string}> {
   try {
-    await client.createDevice(deviceBody(d, userId));
-    return {ok: true, moved: []};
+    return {ok: true, id: (await client.createDevice(deviceBody(d, userId))).data.id, moved: []};
   } catch (err) {
     if (!addressTaken(err)) return {ok: false, reason: reason(err)};
     try {
@@ -195,7 +203,7 @@ async function bringBack(client: ConsoleClient, d: Device, userId: string): Prom
         [d.ipv4, made.ipv4],
         [d.ipv6, made.ipv6],
       ].flatMap(([was, now]) => (was !== now ? [`${was ?? 'none'} → ${now ?? 'none'}`] : []));
-      return {ok: true, moved};
+      return {ok: true, id: made.id, moved};
     } catch (again) {
       return {ok: false, reason: reason(again)};
     }

@@ -118,6 +118,9 @@ async function undoEntry(c: ConsoleContext, entry: UndoEntry): Promise<void> {
   });
   try {
     const result = await restore(c.client, entry.items, c.undo.restoredUsers, (id) => c.state.snapshot?.usersById.get(id)?.email ?? null);
+    // A detail open on a device that came back, or on the one whose new key was taken back, shows the device as it is now.
+    const follow = result.deviceIds.get(c.state.lists.devices.detailId ?? '');
+    if (follow !== undefined) c.updateList('devices', (st) => ({...st, detailId: follow, selectedId: follow}));
     const left = countOf(result.left);
     if (left === 0) entry.restored = true;
     else entry.items = result.left;
