@@ -82,6 +82,12 @@ export const CLOSED_HELP: HelpState = {open: false, scroll: 0, context: [], sear
 
 /** The one-line text of an error, for the status bar. */
 export function errorText(err: unknown): string {
+  // A chunk of the console loaded when first needed (`:export`, the QR code, zod) whose file is
+  // gone: the installation was upgraded or removed under a running console. Node's own words
+  // name a hashed file; what the admin can do about it is to start the console again.
+  if (err instanceof Error && (err as {code?: unknown}).code === 'ERR_MODULE_NOT_FOUND') {
+    return 'fz-console changed on disk while it ran (upgraded or removed): a part of it that loads when first needed is gone; quit and start it again';
+  }
   return err instanceof Error ? err.message : String(err);
 }
 
