@@ -326,7 +326,7 @@ export class Controller implements ConsoleContext, PollSink {
   showPoll(next: Snapshot): void {
     this.tokens.accepted();
     const pruned = pruneMarks(this.state.marks, next, SCREEN_SPECS);
-    const message = pollMessage(this.state.message, next, this.tracker.listedTwice, pruned.dropped);
+    const message = pollMessage(this.state.message, next, this.tracker.listedTwice, pruned.dropped, this.state.snapshot?.hidden ?? null);
     this.set((s) => ({...s, snapshot: next, clock: Date.now(), marks: pruned.marks}));
     // Through message(), so "Connection restored" fades like any other success.
     if (message !== this.state.message) this.message(message);

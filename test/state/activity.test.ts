@@ -6,7 +6,7 @@ import {configurationChanges, diffSnapshots} from '../../src/state/tracking/snap
 import {EventRing} from '../../src/state/tracking/event-ring.js';
 import {LOCAL_WRITE_TTL_MS} from '../../src/state/tracking/local-writes.js';
 import {type ActivityEvent} from '../../src/state/tracking/events.js';
-import {buildSnapshot, type Snapshot} from '../../src/state/data/snapshot.js';
+import {buildSnapshot, type HiddenList, type Snapshot} from '../../src/state/data/snapshot.js';
 import {configuration as baseConfiguration, device, iso, rule, user} from '../fixtures/data.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -56,6 +56,7 @@ interface World {
   rules?: Rule[];
   configuration?: Configuration | null;
   issues?: {path: string; message: string}[];
+  hidden?: HiddenList[];
 }
 
 const ann = user();
@@ -69,6 +70,7 @@ function snap(world: World, previous: Snapshot | null, at: number): Snapshot {
       rules: world.rules ?? [],
       configuration: world.configuration === undefined ? configuration() : world.configuration,
       issues: world.issues ?? [],
+      hidden: world.hidden ?? [],
     },
     previous,
     at,
@@ -216,10 +218,7 @@ describe('diffSnapshots: users, rules, configuration', () => {
       users: [],
       rules: [],
       configuration: null,
-      issues: [
-        {path: '/v0/users', message: 'not visible'},
-        {path: '/v0/rules', message: 'not visible'},
-      ],
+      hidden: ['users', 'rules'] as HiddenList[],
     };
     expect(between({users: [ann, bob], rules: [rule()]}, hidden)).toEqual([]);
     expect(between(hidden, {users: [ann, bob], rules: [rule()]})).toEqual([]);

@@ -527,7 +527,9 @@ describe('the Controller, driven by key names without Ink', () => {
     const server = seeded();
     const {press, message} = await open(server);
     press('ctrl+z');
-    expect(message()).toBe('Ctrl-Z: nothing to suspend to here: no shell with job control started this console (run it from an interactive shell for Ctrl-Z and fg); q quits');
+    expect(message()).toBe(
+      'Ctrl-Z: nothing to suspend to here: no shell with job control started this console (run it from an interactive shell for Ctrl-Z and fg); q quits',
+    );
     let suspended = 0;
     const c2 = new Controller(
       server,

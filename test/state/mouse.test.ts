@@ -202,7 +202,13 @@ describe('what the mouse does', () => {
     read('\r');
     const user = c.state.lists.users.detailId;
     expect(user).not.toBeNull();
-    c.measuredEntries({owner: 'users', rows: [{row: 14, entry: 'device:d-2'}, {row: 15, entry: 'device:d-1'}]});
+    c.measuredEntries({
+      owner: 'users',
+      rows: [
+        {row: 14, entry: 'device:d-2'},
+        {row: 15, entry: 'device:d-1'},
+      ],
+    });
     later(1000);
     read(click(3, 15));
     expect(c.state.lists.users.detailEntry).toBe('device:d-1');

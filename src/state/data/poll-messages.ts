@@ -5,7 +5,9 @@ import type {StatusMessage} from '../core/state.js';
 import {errorText} from '../core/state.js';
 import {listedTwiceText, type ListedTwice} from '../tracking/id-pairing.js';
 import type {PollStatus} from './poller.js';
-import type {Snapshot} from './snapshot.js';
+import type {HiddenList, Snapshot} from './snapshot.js';
+
+const HIDDEN_ORDER: readonly HiddenList[] = ['users', 'rules', 'configuration'];
 
 /** "Refresh failed: …" for a failed poll; its kind lets the next good poll say the connection is back. */
 export function refreshFailed(status: PollStatus): StatusMessage {
@@ -22,8 +24,20 @@ export function pollMessage(
   next: Snapshot,
   listedTwice: readonly {twice: ListedTwice; baseline: boolean}[],
   droppedMarks: string | null,
+  /** The lists the poll shown before this one could not read (null before the first). */
+  hiddenBefore: ReadonlySet<HiddenList> | null = null,
 ): StatusMessage | null {
   let message = before;
+  const hiddenNow = HIDDEN_ORDER.filter((l) => next.hidden.has(l));
+  if (hiddenNow.length > 0 && (hiddenBefore === null || HIDDEN_ORDER.some((l) => hiddenBefore.has(l) !== next.hidden.has(l)))) {
+    // Said once, when it starts (or changes: a user demoted or made admin meanwhile).
+    const names = hiddenNow.map((l) => (l === 'configuration' ? 'the configuration' : l));
+    const listed = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}` : names[0]!;
+    message = {
+      tone: 'info',
+      text: `This token's user is not an admin: 0.7.36 lists only its own devices to it; ${listed} ${names.length > 1 ? 'are' : 'is'} not visible`,
+    };
+  }
   if (next.issues.length > 0) {
     const first = next.issues[0]!;
     const more = next.issues.length > 1 ? ` (+${next.issues.length - 1} more)` : '';

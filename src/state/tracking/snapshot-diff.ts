@@ -5,7 +5,7 @@ import {numberColumn, type NumberColumn} from '../../common/number-column.js';
 import type {Configuration, Rule} from '../../api/index.js';
 import {diffConfigurations} from '../screens/configuration/diff.js';
 import {formatAge} from '../data/format.js';
-import {deviceState, ONLINE_WINDOW_MS, type DeviceRow, type Snapshot} from '../data/snapshot.js';
+import {deviceState, ONLINE_WINDOW_MS, type DeviceRow, type HiddenList, type Snapshot} from '../data/snapshot.js';
 import {runWhole, type SlicedPass} from '../core/slices.js';
 import type {ActivityEvent, ActivityKind, ActivityObject} from './events.js';
 import type {LocalWrites} from './local-writes.js';
@@ -31,10 +31,9 @@ export interface DiffOptions {
   skip?: ReadonlySet<TrackedList>;
 }
 
-/** Whether a section was visible to the token in a snapshot: fetchAll degrades a 401 on users/rules/configuration to empty with an issue at this path. */
-function visible(s: Snapshot, path: string): boolean {
-  for (const issue of s.issues) if (issue.path === path) return false;
-  return true;
+/** Whether a section was visible to the token in a snapshot: fetchAll degrades a 401 on users/rules/configuration to empty, and says it in `hidden`. */
+function visible(s: Snapshot, list: HiddenList): boolean {
+  return !s.hidden.has(list);
 }
 
 const show = (v: string | null) => (v === null || v === '' ? '(none)' : v);
@@ -537,7 +536,7 @@ export function diffPolls(prev: Snapshot, next: Snapshot, now: number = next.fet
     if (twice !== null) listedTwice.push(twice);
   };
   // Users first: a user deleted by this console makes its devices' and rules' deletions ours too.
-  const users = visible(prev, '/v0/users') && visible(next, '/v0/users') && !skip?.has('users');
+  const users = visible(prev, 'users') && visible(next, 'users') && !skip?.has('users');
   if (users) found(diffUsers(d, prev, next));
   const prevNow = options.prevNow ?? prev.fetchedAt;
   const scan = options.scan;
@@ -553,8 +552,8 @@ export function diffPolls(prev: Snapshot, next: Snapshot, now: number = next.fet
       ),
     );
   }
-  if (visible(prev, '/v0/rules') && visible(next, '/v0/rules') && !skip?.has('rules')) found(diffRules(d, prev, next));
-  if (prev.configuration && next.configuration && visible(prev, '/v0/configuration') && visible(next, '/v0/configuration')) {
+  if (visible(prev, 'rules') && visible(next, 'rules') && !skip?.has('rules')) found(diffRules(d, prev, next));
+  if (prev.configuration && next.configuration && visible(prev, 'configuration') && visible(next, 'configuration')) {
     diffConfiguration(d, prev.configuration, next.configuration);
   }
   options.local?.settle(d.matched, now);

@@ -41,14 +41,15 @@ describe('configuration', () => {
 });
 
 describe('sections a token cannot see', () => {
-  const hiddenRules = [{path: '/v0/rules', message: 'not visible'}];
   it('a hidden section is skipped, the others are still compared', () => {
-    const r = diff({users: [ann, bob], rules: [rule()], issues: hiddenRules}, {users: [ann], rules: [], issues: hiddenRules});
+    const r = diff({users: [ann, bob], rules: [rule()], hidden: ['rules']}, {users: [ann], rules: [], hidden: ['rules']});
     expect(r.events.map((e) => e.kind)).toEqual(['user.deleted']);
-    const users = [{path: '/v0/users', message: 'not visible'}];
-    expect(diff({users: [ann], rules: [rule()], issues: users}, {users: [], rules: [], issues: users}).events.map((e) => e.kind)).toEqual(['rule.removed']);
-    const config = [{path: '/v0/configuration', message: 'not visible'}];
-    expect(diff({issues: config}, {config: configuration({default_client_mtu: 1420}), issues: config}).events).toEqual([]);
+    expect(diff({users: [ann], rules: [rule()], hidden: ['users']}, {users: [], rules: [], hidden: ['users']}).events.map((e) => e.kind)).toEqual([
+      'rule.removed',
+    ]);
+    expect(diff({hidden: ['configuration']}, {config: configuration({default_client_mtu: 1420}), hidden: ['configuration']}).events).toEqual([]);
+    // Hidden in one of the two polls (a user demoted, or made admin, between them): not compared either.
+    expect(diff({users: [ann, bob]}, {users: [], hidden: ['users']}).events).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Change detection's tests, the shared part: two polls of a small world diffed with highlights, and
 // readers for the events and row marks they give. The tests are the *.test.ts files of this folder.
 import type {Device, Rule, User} from '../../../src/api/index.js';
-import {buildSnapshot, type Snapshot} from '../../../src/state/data/snapshot.js';
+import {buildSnapshot, type HiddenList, type Snapshot} from '../../../src/state/data/snapshot.js';
 import {type ActivityEvent} from '../../../src/state/tracking/events.js';
 import {cellChange, Highlights} from '../../../src/state/tracking/highlights.js';
 import type {LocalWrites} from '../../../src/state/tracking/local-writes.js';
@@ -17,6 +17,8 @@ export interface World {
   users?: User[];
   rules?: Rule[];
   issues?: {path: string; message: string}[];
+  /** Lists the token may not read (fetchAll's `hidden`). */
+  hidden?: HiddenList[];
   config?: ReturnType<typeof configuration>;
 }
 
@@ -30,6 +32,7 @@ export function snap(world: World, previous: Snapshot | null, at: number): Snaps
       rules: world.rules ?? [],
       configuration: world.config ?? baseConfig,
       issues: world.issues ?? [],
+      hidden: world.hidden ?? [],
     },
     previous,
     at,

@@ -360,7 +360,7 @@ export const devices: ScreenSpec<DeviceRow> = {
       disabledReason: (ctx) => {
         if (ctx.snapshot.users.length > 0) return null;
         // A token of a non-admin sees no users at all (0.7.36 answers 403 to /v0/users).
-        return ctx.snapshot.issues.some((issue) => issue.path === '/v0/users')
+        return ctx.snapshot.hidden.has('users')
           ? 'Cannot add a device: this token cannot list users (its user is not an admin), so there is no owner to pick'
           : 'No users yet: a device belongs to a user, so add one first (2, then n)';
       },
