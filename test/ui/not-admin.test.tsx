@@ -54,4 +54,21 @@ describe('a token that is not an admin', () => {
     expect(frame).not.toMatch(/Who can reach/);
     ui.unmount();
   });
+
+  it('d says it cannot be undone here (0.7.36 lets only admins create), deletes, and u has nothing to bring back', async () => {
+    const before = (await client.listDevices()).data;
+    const ui = render(<App client={client} settings={{label: 'user', refreshSeconds: 0, readOnly: false, insecure: false, demo: false}} />);
+    const press = (keys: string) => ui.stdin.write(keys);
+    await waitFor(ui.lastFrame, /1\/\d+ devices/);
+    press('d');
+    const frame = await waitFor(ui.lastFrame, /This cannot be undone here: this token's user is not an admin/);
+    expect(frame).not.toMatch(/u takes/);
+    press('y');
+    await waitFor(ui.lastFrame, /Deleted device/);
+    expect((await client.listDevices()).data).toHaveLength(before.length - 1);
+    press('u');
+    await waitFor(ui.lastFrame, /Nothing to undo/);
+    expect((await client.listDevices()).data).toHaveLength(before.length - 1);
+    ui.unmount();
+  });
 });

@@ -39,6 +39,9 @@ export function dialogAction(c: ConsoleContext, action: Action): void {
 }
 
 /** The question before deleting one item: `y` sends the delete, leaves the item's detail and refreshes. */
+/** Said where a delete would be promised to `u`, for a token whose user is not an admin. */
+export const UNDO_NOT_HERE = "This cannot be undone here: this token's user is not an admin, and 0.7.36 lets only admins create what u would bring back";
+
 export function confirmDelete(
   c: ConsoleContext,
   question: {
@@ -51,15 +54,18 @@ export function confirmDelete(
     kept?: {label: string; items: UndoItems};
   },
 ): void {
+  // 0.7.36 lets only admins create: with a token that is not an admin's (it cannot list users),
+  // `u` could not bring anything back, and the question says so instead of promising it.
+  const final = c.snapshot.hidden.has('users');
   c.openDialog({
     title: question.title,
-    lines: question.lines ?? [],
+    lines: [...(question.lines ?? []), ...(final ? [{text: UNDO_NOT_HERE, tone: 'warning' as const}] : [])],
     choices: [
       {
         action: 'confirm',
         label: 'delete',
         run: async () => {
-          const kept = question.kept && countOf(question.kept.items) > 0 ? question.kept : null;
+          const kept = !final && question.kept && countOf(question.kept.items) > 0 ? question.kept : null;
           try {
             await question.send();
           } catch (err) {

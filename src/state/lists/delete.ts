@@ -12,7 +12,7 @@ import {plural} from '../data/format.js';
 import {Job, outcomeUnknown, type JobOutcome} from '../interactions/jobs.js';
 import {errorText} from '../core/state.js';
 import {runReport} from '../interactions/report.js';
-import {confirmDelete} from '../interactions/dialog.js';
+import {confirmDelete, UNDO_NOT_HERE} from '../interactions/dialog.js';
 import {polledItems, type ScreenDisplay} from '../screens/display.js';
 import type {DeleteAction} from '../screens/spec.js';
 import {setMarks} from './marks.js';
@@ -53,11 +53,16 @@ export function bulkDelete<T>(c: ConsoleContext, spec: ScreenDisplay<T>, remove:
   const warning = remove.warning?.(c, marked) ?? null;
   const lines: DialogLine[] = [...(warning ? [warning] : []), ...items.slice(0, LISTED).map((t) => ({text: `  ${t.label}`}))];
   if (items.length > LISTED) lines.push({text: `  … and ${items.length - LISTED} more`, tone: 'muted'});
-  // Firezone's deletes are final; this console keeps what it deletes for `u` (src/state/undo/).
+  // Firezone's deletes are final; this console keeps what it deletes for `u` (src/state/undo/),
+  // unless this token could not create it again (its user is not an admin).
+  const final = c.snapshot.hidden.has('users');
+  if (final) kept.clear();
   if ([...kept.values()].some((k) => k.users.length > 0))
     lines.push({text: 'u can bring the users back, but not their passwords: the hash never leaves the server.', tone: 'muted'});
   lines.push({
-    text: 'Firezone keeps nothing: u takes them back from what this console keeps, until it quits. Esc stops it midway; what is done stays done.',
+    text: final
+      ? `${UNDO_NOT_HERE}. Esc stops it midway; what is done stays done.`
+      : 'Firezone keeps nothing: u takes them back from what this console keeps, until it quits. Esc stops it midway; what is done stays done.',
     tone: 'warning',
   });
   c.openDialog({
