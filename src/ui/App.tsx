@@ -127,7 +127,7 @@ export function App({
   const bodyHeight = controller.bodyHeight() - (long ? 1 : 0);
   // The help's lines are laid out only while it is open: on every frame they cost a whole render.
   if (state.help.open) controller.measuredHelp(Math.max(0, helpLines(width - 1, state.help).length - helpCapacity(bodyHeight)));
-  const {body, info} = bodyFor(controller, state, width, bodyHeight);
+  const {body, info, hints: bodyHints} = bodyFor(controller, state, width, bodyHeight);
   return (
     <Box flexDirection="column" width={width} height={size.rows - 1}>
       <Header label={settings.label} badges={badges(settings)} status={state.poll} width={width} now={state.clock} />
@@ -147,7 +147,7 @@ export function App({
           </Text>
           {/* A message longer than the line (a 500's explanation, a rejected token) gets a second line,
               taken from the bottom of the body, rather than being cut; the key hints come back when it goes. */}
-          <StatusBar message={state.message} hints={long ? '' : controller.hints(state)} width={width} lines={long ? 2 : 1} />
+          <StatusBar message={state.message} hints={long ? '' : (bodyHints ?? controller.hints(state))} width={width} lines={long ? 2 : 1} />
         </>
       )}
     </Box>

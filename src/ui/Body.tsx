@@ -7,6 +7,7 @@ import {type ConsoleState} from '../state/core/state.js';
 import type {Controller} from '../state/controller.js';
 import {BODY_TOP_ROW} from '../state/core/drawn.js';
 import {configurationLines} from '../state/screens/configuration/screen.js';
+import {sortPickLines} from '../state/lists/sort-letters.js';
 import {HelpOverlay} from './HelpOverlay.js';
 import {modalView} from './modal-views.js';
 import {Text} from './SafeText.js';
@@ -17,7 +18,7 @@ import {ListScreen, listInfo, listWidthBeside, sideBySide} from './views/ListScr
 /** Rows counted from the body's top, as terminal rows (what a click gives). */
 const belowTop = (rows: {row: number; entry: string}[]) => rows.map((r) => ({row: BODY_TOP_ROW + r.row, entry: r.entry}));
 
-export function bodyFor(controller: Controller, state: ConsoleState, width: number, height: number): {body: React.JSX.Element; info: string} {
+export function bodyFor(controller: Controller, state: ConsoleState, width: number, height: number): {body: React.JSX.Element; info: string; hints?: string} {
   const top = topModal(state);
   const snapshot = state.snapshot;
   // The help opens over anything, a form included (F1).
@@ -55,6 +56,7 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
   const marks = state.marks[state.screen];
   // With the detail beside it, the list has less width: which columns are hidden follows that.
   const beside = state.sidePanel && sideBySide(width) && list.selection.index >= 0;
+  const sortHints = list.state.sortPicking && !list.state.detailId ? sortPickLines(list, beside ? listWidthBeside(width) : width).hints : null;
   return {
     body: (
       <ListScreen
@@ -72,5 +74,7 @@ export function bodyFor(controller: Controller, state: ConsoleState, width: numb
       />
     ),
     info: listInfo(list, snapshot, beside ? listWidthBeside(width) : width, marks.size, controller.settings, state.clock),
+    // While `s` waits, the column titles the info line cannot hold go on the key-hints line.
+    ...(sortHints ? {hints: sortHints} : {}),
   };
 }

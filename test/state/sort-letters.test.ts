@@ -1,6 +1,6 @@
 // Sorting in two keys (src/state/lists/sort-letters.ts): `s`, then a column's letter.
 import {describe, expect, it} from 'vitest';
-import {sortLetters} from '../../src/state/lists/sort-letters.js';
+import {sortLetters, sortPickLines} from '../../src/state/lists/sort-letters.js';
 import {headerText} from '../../src/ui/table/layout.js';
 import {fitColumns} from '../../src/ui/table/Table.js';
 import {open, seeded} from '../helpers/fake-console.js';
@@ -79,6 +79,29 @@ describe('s, then a letter', () => {
     expect(c.state.modals).toEqual([]);
     press('esc');
     expect(c.state.lists.devices).toMatchObject({sortPicking: false, sort: {key: 'rx', desc: true}});
+  });
+
+  it('the prompt: every title on one line where it fits, else the rest on the hints line, else the letters alone; never cut', async () => {
+    const {c, press} = await open(seeded());
+    press('s');
+    const list = c.activeList()!;
+    const wide = sortPickLines(list);
+    expect(wide.hints).toBeNull();
+    expect(wide.info).toMatch(/^sort by: n NAME · o OWNER · i IPV4 · h HANDSHAKE · .* · 0 \S.* · Esc cancels$/);
+    const titles = wide.info.slice('sort by: '.length).split(' · ').slice(0, -2);
+    for (const width of [wide.info.length, 100, 80]) {
+      const {info, hints} = sortPickLines(list, width);
+      expect([...info].length, `${width}: ${info}`).toBeLessThanOrEqual(width);
+      if (hints !== null) expect([...hints].length, `${width}: ${hints}`).toBeLessThanOrEqual(width);
+      const both = `${info}  ${hints ?? ''}`;
+      for (const title of titles) expect(both, `${width}`).toContain(title);
+      expect(both).toMatch(/Esc cancels\s*$/);
+    }
+    expect(sortPickLines(list, 80).hints).not.toBeNull();
+    // Too narrow for the titles on two lines: the letters alone, on one.
+    const narrow = sortPickLines(list, 60);
+    expect(narrow.hints).toBeNull();
+    expect(narrow.info).toMatch(/^sort by: n o i h /);
   });
 
   it('works on every list screen', async () => {

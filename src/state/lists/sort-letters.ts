@@ -72,21 +72,38 @@ export function pickSortColumn(c: ConsoleContext, list: ListDerived, key: string
   }));
 }
 
-/** The info line while `s` waits: each column's letter and title. */
-export function sortPickInfo(list: ListDerived, width = Infinity): string {
+/**
+ * The info line while `s` waits: each column's letter and title, and when they do not fit on it,
+ * the rest on the key-hints line under it (`hints`; null when one line holds them). A column the
+ * width hides has no title above to read its letter in, so titles go before letters alone; only
+ * when two lines cannot hold them are the letters said alone.
+ */
+export function sortPickLines(list: ListDerived, width = Infinity): {info: string; hints: string | null} {
   const letters = sortLetters(list.columns);
   const named = list.columns.flatMap((col) => {
     const l = letters.get(col.key);
-    return l ? [{letter: l.letter, title: col.header.trim() || col.key}] : [];
+    return l ? [`${l.letter} ${col.header.trim() || col.key}`] : [];
   });
-  // As much as the line holds, so that no letter is cut off: every title, then closer together,
-  // then the letters alone (each is underlined in its column's title above).
   const own = `${UNSORTED_KEY} ${unsortedName(list)}`;
-  const forms = [
-    `sort by: ${named.map((n) => `${n.letter} ${n.title}`).join(' · ')} · ${own} · Esc cancels`,
-    `sort by: ${named.map((n) => `${n.letter} ${n.title}`).join('  ')}  ${own}  Esc cancels`,
-    `sort by: ${named.map((n) => n.letter).join(' ')} (the letters in the column titles) · ${own} · Esc cancels`,
-    `sort by: ${named.map((n) => n.letter).join(' ')} ${UNSORTED_KEY} · Esc cancels`,
+  const fits = (line: string) => [...line].length <= width;
+  for (const gap of [' · ', '  ']) {
+    const line = `sort by: ${[...named, own, 'Esc cancels'].join(gap)}`;
+    if (fits(line)) return {info: line, hints: null};
+  }
+  // Two lines: as many titles on the first as it holds, the rest, the list's own order and Esc on the second.
+  const first: string[] = [];
+  let at = 0;
+  while (at < named.length && fits(`sort by: ${[...first, named[at]!].join('  ')}`)) first.push(named[at++]!);
+  const second = [...named.slice(at), own, 'Esc cancels'].join('  ');
+  if (first.length > 0 && fits(second)) return {info: `sort by: ${first.join('  ')}`, hints: second};
+  const letterLines = [
+    `sort by: ${named.map((n) => n.split(' ')[0]).join(' ')} (the letters in the column titles) · ${own} · Esc cancels`,
+    `sort by: ${named.map((n) => n.split(' ')[0]).join(' ')} ${UNSORTED_KEY} · Esc cancels`,
   ];
-  return forms.find((f) => [...f].length <= width) ?? forms[forms.length - 1]!;
+  return {info: letterLines.find(fits) ?? letterLines[letterLines.length - 1]!, hints: null};
+}
+
+/** The info line while `s` waits (sortPickLines' first line). */
+export function sortPickInfo(list: ListDerived, width = Infinity): string {
+  return sortPickLines(list, width).info;
 }
