@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {buildSnapshot, currentRate, deviceState, stateCounts, vpnStatus, type Snapshot} from '../../src/state/data/snapshot.js';
-import {ruleRank, sortRulesByPrecedence} from '../../src/state/data/rule-precedence.js';
+import {explainRank, ruleRank, sortRulesByPrecedence} from '../../src/state/data/rule-precedence.js';
 import {device, iso, rule, user} from '../fixtures/data.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -153,5 +153,14 @@ describe('rule precedence', () => {
     ]);
     expect(ruleRank(rule({user_id: 'u', action: 'accept', port_type: 'tcp'}))).toBe(0);
     expect(ruleRank(rule())).toBe(7);
+  });
+
+  it('says why in words that hold across kinds: a port drop is checked before a port-less accept, not overridden by it', () => {
+    expect(explainRank(rule({port_type: 'tcp', port_range: '80'}))).toBe(
+      'global rule, checked after every per-user rule; port-specific (checked before port-less); drop, checked after an accept of the same kind',
+    );
+    expect(explainRank(rule({user_id: 'u-1', action: 'accept'}))).toBe(
+      'per-user rule, checked before global rules; port-less; accept, checked before a drop of the same kind',
+    );
   });
 });

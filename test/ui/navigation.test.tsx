@@ -68,7 +68,9 @@ describe('navigation as drawn', () => {
     await app.press('sortBy', 'list');
     await app.named('0');
     const frame = await app.waitFor(/^(?![\s\S]*ACTION▲)/);
-    // In precedence order again: the # column counts up from the first row.
+    // The level column says it is a level, not a rule's number (many rules share one).
+    expect(frame).toMatch(/LVL +ACTION/);
+    // In precedence order again: the LVL column counts up from the first row.
     const ranks = frame
       .split('\n')
       .map((l) => /^\S?\s+(\d+) (ACCEPT|DROP) /.exec(l)?.[1])

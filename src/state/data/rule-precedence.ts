@@ -20,7 +20,8 @@ export function ruleRank(rule: Pick<Rule, 'user_id' | 'action' | 'port_type'>): 
 export function explainRank(rule: Pick<Rule, 'user_id' | 'action' | 'port_type'>): string {
   const scope = rule.user_id === null ? 'global rule, checked after every per-user rule' : 'per-user rule, checked before global rules';
   const ports = rule.port_type === null ? 'port-less' : 'port-specific (checked before port-less)';
-  const action = rule.action === 'accept' ? 'accept wins over drop' : 'drop, overridden by a matching accept';
+  // Within one kind only: a port-specific drop is checked before a port-less accept.
+  const action = rule.action === 'accept' ? 'accept, checked before a drop of the same kind' : 'drop, checked after an accept of the same kind';
   return `${scope}; ${ports}; ${action}`;
 }
 

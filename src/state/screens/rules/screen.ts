@@ -88,8 +88,9 @@ export const rules: ScreenSpec<Rule> = {
   },
   filters: (s) => ruleFilters(s),
   columns: (s) => [
-    // The list is in precedence order when unsorted, so `#` is not a sort column of its own.
-    {key: 'precedence', header: '#', priority: 1, width: 3, align: 'right', cell: (r) => String(ruleRank(r) + 1)},
+    // The list is in precedence order when unsorted, so LVL is not a sort column of its own. A
+    // level, 1–8, not a rule's number: many rules share one (`#` was read as a number).
+    {key: 'precedence', header: 'LVL', priority: 1, width: 3, align: 'right', cell: (r) => String(ruleRank(r) + 1)},
     {
       key: 'action',
       header: 'ACTION',
