@@ -30,8 +30,15 @@ export const GROUPS = [
       'src/state/screens/users/import-plan.ts',
       'src/state/interactions/external-edit-form.ts',
       'src/state/screens/configuration/editor.ts',
+      'src/state/interactions/config-check.ts',
     ],
-    tests: ['test/state/validators.test.ts', 'test/state/validators-in-step/*.test.ts', 'test/state/import.test.ts', 'test/state/external-edit.test.ts'],
+    tests: [
+      'test/state/validators.test.ts',
+      'test/state/validators-in-step/*.test.ts',
+      'test/state/import.test.ts',
+      'test/state/external-edit.test.ts',
+      'test/state/config-check.test.ts',
+    ],
   },
   {
     // The keymap table and the help made of it, availability and the read-only refusal, dispatch,
@@ -170,6 +177,7 @@ export const GROUPS = [
       'src/config/compile-cache.ts',
       'src/config/bundle-folder.ts',
       'src/config/external-editor.ts',
+      'src/config/job-control.ts',
       'src/state/tracking/activity-log.ts',
     ],
     tests: [
@@ -177,6 +185,7 @@ export const GROUPS = [
       'test/config/compile-cache.test.ts',
       'test/config/bundle-folder.test.ts',
       'test/config/external-editor.test.ts',
+      'test/config/job-control.test.ts',
       'test/state/activity-log.test.ts',
       'test/state/activity-log-whole.test.ts',
     ],
