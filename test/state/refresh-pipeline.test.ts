@@ -56,8 +56,9 @@ describe('the refresh pipeline', () => {
     expect(calls.sort()).toEqual(['getConfiguration', 'listRules', 'listUsers', 'pollDevices']);
     expect(first.fetchedAt).toBe(T0);
     expect(first.devices.map((r) => r.ownerEmail)).toEqual(['ann@example.com']);
-    // the configuration failed: an issue, not a failed poll
-    expect(first.issues.map((i) => i.path)).toEqual(['/v0/configuration']);
+    // the configuration was refused to this token: hidden, not a failed poll, and not the server's data being wrong
+    expect([...first.hidden]).toEqual(['configuration']);
+    expect(first.issues).toEqual([]);
     expect(log).toEqual([`tracker.prepare ${T0} ${T0}`, `history.prepare ${T0}`, 'list 1']);
     // applying writes what the passes found, for the same snapshot and time
     pipeline.observe(first);
