@@ -4,8 +4,10 @@ import {
   isIPv6,
   parseList,
   validateAllowedIps,
+  validateAllowedIpsNamed,
   validateDestination,
   validateDnsList,
+  validateDnsListNamed,
   validateEmail,
   validateEndpoint,
   validateKeepalive,
@@ -161,5 +163,34 @@ describe('in step with 0.7.36', () => {
     expect(validateRedirectUri('//example.com/cb', {required: false})).toEqual(['does not contain a scheme']);
     expect(validateRedirectUri('http:foo', {required: false})).toEqual(['does not contain a scheme or a host']);
     expect(validateRedirectUri('not a uri', {required: false})).toEqual(['is invalid. Error at  a uri']);
+  });
+});
+
+describe('a list message names its entry for a form (0.7.36 names none)', () => {
+  it('allowed IPs: the first entry that is not an address, and where it is', () => {
+    const list = ['10.0.0.0/8', ' fd00::/64', '10.0.0.300/24', 'nope'];
+    expect(validateAllowedIps(list)).toEqual(['is invalid']);
+    expect(validateAllowedIpsNamed(list)).toEqual(['is invalid: "10.0.0.300/24" (entry 3 of 4)']);
+    expect(validateAllowedIpsNamed(['10.0.0.0/33'])).toEqual(['is invalid: "10.0.0.0/33"']);
+  });
+  it('allowed IPs: the second of two entries that are the same address written two ways', () => {
+    expect(validateAllowedIpsNamed(['fd00::1', '10.0.0.1', 'FD00:0::1'])).toEqual(['should not contain duplicates: "FD00:0::1" (entry 3 of 3)']);
+  });
+  it('DNS: the entry with a port, the duplicate; an FQDN message already names its own', () => {
+    expect(validateDnsListNamed(['1.1.1.1', 'dns.example:53'])).toEqual([
+      'setting port is not allowed: "dns.example:53" (entry 2 of 2)',
+      'must be IP addresses or host names, without a port',
+    ]);
+    expect(validateDnsListNamed(['1.1.1.1', '9.9.9.9', '1.1.1.1'])).toEqual(['should not contain duplicates: "1.1.1.1" (entry 3 of 3)']);
+    expect(validateDnsListNamed(['bad name'])).toEqual(['bad name is not a valid FQDN', 'must be IP addresses or host names, without a port']);
+  });
+  it('a long entry is cut where the message quotes it', () => {
+    const long = `${'x'.repeat(200)}/8`;
+    const [message] = validateAllowedIpsNamed([long]);
+    expect(message).toBe(`is invalid: "${'x'.repeat(39)}…"`);
+  });
+  it('valid lists have no message', () => {
+    expect(validateAllowedIpsNamed(['0.0.0.0/0', '::/0'])).toEqual([]);
+    expect(validateDnsListNamed(['1.1.1.1', 'dns.example'])).toEqual([]);
   });
 });

@@ -51,6 +51,17 @@ describe('configuration panel', () => {
     await h.client.updateConfiguration({default_client_mtu: 1280});
   });
 
+  it('a list refused by its check names the entry at fault (0.7.36 says "is invalid" of the whole list); nothing is sent', async () => {
+    const app = await configScreen();
+    await app.press('edit', 'configuration');
+    await app.waitFor('Comma-separated IPs/CIDRs');
+    await app.named('ctrl+u');
+    await app.type('0.0.0.0/0, 10.0.0.300/24, ::/0');
+    await app.press('save');
+    await app.waitFor('Fix the form: Allowed IPs: is invalid: "10.0.0.300/24" (entry 2 of 3)');
+    expect((await h.client.getConfiguration()).data.default_client_allowed_ips).toEqual(['0.0.0.0/0', '::/0']);
+  });
+
   it('OIDC provider add, edit, delete round-trip; secrets never shown in the diff', async () => {
     const app = await configScreen();
     // cursor: defaults → security → "+ add an OpenID Connect provider"

@@ -71,6 +71,63 @@ export function validateAllowedIps(values: readonly string[]): Messages {
   return [];
 }
 
+// ---- naming the entry ---------------------------------------------------------------------------
+//
+// 0.7.36's list messages name no entry ("is invalid", "should not contain duplicates"), and a list
+// of allowed IPs may hold hundreds. A form shows the server's words, then which entry they are about.
+
+/** How much of an entry a message quotes (a list is as long as a paste). */
+const ENTRY_SHOWN = 40;
+
+/** `"10.0.0.300/24" (entry 3 of 40)`: the entry, cut to ENTRY_SHOWN characters, and where it is. */
+function entryName(values: readonly string[], i: number): string {
+  const v = values[i]!;
+  const shown = v.length > ENTRY_SHOWN ? `${v.slice(0, ENTRY_SHOWN - 1)}…` : v;
+  return values.length > 1 ? `"${shown}" (entry ${i + 1} of ${values.length})` : `"${shown}"`;
+}
+
+/** The index of the first entry equal to an earlier one, or -1. */
+function firstDuplicate(values: readonly string[]): number {
+  const seen = new Set<string>();
+  for (let i = 0; i < values.length; i++) {
+    if (seen.has(values[i]!)) return i;
+    seen.add(values[i]!);
+  }
+  return -1;
+}
+
+/** `message: "entry" (entry i of n)`, or the message alone when no entry is at fault (i < 0). */
+const naming = (message: string, values: readonly string[], i: number): string => (i < 0 ? message : `${message}: ${entryName(values, i)}`);
+
+/** validateAllowedIps for a form: the same words, each followed by the entry it is about. */
+export function validateAllowedIpsNamed(values: readonly string[]): Messages {
+  const trimmed = values.map((v) => v.trim());
+  return validateAllowedIps(trimmed).map((m) =>
+    m === DUPLICATES
+      ? naming(m, trimmed, firstDuplicate(trimmed.map(canonicalCidr)))
+      : naming(
+          m,
+          trimmed,
+          trimmed.findIndex((v) => !isCidrOrIP(v)),
+        ),
+  );
+}
+
+/** validateDnsList for a form: the same words; the port and duplicate messages followed by the entry they are about (an FQDN's own message names it). */
+export function validateDnsListNamed(values: readonly string[]): Messages {
+  const trimmed = values.map((v) => v.trim());
+  return validateDnsList(trimmed).map((m) => {
+    if (m === DUPLICATES) return naming(m, trimmed, firstDuplicate(trimmed));
+    if (m === 'setting port is not allowed')
+      return naming(
+        m,
+        trimmed,
+        trimmed.findIndex((v) => !isIP(v) && splitPort(v)[1] !== null),
+      );
+    return m;
+  });
+}
+
 function canonicalCidr(s: string): string {
   const slash = s.indexOf('/');
   const addr = slash === -1 ? s : s.slice(0, slash);

@@ -9,8 +9,8 @@ import {
   formatListInput,
   parseInteger,
   parseList,
-  validateAllowedIps,
-  validateDnsList,
+  validateAllowedIpsNamed,
+  validateDnsListNamed,
   validateEndpoint,
   validateKeepalive,
   validateMtu,
@@ -54,7 +54,7 @@ export function defaultsSpecs(): FieldSpec[] {
       long: true,
       placeholder: 'e.g. 0.0.0.0/0, ::/0',
       help: 'Comma-separated IPs/CIDRs routed through the VPN; 0.0.0.0/0, ::/0 sends all traffic.',
-      validate: (v) => validateAllowedIps(parseList(String(v))),
+      validate: (v) => validateAllowedIpsNamed(parseList(String(v))),
     },
     {
       key: 'default_client_dns',
@@ -63,7 +63,7 @@ export function defaultsSpecs(): FieldSpec[] {
       long: true,
       placeholder: 'e.g. 1.1.1.1, 1.0.0.1',
       help: 'Comma-separated; blank omits DNS from generated configs.',
-      validate: (v) => validateDnsList(parseList(String(v))),
+      validate: (v) => validateDnsListNamed(parseList(String(v))),
     },
     {
       key: 'default_client_endpoint',

@@ -6,10 +6,10 @@ import {formatKeepalive, formatList} from '../../data/format.js';
 import {
   parseInteger,
   parseList,
-  validateAllowedIps,
+  validateAllowedIpsNamed,
   validateDescription,
   validateDeviceName,
-  validateDnsList,
+  validateDnsListNamed,
   validateEndpoint,
   validateKeepalive,
   validateMtu,
@@ -39,7 +39,7 @@ const DEFAULT_PAIRS: readonly DefaultPair[] = [
     placeholder: 'e.g. 0.0.0.0/0, ::/0',
     defaultText: (c) => formatList(c?.default_client_allowed_ips ?? null),
     long: true,
-    validate: (t) => validateAllowedIps(parseList(t)),
+    validate: (t) => validateAllowedIpsNamed(parseList(t)),
   },
   {
     key: 'dns',
@@ -48,7 +48,7 @@ const DEFAULT_PAIRS: readonly DefaultPair[] = [
     placeholder: 'e.g. 1.1.1.1, 1.0.0.1',
     defaultText: (c) => formatList(c?.default_client_dns ?? null),
     long: true,
-    validate: (t) => validateDnsList(parseList(t)),
+    validate: (t) => validateDnsListNamed(parseList(t)),
   },
   {
     key: 'endpoint',
