@@ -151,7 +151,7 @@ export const GROUPS = [
     // Change detection (Activity).
     name: 'change detection',
     gate: true,
-    mutate: ['src/state/tracking/snapshot-diff.ts', 'src/state/tracking/id-pairing.ts'],
+    mutate: ['src/state/tracking/snapshot-diff.ts', 'src/state/tracking/id-pairing.ts', 'src/state/tracking/device-replacements.ts'],
     tests: ['test/state/activity.test.ts', 'test/state/snapshot-diff/*.test.ts'],
   },
   {

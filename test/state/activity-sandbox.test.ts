@@ -102,7 +102,20 @@ describe('activity from the sandbox', () => {
     expect(summary(config)).toEqual(['configuration.changed']);
     expect(config[0]!.detail).toEqual(['MTU: 1280 → 1380']);
 
+    // A new key, as K or any other client makes it (0.7.36 ignores a key on update): the device
+    // deleted and created again with the same owner, name and addresses between two polls.
+    const before = (await ok(sb.api('GET', `/v0/devices/${dev.id}`))).data;
     await ok(sb.api('DELETE', `/v0/devices/${dev.id}`), 204);
+    const renewed = (
+      await ok(
+        sb.api('POST', '/v0/devices', {device: {user_id: user.id, public_key: publicKey(), name: before.name, ipv4: before.ipv4, ipv6: before.ipv6}}),
+        201,
+      )
+    ).data;
+    const rekeyed = await c.poll();
+    expect(summary(rekeyed)).toEqual(['device.rekeyed']);
+    expect(rekeyed[0]!.detail).toEqual([`public key: ${before.public_key} → ${renewed.public_key}`, `id: ${dev.id} → ${renewed.id}`]);
+    await ok(sb.api('DELETE', `/v0/devices/${renewed.id}`), 204);
     expect(summary(await c.poll())).toEqual(['device.deleted']);
     await ok(sb.api('PUT', `/v0/users/${user.id}`, {user: {email: 'anna@example.com'}}));
     expect(summary(await c.poll())).toEqual(['user.email']);
@@ -118,6 +131,7 @@ describe('activity from the sandbox', () => {
       'device.roamed',
       'device.renamed',
       'device.updated',
+      'device.rekeyed',
       'user.created',
       'user.deleted',
       'user.role',

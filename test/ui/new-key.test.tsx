@@ -99,6 +99,12 @@ describe('K against the sandbox', () => {
     expect(back[0]!.preshared_key).toBe(device.preshared_key);
     expect(sameness(back[0]!)).toEqual(sameness(device));
     expect(renderClientConfig(back[0]!, {privateKey})).toBe(renderClientConfig(device, {privateKey}));
+    // Activity: K and u are each one new key, by this console, not a deletion and a creation.
+    await app.press('done', 'result');
+    await app.press('screen5');
+    const activity = await app.waitFor(/device new key[\s\S]*device new key/);
+    expect(activity).not.toMatch(/device (deleted|created)/);
+    expect(activity.match(/device new key +kim-laptop +kim-newkey@example\.… +Device kim-laptop .* you\n/g)).toHaveLength(2);
   });
 
   it('a create the server refuses half-way (a real 422) leaves the device as it was, with its old keys, and says so', async () => {

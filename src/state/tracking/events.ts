@@ -13,6 +13,7 @@ export type ActivityKind =
   | 'device.roamed'
   | 'device.renamed'
   | 'device.updated'
+  | 'device.rekeyed'
   | 'user.created'
   | 'user.deleted'
   | 'user.role'

@@ -11,6 +11,7 @@ import type {ActivityEvent, ActivityKind, ActivityObject} from './events.js';
 import type {LocalWrites} from './local-writes.js';
 import type {Highlights} from './highlights.js';
 import {pairById, positionsOf, Repeats, type ListedTwice, type TrackedList} from './id-pairing.js';
+import {replacements} from './device-replacements.js';
 
 /** Event numbers, process-wide: the Activity screen's order and the id of a row there. */
 let lastSeq = 0;
@@ -252,11 +253,15 @@ function diffDevices(d: Diff, scan: DeviceScan): ListedTwice | null {
   const twice = scan.repeats.result('devices');
   if (twice !== null) return twice;
   const now = d.now;
+  const gone = scan.removed();
+  const replaced = replacements(scan.steps, gone);
   for (const step of scan.steps) {
     if (step.kind === 'idle') {
       wentIdle(d, step.b);
     } else if (step.kind === 'compare') {
       compareDevice(d, step.a, step.b, scan.prevNow);
+    } else if (replaced?.has(step.b)) {
+      newKey(d, replaced.get(step.b)!, step.b);
     } else {
       const b = step.b;
       d.emit(
@@ -270,11 +275,32 @@ function diffDevices(d: Diff, scan: DeviceScan): ListedTwice | null {
       d.hl?.added('device', b.id, now);
     }
   }
-  for (const a of scan.removed()) {
+  const replacedGone = replaced === null ? null : new Set(replaced.values());
+  for (const a of gone) {
+    if (replacedGone?.has(a)) continue;
     d.emit('device.deleted', {type: 'device', id: a.id, label: a.name}, a.ownerEmail, `Device ${deviceLabel(a)} deleted`, [], a.userId);
     d.hl?.removedRow('device', a.id, a, now);
   }
   return null;
+}
+
+/** One event for a device given a new key; "by you" when this console both deleted the old one and created the new one. */
+function newKey(d: Diff, a: DeviceRow, b: DeviceRow): void {
+  const ours = d.local !== undefined && d.local.matches('device', a.id, 'device.deleted') && d.local.matches('device', b.id, 'device.created');
+  if (ours) {
+    d.matched.add(`device:${a.id}`);
+    d.matched.add(`device:${b.id}`);
+  }
+  d.emit(
+    'device.rekeyed',
+    {type: 'device', id: b.id, label: b.name},
+    b.ownerEmail,
+    `Device ${deviceLabel(b)} got a new key: deleted and created again with the same name and addresses`,
+    [`public key: ${a.publicKey} → ${b.publicKey}`, `id: ${a.id} → ${b.id}`],
+    b.userId,
+    ours ? 'you' : 'other',
+  );
+  d.hl?.added('device', b.id, d.now);
 }
 
 /** Whether compareDevice has anything to report: runs for every device whose stats moved, up to all 50k on every poll. */

@@ -3,6 +3,7 @@
 // runs these (test/mutation/).
 import {describe, expect, it} from 'vitest';
 import {Highlights} from '../../../src/state/tracking/highlights.js';
+import {LocalWrites} from '../../../src/state/tracking/local-writes.js';
 import {diffSnapshots} from '../../../src/state/tracking/snapshot-diff.js';
 import {device, iso} from '../../fixtures/data.js';
 import {T0, ann, bob, snap, diff, lines, mark, cells, DEVICE_KEYS, online} from './harness.js';
@@ -23,6 +24,46 @@ describe('devices, event by event', () => {
     expect(r.events[0]!.detail).toEqual([]);
     expect(mark(r, 'device', 'd-2')).toMatchObject({kind: 'removed'});
     expect(r.hl.removed<{id: string}>('device', r.at).map((row) => row.id)).toEqual(['d-2']);
+  });
+
+  it('a new key (deleted and created again with the same owner, name and addresses, another key): one event, "added" mark, no removed row', () => {
+    const old = device({id: 'd-1', public_key: 'old-key'});
+    const renewed = device({id: 'd-9', public_key: 'new-key'});
+    const r = diff({devices: [old]}, {devices: [renewed]});
+    expect(lines(r)).toEqual([
+      'device.rekeyed device:d-9 [laptop] owner=ann@example.com by=null | Device laptop (ann@example.com) got a new key: deleted and created again with the same name and addresses | public key: old-key → new-key; id: d-1 → d-9',
+    ]);
+    expect(mark(r, 'device', 'd-9')).toMatchObject({kind: 'added'});
+    expect(r.hl.removed('device', r.at)).toEqual([]);
+  });
+
+  it('a new key by this console is "by you" and settles both writes; one write alone of the two is not', () => {
+    const old = device({id: 'd-1', public_key: 'old-key'});
+    const renewed = device({id: 'd-9', public_key: 'new-key'});
+    const local = new LocalWrites();
+    local.note({type: 'device', id: 'd-1', action: 'deleted'}, T0 - 1000);
+    local.note({type: 'device', id: 'd-9', action: 'created'}, T0 - 900);
+    const r = diff({devices: [old]}, {devices: [renewed]}, T0, local);
+    expect(r.events.map((e) => `${e.kind} ${e.by}`)).toEqual(['device.rekeyed you']);
+    const half = new LocalWrites();
+    half.note({type: 'device', id: 'd-1', action: 'deleted'}, T0 - 1000);
+    expect(diff({devices: [old]}, {devices: [renewed]}, T0, half).events.map((e) => `${e.kind} ${e.by}`)).toEqual(['device.rekeyed null']);
+  });
+
+  it('not a new key: the same key, another name, another address, another owner, or two devices that keep the same', () => {
+    const old = device({id: 'd-1', public_key: 'k1'});
+    const kinds = (next: ReturnType<typeof device>[], prev = [old]) => diff({devices: prev}, {devices: next}).events.map((e) => `${e.kind} ${e.object.id}`);
+    expect(kinds([device({id: 'd-9', public_key: 'k1'})])).toEqual(['device.created d-9', 'device.deleted d-1']);
+    expect(kinds([device({id: 'd-9', public_key: 'k2', name: 'other'})])).toEqual(['device.created d-9', 'device.deleted d-1']);
+    expect(kinds([device({id: 'd-9', public_key: 'k2', ipv4: '10.3.2.9'})])).toEqual(['device.created d-9', 'device.deleted d-1']);
+    expect(kinds([device({id: 'd-9', public_key: 'k2', ipv6: null})])).toEqual(['device.created d-9', 'device.deleted d-1']);
+    expect(kinds([device({id: 'd-9', public_key: 'k2', user_id: 'u-2'})])).toEqual(['device.created d-9', 'device.deleted d-1']);
+    // Two gone devices that keep the same (a server that gives two devices one address): no pairing is sure.
+    expect(kinds([device({id: 'd-9', public_key: 'k3'})], [old, device({id: 'd-2', public_key: 'k2'})])).toEqual([
+      'device.created d-9',
+      'device.deleted d-1',
+      'device.deleted d-2',
+    ]);
   });
 
   it('came online: from never and from idle, with and without a remote IP; the state cell says from what to what', () => {

@@ -16,6 +16,7 @@ export const KIND_LABEL: Record<ActivityKind, string> = {
   'device.roamed': 'device roamed',
   'device.renamed': 'device renamed',
   'device.updated': 'device changed',
+  'device.rekeyed': 'device new key',
   'user.created': 'user created',
   'user.deleted': 'user deleted',
   'user.role': 'user role',
@@ -46,6 +47,7 @@ function kindTone(kind: ActivityKind): Tone | undefined {
     case 'user.disabled':
       return 'danger';
     case 'device.deleted':
+    case 'device.rekeyed':
     case 'user.deleted':
     case 'rule.removed':
       return 'warning';
