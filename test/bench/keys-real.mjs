@@ -9,13 +9,16 @@
 // server's share of the wait); p99 of each. Run alone:
 //   node test/bench/keys-real.mjs URL TOKEN DEVICES [KEYS] [path/to/fz-console.js]
 import {execFile, execFileSync, spawn} from 'node:child_process';
-import {createReadStream, mkdtempSync, rmSync} from 'node:fs';
+import {createReadStream, existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {benchPane, BIN} from './common.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** How long the console's CPU is read while it refreshes with no key coming. */
+const LIVE_CPU_WINDOW_MS = 20_000;
 
 /** Another client of the server: reads the device list, whole, every second until killed. */
 const READER = `
@@ -28,6 +31,42 @@ for (;;) {
   } catch {}
   await sleep(Math.max(0, 1000 - (Date.now() - started)));
 }`;
+
+/** The CPU time (user + system, ms) the process `pid` has used, from /proc (clock ticks of 10 ms). */
+function processCpuMs(pid) {
+  // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** VmRSS and VmHWM of the process `pid` (MB), from /proc. */
+function processMemoryMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return {vmRssMb: kb('VmRSS') / 1024, vmHwmMb: kb('VmHWM') / 1024};
+}
+
+/** The console's process: the child of the pane's shell. */
+function consolePid(tmux) {
+  const shell = tmux('display-message', '-p', '-t', 'b', '#{pane_pid}').trim();
+  const children = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  if (children.length !== 1) throw new Error(`keys bench: the pane's shell has ${children.length} children, not the console alone`);
+  return Number(children[0]);
+}
+
+/** How many device-list polls the debug log at `path` says were answered between two times (ms since the epoch). */
+function pollsBetween(path, from, to) {
+  if (!existsSync(path)) return 0;
+  let n = 0;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const m = /^(\S+) GET \/v0\/devices -> 200 /.exec(line);
+    if (!m) continue;
+    const t = Date.parse(m[1]);
+    if (t >= from && t <= to) n++;
+  }
+  return n;
+}
 
 /** The q-quantile of `values` (nearest rank). */
 export function quantile(values, q) {
@@ -151,6 +190,8 @@ export async function keysInTerminal({url, token, devices, keys = 200, bin = BIN
     FZ_URL: url,
     FZ_API_TOKEN: token,
     LANG: 'C.UTF-8',
+    // --debug writes a line per request here: the polls answered while live are counted from it.
+    XDG_STATE_HOME: work,
     ...(process.env.FZ_POLL_WORKER ? {FZ_POLL_WORKER: process.env.FZ_POLL_WORKER} : {}),
   });
   // send-keys without blocking this process's loop: the frame's bytes are stamped as they arrive.
@@ -163,7 +204,7 @@ export async function keysInTerminal({url, token, devices, keys = 200, bin = BIN
     // The reader opens the FIFO first (the open waits for a writer), then tmux starts writing it.
     output = new RowWatcher(fifo);
     tmux('pipe-pane', '-o', '-t', 'b', `exec cat > ${fifo}`);
-    tmux('send-keys', '-t', 'b', '-l', `node ${bin} --refresh 1`);
+    tmux('send-keys', '-t', 'b', '-l', `node ${bin} --refresh 1 --debug`);
     tmux('send-keys', '-t', 'b', 'Enter');
     // The row that shows the position, found on the pane once the list is there.
     const first = new RegExp(`(?<!\\d)1/\\d+ devices`);
@@ -195,7 +236,18 @@ export async function keysInTerminal({url, token, devices, keys = 200, bin = BIN
       }
       return times;
     }
+    // The whole process's CPU while it refreshes every second and no key comes (its threads, V8's
+    // collector among them), per device-list poll answered in that time: what a poll costs the
+    // machine, as top sees it.
+    const pid = consolePid(tmux);
+    const cpu0 = processCpuMs(pid);
+    const wall0 = Date.now();
+    await sleep(LIVE_CPU_WINDOW_MS);
+    const cpuMs = processCpuMs(pid) - cpu0;
+    const wall1 = Date.now();
     const live = await moves(keys);
+    // Its memory after the live keys: the most it has held (VmHWM) and holds.
+    const memory = processMemoryMb(pid);
     await send('p');
     const deadline = Date.now() + 10_000;
     while (!/paused/i.test(screen())) {
@@ -217,7 +269,16 @@ export async function keysInTerminal({url, token, devices, keys = 200, bin = BIN
       reader.kill('SIGTERM');
     }
     await send('q');
-    return {live, paused, serverBusy};
+    const polls = pollsBetween(join(work, 'fz-console', 'debug.log'), wall0, wall1);
+    return {
+      live,
+      paused,
+      serverBusy,
+      // Polls overlap the window's edges: a poll's CPU is counted when it falls in the window, and a
+      // poll when its answer does; over 20 s that is within a poll.
+      liveCpu: {msPerPoll: polls > 0 ? cpuMs / polls : null, msPerSec: cpuMs / ((wall1 - wall0) / 1000), polls},
+      ...memory,
+    };
   } finally {
     output?.close();
     try {
@@ -231,7 +292,13 @@ export async function keysInTerminal({url, token, devices, keys = 200, bin = BIN
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [url, token, devices, keys, bin] = process.argv.slice(2);
-  const {live, paused, serverBusy} = await keysInTerminal({url, token, devices: Number(devices), keys: Number(keys ?? 200), bin: bin ?? BIN});
+  const {live, paused, serverBusy, liveCpu, vmRssMb, vmHwmMb} = await keysInTerminal({
+    url,
+    token,
+    devices: Number(devices),
+    keys: Number(keys ?? 200),
+    bin: bin ?? BIN,
+  });
   const p99 = (xs) => Math.round(quantile(xs, 0.99) * 10) / 10;
-  console.log(JSON.stringify({liveP99: p99(live), pausedP99: p99(paused), serverBusyP99: p99(serverBusy)}));
+  console.log(JSON.stringify({liveP99: p99(live), pausedP99: p99(paused), serverBusyP99: p99(serverBusy), liveCpu, vmRssMb, vmHwmMb}));
 }

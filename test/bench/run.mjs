@@ -37,7 +37,9 @@
 //   sandbox process, refreshing every second: 200 cursor moves at random gaps live, then 200
 //   paused, then 200 paused while another client reads the device list every second (the
 //   server's share), each key's frame read from the pane's bytes; p99 of each, median of 3 runs
-//   (BENCH_REAL_RUNS).
+//   (BENCH_REAL_RUNS). Before the keys, the same process's CPU (/proc/PID/stat, all its threads)
+//   over 20 s of refreshing with no key, divided by the device-list polls its --debug log says
+//   were answered meanwhile; after the live keys, its VmRSS and VmHWM.
 import {execFileSync, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {cpus, tmpdir} from 'node:os';
@@ -170,8 +172,15 @@ for (const devices of SIZES) {
     const {out} = await timeChild(['--expose-gc', inproc, sandbox.url, sandbox.token]);
     const real = [];
     for (let i = 0; i < REAL_RUNS; i++) {
-      const {live, paused, serverBusy} = await keysInTerminal({url: sandbox.url, token: sandbox.token, devices});
-      real.push({live: quantile(live, 0.99), paused: quantile(paused, 0.99), serverBusy: quantile(serverBusy, 0.99)});
+      const {live, paused, serverBusy, liveCpu, vmRssMb, vmHwmMb} = await keysInTerminal({url: sandbox.url, token: sandbox.token, devices});
+      real.push({
+        live: quantile(live, 0.99),
+        paused: quantile(paused, 0.99),
+        serverBusy: quantile(serverBusy, 0.99),
+        cpuPerPoll: liveCpu.msPerPoll,
+        vmRssMb,
+        vmHwmMb,
+      });
     }
     results.push({devices, floor, start, real, ...JSON.parse(out.trim().split('\n').pop())});
   } finally {
@@ -220,7 +229,20 @@ const rows = [
     (r) => (r.real.length === 0 ? 'not run' : `${fmt(median(r.real.map((x) => x.serverBusy)))} (${r.real.map((x) => fmt(x.serverBusy, 0)).join(', ')})`),
     '',
   ],
-  ['refresh cycle CPU, receiving included (ms)', (r) => fmt(r.cycleCpuMs), '≤ 50 at 10k'],
+  [
+    'the binary beside the server, refreshing every second, no key: the whole process’s CPU per poll (ms; median of runs, each run)',
+    (r) =>
+      r.real.length === 0 || r.real.some((x) => x.cpuPerPoll === null)
+        ? 'not run'
+        : `${fmt(median(r.real.map((x) => x.cpuPerPoll)))} (${r.real.map((x) => fmt(x.cpuPerPoll, 0)).join(', ')})`,
+    '',
+  ],
+  [
+    'the binary’s VmRSS / VmHWM after its live keys (MB; each run)',
+    (r) => (r.real.length === 0 ? 'not run' : r.real.map((x) => `${fmt(x.vmRssMb, 0)} / ${fmt(x.vmHwmMb, 0)}`).join(', ')),
+    '≤ 200 / ≤ 250 at 50k',
+  ],
+  ['refresh cycle CPU in process, receiving included (ms)', (r) => fmt(r.cycleCpuMs), '≤ 50 at 10k'],
   ['the first 4 refreshes after start (ms each)', (r) => r.firstCyclesCpuMs.map((ms) => fmt(ms, 0)).join(', '), ''],
   ['the same when nothing changed (stats off: most polls of a 0.7.36 server, which writes them once a minute) (ms)', (r) => fmt(r.unchangedCycleCpuMs), ''],
   ['longest main-thread task while refreshing (ms)', (r) => fmt(r.longestTaskMs), '≤ 16 at 10k, ≤ 50 at 50k'],
