@@ -146,7 +146,9 @@ describe('the stats-only path', () => {
     tx_bytes: [1, 2, 3],
     updated_at: [iso(1), iso(2), iso(3)],
   };
-  const PLACES = ['before', 'after', 'after, spaced,', 'after, escaped,'] as const;
+  // 'just before': the other one right before the item's own, so that the own one is where the
+  // key lay in the other item (the decoder looks there first) and the other one is found first by a search.
+  const PLACES = ['before', 'just before', 'after', 'after, spaced,', 'after, escaped,'] as const;
   it.each(Object.keys(STATS_VALUES).flatMap((key) => PLACES.map((where) => [key, where] as const)))(
     'reads stats as a full parse does when an item writes %s twice (%s its own)',
     (key, where) => {
@@ -158,7 +160,12 @@ describe('the stats-only path', () => {
         const name = where === 'after, escaped,' ? key.replace('_', '\\u005f') : key;
         // Each of JSON's four spaces, so that leaving one out lets the key through.
         const odd = `"${name}"${where === 'after, spaced,' ? ' \t\r\n' : ''}:${JSON.stringify(values[other])}`;
-        items[0] = where === 'before' ? items[0]!.replace('"description":null,', `$&${odd},`) : items[0]!.replace(/}$/, `,${odd}}`);
+        items[0] =
+          where === 'before'
+            ? items[0]!.replace('"description":null,', `$&${odd},`)
+            : where === 'just before'
+              ? items[0]!.replace(`"${key}":`, `${odd},$&`)
+              : items[0]!.replace(/}$/, `,${odd}}`);
         return `{"data":[${items.join(',')}]}`;
       };
       const steps = [
@@ -174,6 +181,33 @@ describe('the stats-only path', () => {
       expectFullParseEachPoll(pools, polls);
     },
   );
+
+  it('reads stats as a full parse does when the place a key had in the item before holds its second writing', () => {
+    // tx_bytes is looked for first where it lay in the last item read, from the end of rx_bytes'
+    // value. Item A's longer server key puts it exactly where item B writes tx_bytes a second time
+    // (a full parse takes that last one); a search from rx_bytes finds B's first writing.
+    const pools = new DevicePools();
+    const body = (own: number, other: number, tick: number) => {
+      const odd = `"tx_bytes":${other},`;
+      // The keys in 0.7.36's order (by name): server_public_key between rx_bytes and tx_bytes.
+      const sorted = (d: Device) => JSON.stringify(Object.fromEntries(Object.entries(d).sort(([x], [y]) => (x < y ? -1 : 1))));
+      const a = sorted(device({id: 'a', rx_bytes: tick, tx_bytes: 1, server_public_key: `spk${'x'.repeat(odd.length)}`}));
+      const b = sorted(device({id: 'b', rx_bytes: tick, tx_bytes: own})).replace('"tx_bytes":', `${odd}$&`);
+      return `{"data":[${a},${b}]}`;
+    };
+    const steps = [
+      [1, 2],
+      [1, 3],
+      [4, 3],
+      [5, 6],
+      [5, 6],
+      [7, 7],
+    ] as const;
+    expectFullParseEachPoll(
+      pools,
+      steps.map(([own, other], tick) => body(own, other, tick)),
+    );
+  });
 
   it('reads stats alone when text after the first value only looks like a stats key', () => {
     let parsed = 0;
