@@ -151,6 +151,12 @@ const NONE = NaN;
 /** One poll's devices, column by column, in the order the server listed them. Never changed once built. */
 export class DeviceColumns {
   private index: Map<string, number> | null = null;
+  /**
+   * The length of each item of the body this table was decoded from, by place in the body (set
+   * by the decoder, device-decoder.ts): where the next decode looks for each item's end first.
+   * Null for a table made otherwise.
+   */
+  itemLengths: Int32Array | null = null;
 
   /** @internal — made by DeviceColumnsBuilder. */
   constructor(

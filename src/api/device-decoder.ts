@@ -177,8 +177,8 @@ const readStatsOut: DeviceStats = {latest_handshake: null, remote_ip: null, rx_b
  * address in the last table, reused when the bytes are the same. The object returned is reused
  * by the next call.
  */
-function readStats(view: DataView, buf: Buffer, start: number, end: number, out: ItemDigest, lastRemote: string | null): DeviceStats | null {
-  let from = start;
+function readStats(view: DataView, buf: Buffer, start: number, end: number, out: ItemDigest, lastRemote: string | null, firstFrom: number): DeviceStats | null {
+  let from = firstFrom;
   for (let k = 0; k < STATS_NEEDLES.length; k++) {
     const needle = STATS_NEEDLES[k]!;
     const p = findKey(buf, k, from, start, end);
@@ -295,6 +295,9 @@ export class DeviceDecoder extends ItemCutter {
   private viewOf: Buffer | null = null;
   private result: DeviceColumns | null = null;
   private readonly digest: ItemDigest = {a: 0, b: 0, sa: 0, sb: 0, plain: false};
+  /** Each item's length by place in the body, for the next decode (DeviceColumns.itemLengths). */
+  private lengths: Int32Array;
+  private readonly lastLengths: Int32Array | null;
 
   constructor(
     private readonly previous: DeviceColumns,
@@ -305,10 +308,23 @@ export class DeviceDecoder extends ItemCutter {
     super();
     this.builder = new DeviceColumnsBuilder(pools, previous.length + 64, previous);
     this.used = new Uint8Array(previous.length);
+    this.lastLengths = previous.itemLengths;
+    this.lengths = new Int32Array(previous.length + 64);
+  }
+
+  protected override lengthHint(index: number): number {
+    const last = this.lastLengths;
+    return last !== null && index < last.length ? last[index]! : 0;
   }
 
   protected item(buf: Buffer, start: number, end: number): boolean {
     const index = this.index++;
+    if (index === this.lengths.length) {
+      const grown = new Int32Array(2 * index + 64);
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
+    this.lengths[index] = end - start;
     if (this.viewOf !== buf) {
       this.view = new DataView(buf.buffer, buf.byteOffset, buf.length);
       this.viewOf = buf;
@@ -365,7 +381,8 @@ export class DeviceDecoder extends ItemCutter {
     }
     // Only for a device the last table has: a new one (every device of the first poll) is parsed
     // anyway, and gets its static digest the first time it changes (start-up pays nothing for it).
-    const stats = slot >= 0 ? readStats(view, buf, start, end, digest, prev.remoteIp[slot]!) : null;
+    // The first stats key is looked for from the id on (0.7.36 writes the keys by name: latest_handshake comes after id).
+    const stats = slot >= 0 ? readStats(view, buf, start, end, digest, prev.remoteIp[slot]!, idSpan.to) : null;
     if (stats !== null && slot >= 0 && prev.hashed[slot] === 3 && prev.digest[4 * slot + 2] === digest.sa && prev.digest[4 * slot + 3] === digest.sb) {
       digest.plain = true;
       this.builder.copyWithStats(prev, slot, stats, digest);
@@ -402,6 +419,7 @@ export class DeviceDecoder extends ItemCutter {
       // Copied slots keep their digests; a salvaged one has none.
       table = merged.finish();
     }
+    table.itemLengths = this.lengths.subarray(0, this.index);
     this.result = table;
     return {data: table, issues: this.issues};
   }

@@ -96,6 +96,13 @@ const ID = Buffer.from('"id":"', 'latin1');
 const QUOTE = 0x22;
 const MAX_ITEM_BYTES = 1024 * 1024;
 
+/** Whether `sep` is at `at` in `buf`. */
+function sepAt(buf: Buffer, sep: Buffer, at: number): boolean {
+  if (at + sep.length > buf.length) return false;
+  for (let j = 0; j < sep.length; j++) if (buf[at + j] !== sep[j]) return false;
+  return true;
+}
+
 function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
@@ -162,6 +169,18 @@ export abstract class ItemCutter {
   /** The subclass's `item()` holds on to the bytes it is given (a borrowed chunk must be copied for it). */
   abstract readonly keepsChunks: boolean;
 
+  /**
+   * The length of the item at place `index` of the last body, or 0: where this item's end is
+   * looked for first, compared here (a native search costs more to call than that). A separator
+   * found there that is not the first after `start` gives an item holding a separator: either it
+   * is one JSON object (the item a full parse gives: the separator lay inside it, in a nested
+   * list), or it does not parse and the decoder gives up (the body is parsed whole); and its
+   * bytes equal the last body's item only when they hold no separator, the same cut a search makes.
+   */
+  protected lengthHint(_index: number): number {
+    return 0;
+  }
+
   /** Takes the item in `buf[start, end)`; false when it is not a JSON object (the decoder gives up). */
   protected abstract item(buf: Buffer, start: number, end: number): boolean;
 
@@ -188,7 +207,11 @@ export abstract class ItemCutter {
       start = next;
     }
     // Items that lie wholly in this chunk are compared and kept where they are, without a copy.
-    for (let cut = body.indexOf(sep, start); cut >= 0; cut = body.indexOf(sep, start)) {
+    // An item's end is looked for first where the last body's item at its place ended.
+    for (;;) {
+      const hinted = start + this.lengthHint(this.index) - 1;
+      const cut = hinted > start && sepAt(body, sep, hinted) ? hinted : body.indexOf(sep, start);
+      if (cut < 0) break;
       if (!this.item(body, start, cut + 1)) return this.fail();
       start = cut + 2;
     }
