@@ -62,7 +62,7 @@ const DECODE_PIECE_BYTES = 64 * 1024;
  * A list body is kept whole only this far while its decoder reads it. A decoder that gives up does
  * so early (an error page, a cut body, whitespace between items: within its first megabyte); past
  * this point the chunks are let go as they are decoded, so a 40 MB body is never held whole, and
- * the rare body that breaks later is asked for once more and parsed whole (docs/performance.md,
+ * the rare body that breaks later is asked for once more and parsed whole (docs/performance-poll.md,
  * "The compact device store"). Once a list's last body was decoded, the next is not kept at all (a
  * copy of its first 4 MiB each poll was costly at 50k devices): one that breaks is asked for again.
  */

@@ -1,4 +1,4 @@
-// The device list held column-wise (docs/performance.md, "The compact device store").
+// The device list held column-wise (docs/performance-poll.md, "The compact device store").
 //
 // A 50k-device server's list used to be 50k `Device` objects of 25 properties each, most of them
 // strings JSON.parse made anew (three timestamps, two keys, addresses), boxed numbers, and the same

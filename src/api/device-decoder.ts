@@ -8,7 +8,7 @@
 // Two 32-bit lanes over the item's bytes read 8 at a time, at offsets from the item's start (so
 // the same bytes give the same digest wherever the chunks were cut), seeded with the length. It
 // is a change detector, not a defence: a server that wants to show something false can simply
-// send it. (docs/performance.md, "The compact device store".)
+// send it. (docs/performance-poll.md, "The compact device store".)
 import {DeviceColumns, DeviceColumnsBuilder, packTimeBytes, type DevicePools, type DeviceStats, type ItemDigest} from './device-columns.js';
 import {findItemId, idSpan, ItemCutter, NEEDS_SCHEMA, parseItem, sameLatin1} from './listcache.js';
 import type {Device} from './schemas.js';

@@ -1,5 +1,5 @@
 // A poll's device table told across a thread boundary as its difference from the last one told
-// (docs/performance.md, "The poll on a worker thread"). The decoding thread keeps the table it
+// (docs/performance-poll.md, "The poll on a worker thread"). The decoding thread keeps the table it
 // told last; the console's thread keeps its copy of it, and rebuilds the next from:
 //
 // - per slot, the slot of the last table whose unchanging values (id, owner, name, description,

@@ -1,4 +1,4 @@
-// The device poll's worker thread (docs/performance.md, "The poll on a worker thread"): its own
+// The device poll's worker thread (docs/performance-poll.md, "The poll on a worker thread"): its own
 // client fetches and decodes the device list (the 43 MB body at 50k devices, the digests, the
 // stats read without a parse, zod for what the fast guard refuses), keeps the table, and tells
 // the console's thread only how the new table differs from the one it told last

@@ -9,7 +9,7 @@
 // http1-response.ts, and the body is handed over as views of that buffer: the socket pauses until
 // the consumer has taken them, so a view stays valid until it asks for the next chunk. The first
 // poll, read while the client is still loading, copies what it reads instead, so that the server is
-// not held back (docs/performance.md, "Polls on a socket of the console's own").
+// not held back (docs/performance-poll.md, "Polls on a socket of the console's own").
 import {createRequire} from 'node:module';
 import {connect as netConnect, isIP, type Socket} from 'node:net';
 import type * as Tls from 'node:tls';

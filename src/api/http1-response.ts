@@ -2,7 +2,7 @@
 // line and headers, then the body by the framing RFC 9112 §6.3 gives it (a Content-Length,
 // chunked transfer coding, or everything until the server closes). The console's GETs are read
 // with it (http-get.ts) so that a 40 MB device list lands in one reused buffer instead of a new
-// Buffer per read (docs/performance.md, "Polls on a socket of the console's own").
+// Buffer per read (docs/performance-poll.md, "Polls on a socket of the console's own").
 //
 // A server is hostile until proven otherwise: the head is bounded, every number is checked,
 // anything that is not HTTP/1.x ends the response with a message saying what was wrong, and no

@@ -2,7 +2,7 @@
 //
 // 0.7.x has no pagination, so every poll of a 50k-device server sends the whole list again, ~40 MB,
 // most of it unchanged. A JSON.parse of the whole body is one long task on the keyboard's path
-// (docs/performance.md, "Decoding the lists as they arrive"), and the objects it makes are all new,
+// (docs/performance-poll.md, "Decoding the lists as they arrive"), and the objects it makes are all new,
 // so every later stage compares every device again. Here the body is cut into items as its chunks
 // arrive; an item whose bytes are exactly those of the item with the same id in the previous poll
 // gets that poll's (validated) object back, and only new or changed items are parsed and validated.

@@ -1,7 +1,7 @@
 // Times as the compact device store holds them (device-columns.ts): 0.7.36's
 // `YYYY-MM-DDTHH:MM:SS.ffffffZ` packed as microseconds since the epoch in a column of doubles, read
 // from a string or straight from a body's bytes; any other text kept as text beside the column,
-// so that it comes back exactly as sent (docs/performance.md, "The compact device store").
+// so that it comes back exactly as sent (docs/performance-poll.md, "The compact device store").
 import {cutColumn, numberColumn, type NumberColumn} from '../common/number-column.js';
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -1,5 +1,5 @@
 // What the device poll's worker thread and the console's thread say to each other
-// (src/api/poll-worker.ts, src/api/devices-worker.ts; docs/performance.md, "The poll on a worker
+// (src/api/poll-worker.ts, src/api/devices-worker.ts; docs/performance-poll.md, "The poll on a worker
 // thread"). Everything here crosses postMessage: plain data and typed arrays only.
 import type {RequestEvent} from './results.js';
 import type {DeltaHead, ToldSlots} from './device-delta.js';

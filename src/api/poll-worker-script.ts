@@ -10,7 +10,7 @@ export function setPollWorkerScript(url: URL | null): void {
 
 export function pollWorkerScript(): URL | null {
   // Off unless FZ_POLL_WORKER=1: measured at 50k devices, the worker's own copy of the table and
-  // heap cost ~100 MB of resident memory for a small gain in keys while live (docs/performance.md,
+  // heap cost ~100 MB of resident memory for a small gain in keys while live (docs/performance-poll.md,
   // "The poll on a worker thread"), over the memory budget. Kept, tested, to be made lean.
   return process.env.FZ_POLL_WORKER === '1' ? script : null;
 }

@@ -1,4 +1,4 @@
-// The console's side of the device poll's worker thread (docs/performance.md, "The poll on a
+// The console's side of the device poll's worker thread (docs/performance-poll.md, "The poll on a
 // worker thread"): FirezoneClient.pollDevices hands a poll to it, when it is on (FZ_POLL_WORKER=1,
 // poll-worker-script.ts), once the list is long enough that decoding it would hold keys back
 // (POLL_WORKER_MIN_DEVICES). The worker fetches and decodes; this

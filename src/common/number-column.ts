@@ -1,5 +1,5 @@
 // Per-device numbers that each poll makes anew (rx/tx bytes, the three times, rates, idle
-// deadlines) are plain arrays of doubles, not Float64Arrays (docs/performance.md, "Where a
+// deadlines) are plain arrays of doubles, not Float64Arrays (docs/performance-poll.md, "Where a
 // poll's numbers live").
 //
 // A typed array's bytes are malloc'd outside V8's heap. A poll at 50k devices made megabytes of
@@ -15,7 +15,7 @@ export type NumberColumn = number[];
 
 // What new columns are cut from. V8 reads an array of doubles without holes (PACKED_DOUBLE) faster
 // than one that may have holes, and `new Array(n).fill(NaN)` has none but is marked as if it had
-// (docs/performance.md, "Where a poll's numbers live"); the change tracker reads several such
+// (docs/performance-poll.md, "Where a poll's numbers live"); the change tracker reads several such
 // columns a poll. A slice of a packed array is packed, and is made with one copy. The template only
 // grows (by the largest list seen: 400 KB at 50k devices).
 const template: number[] = [];

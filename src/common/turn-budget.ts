@@ -1,4 +1,4 @@
-// One budget for all the work cut into slices (docs/performance.md, "One budget per turn of the
+// One budget for all the work cut into slices (docs/performance-poll.md, "One budget per turn of the
 // event loop"). A refresh runs several sliced passes at once — the four lists decoded as their
 // bytes arrive, rows derived, changes scanned, rates read — and each used to yield after its own
 // few milliseconds. But Node runs every setImmediate queued in one go, and every socket that has

@@ -1,6 +1,6 @@
 // Number columns (src/common/number-column.ts): NaN slots, each column its own, and — in a process
 // started with V8's natives syntax — arrays of unboxed doubles without holes, which is what makes
-// them as fast to read as the Float64Arrays they replaced (docs/performance.md, "Where a poll's
+// them as fast to read as the Float64Arrays they replaced (docs/performance-poll.md, "Where a poll's
 // numbers live").
 import {spawnSync} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';

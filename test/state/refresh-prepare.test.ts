@@ -1,5 +1,5 @@
 // A poll's passes over every row run ahead, in slices, while the poll is in flight
-// (ActivityTracker.prepare, TrafficHistory.prepare, prepareIdIndex; docs/performance.md,
+// (ActivityTracker.prepare, TrafficHistory.prepare, prepareIdIndex; docs/performance-poll.md,
 // "Refreshing 50k devices"). What the console then shows must be exactly what the same calls
 // give without the passes made ahead, poll after poll, whatever the server changed, and also
 // when a pass was made for another snapshot than the one applied.

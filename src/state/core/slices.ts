@@ -1,5 +1,5 @@
 // Long passes over a poll's rows, cut into slices of a few milliseconds with the thread yielded
-// in between (docs/performance.md, "Refreshing 50k devices"). A key that arrives meanwhile is read
+// in between (docs/performance-poll.md, "Refreshing 50k devices"). A key that arrives meanwhile is read
 // and drawn between two slices instead of waiting behind the whole pass. Passes running at once
 // share one budget per turn of the event loop (src/common/turn-budget.ts).
 import {nextTurn, turnSpent} from '../../common/turn-budget.js';

@@ -1,4 +1,4 @@
-// The Devices list's rows over the compact store (src/api/device-columns.ts; docs/performance.md,
+// The Devices list's rows over the compact store (src/api/device-columns.ts; docs/performance-poll.md,
 // "The compact device store").
 //
 // A DeviceRow is a small object (a table and a slot) whose fields are read from columns: the

@@ -1,5 +1,5 @@
 // The refresh pipeline: from a poll's four lists to the snapshot the store shows (docs/architecture.md,
-// "From an HTTP response to a frame"; docs/performance.md, "Refreshing 50k devices"). It owns the live polling: the poller's cycles call `poll()`,
+// "From an HTTP response to a frame"; docs/performance-poll.md, "Refreshing 50k devices"). It owns the live polling: the poller's cycles call `poll()`,
 // where the lists are fetched (the first poll's may have been fetched before the console loaded),
 // derived once into a Snapshot, and every pass over every row that applying them needs — change
 // detection, traffic history, the list on screen's id index, sort order and filter text — is made

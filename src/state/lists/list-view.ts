@@ -111,7 +111,7 @@ function idIndexOf<T>(st: OrderedState<T>, ordered: readonly T[]): {get(id: stri
 // The last id index built from scratch per getId. A poll replaces the items array, but a server
 // lists its items in a stable order and unchanged items keep their objects, so the new array has
 // the same ids at the same positions nearly always: checking that is one identity comparison per
-// item, against hashing every id again (docs/performance.md, "Decoding the lists as they arrive").
+// item, against hashing every id again (docs/performance-poll.md, "Decoding the lists as they arrive").
 const lastIndexes = new WeakMap<(t: never) => string, {ordered: readonly unknown[]; index: {get(id: string): number | undefined}}>();
 
 function sameIdsAt<T>(a: readonly unknown[], b: readonly T[], getId: (t: T) => string): boolean {

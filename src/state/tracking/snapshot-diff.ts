@@ -1,6 +1,6 @@
 // The diff of two consecutive snapshots: devices created, deleted, online, idle, roamed, renamed;
 // users, rules and the configuration changed. At 50k devices the device scan is a sliced pass made
-// while the poll is in flight (docs/performance.md, "Refreshing 50k devices").
+// while the poll is in flight (docs/performance-poll.md, "Refreshing 50k devices").
 import {numberColumn, type NumberColumn} from '../../common/number-column.js';
 import type {Configuration, Rule} from '../../api/index.js';
 import {diffConfigurations} from '../screens/configuration/diff.js';
