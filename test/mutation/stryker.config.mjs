@@ -128,6 +128,7 @@ export const GROUPS = [
     tests: [
       'test/api/device-columns.test.ts',
       'test/api/device-stats-path.test.ts',
+      'test/api/device-cut-hint.test.ts',
       'test/api/packed-time.test.ts',
       'test/state/device-rows-objects.test.ts',
       'test/state/resources.test.ts',
