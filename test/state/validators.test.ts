@@ -184,6 +184,14 @@ describe('a list message names its entry for a form (0.7.36 names none)', () => 
     expect(validateDnsListNamed(['1.1.1.1', '9.9.9.9', '1.1.1.1'])).toEqual(['should not contain duplicates: "1.1.1.1" (entry 3 of 3)']);
     expect(validateDnsListNamed(['bad name'])).toEqual(['bad name is not a valid FQDN', 'must be IP addresses or host names, without a port']);
   });
+  it('entries are named as trimmed', () => {
+    expect(validateDnsListNamed([' 1.1.1.1', ' dns.example:53 '])[0]).toBe('setting port is not allowed: "dns.example:53" (entry 2 of 2)');
+    expect(validateAllowedIpsNamed([' 10.0.0.0/8 ', ' nope '])).toEqual(['is invalid: "nope" (entry 2 of 2)']);
+  });
+  it('an entry of 40 characters is quoted whole, one of 41 cut', () => {
+    expect(validateAllowedIpsNamed(['x'.repeat(40)])).toEqual([`is invalid: "${'x'.repeat(40)}"`]);
+    expect(validateAllowedIpsNamed(['x'.repeat(41)])).toEqual([`is invalid: "${'x'.repeat(39)}…"`]);
+  });
   it('a long entry is cut where the message quotes it', () => {
     const long = `${'x'.repeat(200)}/8`;
     const [message] = validateAllowedIpsNamed([long]);
