@@ -148,7 +148,7 @@ export interface ItemDigest {
 
 const NONE = NaN;
 
-/** One poll's devices, column by column, in the order the server listed them. Never changed once built. */
+/** One poll's devices, column by column, in the order the server listed them. Never changed once built (but for `itemLengths`, set once by the decoder that built it). */
 export class DeviceColumns {
   private index: Map<string, number> | null = null;
   /**
